@@ -1,0 +1,21 @@
+// Commands: the posewright-cli subcommands. Each takes its arguments (after the command name),
+// writes results to stdout and diagnostics to stderr, and returns the process exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace pw::cli {
+
+struct Command {
+    const char* name;
+    const char* summary;
+    const char* usage; // options, one per line
+    int (*run)(const std::vector<std::string>& args);
+};
+
+int runInfo(const std::vector<std::string>& args);
+
+const std::vector<Command>& commands();
+
+} // namespace pw::cli

@@ -1,0 +1,43 @@
+#include "MoleculeRole.h"
+
+#include "CommandLine.h"
+#include "core/XsTyping.h"
+
+namespace pw::cli {
+
+Role roleFromName(const std::string& name) {
+    if (name == "auto")
+        return Role::Auto;
+    if (name == "ligand")
+        return Role::Ligand;
+    if (name == "receptor")
+        return Role::Receptor;
+    throw UsageError("--role expects auto, ligand or receptor, got '" + name + "'");
+}
+
+const char* roleName(Role role) {
+    switch (role) {
+    case Role::Ligand: return "ligand";
+    case Role::Receptor: return "receptor";
+    default: return "auto";
+    }
+}
+
+Role guessRole(const Molecule& m, FileFormat format) {
+    if (format == FileFormat::Pdb)
+        return Role::Receptor;
+    if (format == FileFormat::Pdbqt && !m.torsionTree && m.atoms.size() > 300)
+        return Role::Receptor;
+    return Role::Ligand;
+}
+
+void prepareForRole(Molecule& m, Role role) {
+    (void)role;
+    bool typed = !m.atoms.empty();
+    for (const Atom& a : m.atoms)
+        typed = typed && !a.ad4Type.empty();
+    if (typed)
+        assignXsTypes(m);
+}
+
+} // namespace pw::cli

@@ -1,0 +1,68 @@
+// posewright-cli: headless use of the engine (file info, scoring, minimization, benchmarks).
+// Exit codes: 0 success, 1 bad input or a failed job, 2 usage error.
+#include "CommandLine.h"
+#include "Commands.h"
+#include "core/InputError.h"
+
+#include <cstring>
+#include <exception>
+#include <iostream>
+
+namespace pw::cli {
+
+const std::vector<Command>& commands() {
+    static const std::vector<Command> list{
+        {"info", "describe molecules in a file (atoms, bonds, torsions, types, charges, box)",
+         "info FILE [--role auto|ligand|receptor] [--json]", runInfo},
+    };
+    return list;
+}
+
+} // namespace pw::cli
+
+namespace {
+
+void printUsage(std::ostream& out) {
+    out << "usage: posewright-cli COMMAND [OPTIONS]\n\ncommands:\n";
+    for (const auto& c : pw::cli::commands())
+        out << "  " << c.name << "\t" << c.summary << "\n      posewright-cli " << c.usage
+            << "\n";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::ios::sync_with_stdio(false);
+    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "help")) {
+        printUsage(argc < 2 ? std::cerr : std::cout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!std::strcmp(argv[1], "--version")) {
+        std::cout << "posewright-cli 0.1.0\n";
+        return 0;
+    }
+    std::vector<std::string> args(argv + 2, argv + argc);
+    for (const auto& c : pw::cli::commands()) {
+        if (c.name != std::string(argv[1]))
+            continue;
+        try {
+            return c.run(args);
+        } catch (const pw::cli::UsageError& e) {
+            std::cerr << "posewright-cli " << c.name << ": " << e.what() << "\nusage: posewright-cli "
+                      << c.usage << "\n";
+            return 2;
+        } catch (const pw::InputError& e) {
+            std::cerr << "error: " << e.what() << "\n";
+            return 1;
+        } catch (const std::bad_alloc&) {
+            std::cerr << "error: out of memory\n";
+            return 1;
+        } catch (const std::exception& e) {
+            std::cerr << "error: " << e.what() << "\n";
+            return 1;
+        }
+    }
+    std::cerr << "posewright-cli: unknown command '" << argv[1] << "'\n";
+    printUsage(std::cerr);
+    return 2;
+}
