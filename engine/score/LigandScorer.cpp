@@ -1,0 +1,231 @@
+#include "LigandScorer.h"
+
+#include "VinaConstants.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace pw {
+namespace {
+
+// Vina's curl (curl.h): positive energies are softened to e*v/(v+e); the derivative scales by
+// (v/(v+e))^2.
+inline double curl(double e, double* scale) {
+    if (e > 0.0) {
+        const double tmp = vina::kCurlV / (vina::kCurlV + e);
+        *scale = tmp * tmp;
+        return e * tmp;
+    }
+    *scale = 1.0;
+    return e;
+}
+
+} // namespace
+
+LigandScorer::LigandScorer(const Molecule& ligand, const ScoringFunction& sf,
+                           const ReceptorModel& receptor, const ReceptorGrid* grid)
+    : sf_(sf), receptor_(receptor), grid_(grid), topo_(buildVinaLigandTopology(ligand)) {
+    types_.resize(ligand.atoms.size());
+    for (size_t i = 0; i < ligand.atoms.size(); ++i) {
+        types_[i] = static_cast<int>(topo_.types[i]);
+        if (types_[i] >= 0)
+            heavy_.push_back(static_cast<int>(i));
+    }
+    for (const auto& [i, j] : topo_.intraPairs)
+        pairs_.push_back({i, j, types_[i], types_[j]});
+    if (grid_)
+        for (int i : heavy_)
+            if (!grid_->hasMap(types_[i]))
+                throw std::invalid_argument("LigandScorer: the grid has no map for XS type " +
+                                            std::string(xsTypeName(topo_.types[i])));
+}
+
+std::vector<XsType> LigandScorer::typesNeeded() const {
+    std::vector<XsType> out;
+    for (int i : heavy_) {
+        const auto t = static_cast<XsType>(types_[i]);
+        bool seen = false;
+        for (XsType u : out)
+            seen = seen || u == t;
+        if (!seen)
+            out.push_back(t);
+    }
+    return out;
+}
+
+double LigandScorer::interEnergy(const std::vector<Vec3>& coords, std::vector<Vec3>* gradient,
+                                 double* penaltyOut) const {
+    double total = 0.0, penaltyTotal = 0.0;
+    const double slope = vina::kOutOfBoxSlope;
+    for (int i : heavy_) {
+        const int t = types_[i];
+        const Vec3& x = coords[i];
+        double e = 0.0, scale = 1.0;
+        Vec3 g = Vec3::Zero();
+        if (grid_) {
+            double outside;
+            Vec3 og;
+            e = grid_->interpolate(t, x, g, outside, og);
+            e = curl(e, &scale);
+            const double pen = slope * outside;
+            penaltyTotal += pen;
+            total += e + pen;
+            if (gradient)
+                (*gradient)[i] += scale * g + slope * og;
+            continue;
+        }
+        const GridDims& region = receptor_.region();
+        Vec3 p = x;
+        double pen = 0.0;
+        Vec3 penGrad = Vec3::Zero();
+        bool clamped[3] = {false, false, false};
+        bool useCells = true;
+        if (receptor_.penalizeOutside()) {
+            const Vec3 lo = region.begin, hi = region.end();
+            for (int d = 0; d < 3; ++d) {
+                if (p[d] < lo[d]) {
+                    pen += lo[d] - p[d];
+                    penGrad[d] = -slope;
+                    p[d] = lo[d];
+                    clamped[d] = true;
+                } else if (p[d] > hi[d]) {
+                    pen += p[d] - hi[d];
+                    penGrad[d] = slope;
+                    p[d] = hi[d];
+                    clamped[d] = true;
+                }
+            }
+            pen *= slope;
+        } else {
+            useCells = region.contains(p);
+        }
+        const ReceptorModel::Site* b;
+        const ReceptorModel::Site* end;
+        if (useCells) {
+            const auto span = receptor_.candidates(p);
+            b = span.begin;
+            end = span.end;
+        } else {
+            b = receptor_.sites().data();
+            end = b + receptor_.sites().size();
+        }
+        const double cut2 = sf_.cutoffSquared();
+        double gx = 0, gy = 0, gz = 0;
+        for (const auto* s = b; s != end; ++s) {
+            const double dx = p.x() - s->x, dy = p.y() - s->y, dz = p.z() - s->z;
+            const double r2 = dx * dx + dy * dy + dz * dz;
+            if (r2 >= cut2)
+                continue;
+            const double r = std::sqrt(r2);
+            double dEdr;
+            e += sf_.pairEnergy(s->type, t, r, &dEdr);
+            if (r > 1e-12) {
+                const double f = dEdr / r;
+                gx += f * dx;
+                gy += f * dy;
+                gz += f * dz;
+            }
+        }
+        e = curl(e, &scale);
+        penaltyTotal += pen;
+        total += e + pen;
+        if (gradient) {
+            g = Vec3(clamped[0] ? 0.0 : gx, clamped[1] ? 0.0 : gy, clamped[2] ? 0.0 : gz);
+            (*gradient)[i] += scale * g + penGrad;
+        }
+    }
+    if (penaltyOut)
+        *penaltyOut = penaltyTotal;
+    return total;
+}
+
+double LigandScorer::intraEnergy(const std::vector<Vec3>& coords,
+                                 std::vector<Vec3>* gradient) const {
+    double total = 0.0;
+    const double cut2 = sf_.cutoffSquared();
+    for (const Pair& pr : pairs_) {
+        const Vec3 d = coords[pr.j] - coords[pr.i];
+        const double r2 = d.squaredNorm();
+        if (r2 >= cut2)
+            continue;
+        const double r = std::sqrt(r2);
+        double dEdr, scale;
+        double e = sf_.pairEnergy(pr.ti, pr.tj, r, &dEdr);
+        e = curl(e, &scale);
+        total += e;
+        if (gradient && r > 1e-12) {
+            const Vec3 g = (scale * dEdr / r) * d;
+            (*gradient)[pr.j] += g;
+            (*gradient)[pr.i] -= g;
+        }
+    }
+    return total;
+}
+
+double LigandScorer::evaluate(const std::vector<Vec3>& coords, std::vector<Vec3>* gradient,
+                              ScoreBreakdown* terms) const {
+    if (coords.size() != types_.size())
+        throw std::invalid_argument("LigandScorer::evaluate: " + std::to_string(coords.size()) +
+                                    " coordinates for a ligand of " +
+                                    std::to_string(types_.size()) + " atoms");
+    if (gradient) {
+        if (gradient->size() != coords.size())
+            gradient->resize(coords.size());
+        for (Vec3& g : *gradient)
+            g.setZero();
+    }
+    double penalty = 0.0;
+    const double inter = interEnergy(coords, gradient, &penalty);
+    const double intra = intraEnergy(coords, gradient);
+    if (terms) {
+        *terms = ScoreBreakdown{};
+        terms->inter = inter;
+        terms->intra = intra;
+        terms->outOfBoxPenalty = penalty;
+        addTerms(coords, *terms);
+    }
+    return inter + intra;
+}
+
+void LigandScorer::addTerms(const std::vector<Vec3>& coords, ScoreBreakdown& t) const {
+    const GridDims& region = receptor_.region();
+    for (int i : heavy_) {
+        Vec3 p = coords[i];
+        if (receptor_.penalizeOutside())
+            p = p.cwiseMax(region.begin).cwiseMin(region.end());
+        for (const auto& s : receptor_.sites()) {
+            const double r = (p - Vec3(s.x, s.y, s.z)).norm();
+            sf_.addPairTerms(s.type, types_[i], r, t.interRaw);
+        }
+    }
+    for (const Pair& pr : pairs_)
+        sf_.addPairTerms(pr.ti, pr.tj, (coords[pr.j] - coords[pr.i]).norm(), t.intraRaw);
+    for (int k = 0; k < kScoreTermCount; ++k) {
+        t.interWeighted[k] = sf_.weights()[k] * t.interRaw[k];
+        t.intraWeighted[k] = sf_.weights()[k] * t.intraRaw[k];
+    }
+}
+
+double LigandScorer::affinityFromEnergy(double e) const {
+    // Vina's conf_smooth_div guards against a zero numerator only; the divisor is >= 1.
+    if (std::abs(e) < 2.2e-16)
+        return 0.0;
+    return e / (1.0 + sf_.weightRot() * topo_.numTors);
+}
+
+VinaScore LigandScorer::finalScore(const std::vector<Vec3>& coords,
+                                   std::optional<double> unbound) const {
+    VinaScore s;
+    evaluate(coords, nullptr, &s.terms);
+    s.inter = s.terms.inter;
+    s.intra = s.terms.intra;
+    s.unbound = unbound ? *unbound : s.intra;
+    s.numTors = topo_.numTors;
+    const double e = s.inter + s.intra - s.unbound;
+    s.affinity = affinityFromEnergy(e);
+    s.torsional = s.affinity - e;
+    return s;
+}
+
+} // namespace pw

@@ -1,0 +1,63 @@
+// LigandScorer: the Vina/Vinardo energy of one ligand against a receptor, from Cartesian
+// coordinates, with dE/dx per atom: on precomputed grids or exactly over receptor atoms.
+#pragma once
+
+#include "ReceptorGrid.h"
+#include "ReceptorModel.h"
+#include "ScoreBreakdown.h"
+#include "ScoringFunction.h"
+#include "VinaTopology.h"
+
+#include <optional>
+#include <vector>
+
+namespace pw {
+
+class LigandScorer {
+public:
+    // Precomputes the ligand's types, intramolecular pairs and Nrot (Vina's rules, VinaTopology).
+    // sf, receptor and grid are referenced, not copied: they must outlive the scorer. With a
+    // grid, the intermolecular energy is read from its maps (Vina's default for docking);
+    // without, it is summed over the receptor atoms (Vina's --score_only/--local_only refinement).
+    LigandScorer(const Molecule& ligand, const ScoringFunction& sf, const ReceptorModel& receptor,
+                 const ReceptorGrid* grid = nullptr);
+
+    bool usesGrid() const { return grid_ != nullptr; }
+    int atomCount() const { return static_cast<int>(types_.size()); }
+    const VinaLigandTopology& topology() const { return topo_; }
+    const ScoringFunction& scoringFunction() const { return sf_; }
+    // XS types present in the ligand: the maps a grid for it needs.
+    std::vector<XsType> typesNeeded() const;
+
+    // inter + intra for the given coordinates (one per ligand atom, hydrogens included). When
+    // gradient is given it receives dE/dx per atom (zero for hydrogens; resized if needed).
+    // Allocation-free when gradient already has the right size and terms is null.
+    double evaluate(const std::vector<Vec3>& coords, std::vector<Vec3>* gradient = nullptr,
+                    ScoreBreakdown* terms = nullptr) const;
+    double interEnergy(const std::vector<Vec3>& coords, std::vector<Vec3>* gradient,
+                       double* penalty = nullptr) const; // adds to *gradient
+    double intraEnergy(const std::vector<Vec3>& coords, std::vector<Vec3>* gradient) const;
+
+    // Vina's final numbers for a pose. unbound: the ligand's intra energy in its unbound
+    // state; Vina --score_only and --local_only take the pose's own intra energy (the default).
+    VinaScore finalScore(const std::vector<Vec3>& coords,
+                         std::optional<double> unbound = std::nullopt) const;
+    // The affinity for an energy E = inter + intra - unbound: E / (1 + w * Nrot).
+    double affinityFromEnergy(double e) const;
+
+private:
+    void addTerms(const std::vector<Vec3>& coords, ScoreBreakdown& t) const;
+
+    const ScoringFunction& sf_;
+    const ReceptorModel& receptor_;
+    const ReceptorGrid* grid_;
+    VinaLigandTopology topo_;
+    std::vector<int> types_; // per atom: XsType value, -1 for untyped
+    std::vector<int> heavy_; // typed atom indices
+    struct Pair {
+        int i, j, ti, tj;
+    };
+    std::vector<Pair> pairs_;
+};
+
+} // namespace pw

@@ -1,0 +1,133 @@
+#include "ScoringFunction.h"
+
+#include "VinaConstants.h"
+
+#include <cmath>
+
+namespace pw {
+namespace {
+
+// Vina's slope_step: 0 at or beyond `bad`, 1 at or beyond `good`, linear in between.
+inline double slopeStep(double bad, double good, double x, double* dx) {
+    const double t = (x - bad) / (good - bad);
+    if (t <= 0.0) {
+        *dx = 0.0;
+        return 0.0;
+    }
+    if (t >= 1.0) {
+        *dx = 0.0;
+        return 1.0;
+    }
+    *dx = 1.0 / (good - bad);
+    return t;
+}
+
+} // namespace
+
+std::string_view scoreTermName(int term) {
+    switch (term) {
+    case Gauss1:
+        return "gauss1";
+    case Gauss2:
+        return "gauss2";
+    case Repulsion:
+        return "repulsion";
+    case Hydrophobic:
+        return "hydrophobic";
+    case HydrogenBond:
+        return "hbond";
+    default:
+        return "?";
+    }
+}
+
+std::string_view scoringKindName(ScoringKind kind) {
+    return kind == ScoringKind::Vina ? "vina" : "vinardo";
+}
+
+ScoringFunction::ScoringFunction(ScoringKind kind) : kind_(kind), cutoff_(vina::kCutoff) {
+    const bool v = kind == ScoringKind::Vina;
+    weights_ = v ? vina::kVinaWeights : vina::kVinardoWeights;
+    weightRot_ = v ? vina::kVinaWeightRot : vina::kVinardoWeightRot;
+    g1Offset_ = v ? vina::kVinaGauss1Offset : vina::kVinardoGaussOffset;
+    g1InvWidth_ = 1.0 / (v ? vina::kVinaGauss1Width : vina::kVinardoGaussWidth);
+    g2Offset_ = vina::kVinaGauss2Offset;
+    g2InvWidth_ = 1.0 / vina::kVinaGauss2Width;
+    hydGood_ = v ? vina::kVinaHydrophobicGood : vina::kVinardoHydrophobicGood;
+    hydBad_ = v ? vina::kVinaHydrophobicBad : vina::kVinardoHydrophobicBad;
+    hbGood_ = v ? vina::kVinaHbondGood : vina::kVinardoHbondGood;
+    hbBad_ = v ? vina::kVinaHbondBad : vina::kVinardoHbondBad;
+    for (int i = 0; i < kXsTypeCount; ++i)
+        for (int j = 0; j < kXsTypeCount; ++j) {
+            const auto a = static_cast<XsType>(i), b = static_cast<XsType>(j);
+            PairParams& p = pair_[i * kXsTypeCount + j];
+            p.optimal = radius(a) + radius(b);
+            p.hydrophobic = xsIsHydrophobic(a) && xsIsHydrophobic(b) ? 1.0 : 0.0;
+            p.hbond =
+                (xsIsDonor(a) && xsIsAcceptor(b)) || (xsIsDonor(b) && xsIsAcceptor(a)) ? 1.0 : 0.0;
+        }
+}
+
+double ScoringFunction::cutoff() const {
+    return cutoff_;
+}
+
+double ScoringFunction::radius(XsType t) const {
+    const int i = static_cast<int>(t);
+    if (i < 0 || i >= kXsTypeCount)
+        return 0.0;
+    return kind_ == ScoringKind::Vina ? vina::kXsRadiusVina[i] : vina::kXsRadiusVinardo[i];
+}
+
+double ScoringFunction::pairEnergyInRange(const PairParams& p, double r, double* dEdr) const {
+    const double d = r - p.optimal;
+    // gauss1
+    const double x1 = (d - g1Offset_) * g1InvWidth_;
+    const double e1 = std::exp(-x1 * x1);
+    double e = weights_[Gauss1] * e1;
+    double de = weights_[Gauss1] * e1 * (-2.0 * x1 * g1InvWidth_);
+    if (kind_ == ScoringKind::Vina) {
+        const double x2 = (d - g2Offset_) * g2InvWidth_;
+        const double e2 = std::exp(-x2 * x2);
+        e += weights_[Gauss2] * e2;
+        de += weights_[Gauss2] * e2 * (-2.0 * x2 * g2InvWidth_);
+    }
+    if (d < 0.0) {
+        e += weights_[Repulsion] * d * d;
+        de += weights_[Repulsion] * 2.0 * d;
+    }
+    if (p.hydrophobic != 0.0) {
+        double ds;
+        e += weights_[Hydrophobic] * slopeStep(hydBad_, hydGood_, d, &ds);
+        de += weights_[Hydrophobic] * ds;
+    }
+    if (p.hbond != 0.0) {
+        double ds;
+        e += weights_[HydrogenBond] * slopeStep(hbBad_, hbGood_, d, &ds);
+        de += weights_[HydrogenBond] * ds;
+    }
+    *dEdr = de;
+    return e;
+}
+
+void ScoringFunction::addPairTerms(int t1, int t2, double r, TermArray& raw) const {
+    if (r >= cutoff_)
+        return;
+    const PairParams& p = pair_[t1 * kXsTypeCount + t2];
+    const double d = r - p.optimal;
+    double ds;
+    const double x1 = (d - g1Offset_) * g1InvWidth_;
+    raw[Gauss1] += std::exp(-x1 * x1);
+    if (kind_ == ScoringKind::Vina) {
+        const double x2 = (d - g2Offset_) * g2InvWidth_;
+        raw[Gauss2] += std::exp(-x2 * x2);
+    }
+    if (d < 0.0)
+        raw[Repulsion] += d * d;
+    if (p.hydrophobic != 0.0)
+        raw[Hydrophobic] += slopeStep(hydBad_, hydGood_, d, &ds);
+    if (p.hbond != 0.0)
+        raw[HydrogenBond] += slopeStep(hbBad_, hbGood_, d, &ds);
+}
+
+} // namespace pw

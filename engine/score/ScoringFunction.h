@@ -1,0 +1,63 @@
+// ScoringFunction: the Vina and Vinardo pair potentials between XS-typed atoms (energy, dE/dr and
+// the per-term breakdown), with their weights; every constant comes from score/VinaConstants.h.
+#pragma once
+
+#include "core/AtomTypes.h"
+
+#include <array>
+#include <string_view>
+
+namespace pw {
+
+enum class ScoringKind { Vina, Vinardo };
+
+// Vina's five terms, in its weight order; Vinardo leaves Gauss2 at zero.
+enum ScoreTerm : int { Gauss1 = 0, Gauss2, Repulsion, Hydrophobic, HydrogenBond, kScoreTermCount };
+using TermArray = std::array<double, kScoreTermCount>;
+
+std::string_view scoreTermName(int term); // "gauss1", "gauss2", "repulsion", "hydrophobic", "hbond"
+std::string_view scoringKindName(ScoringKind kind); // "vina", "vinardo"
+
+class ScoringFunction {
+public:
+    explicit ScoringFunction(ScoringKind kind = ScoringKind::Vina);
+
+    ScoringKind kind() const { return kind_; }
+    const TermArray& weights() const { return weights_; }
+    // Weight of the rotatable-bond divisor: affinity = E / (1 + weightRot * Nrot).
+    double weightRot() const { return weightRot_; }
+    double cutoff() const;
+    double cutoffSquared() const { return cutoff() * cutoff(); }
+    double radius(XsType t) const;
+
+    // Weighted energy of a pair of typed atoms at distance r (0 beyond the cutoff) and dE/dr.
+    // Types are XsType values 0..kXsTypeCount-1 (no None).
+    double pairEnergy(int t1, int t2, double r, double* dEdr) const {
+        if (r >= cutoff_) {
+            *dEdr = 0.0;
+            return 0.0;
+        }
+        return pairEnergyInRange(pair_[t1 * kXsTypeCount + t2], r, dEdr);
+    }
+    // Unweighted terms of one pair (added to raw); 0 beyond the cutoff.
+    void addPairTerms(int t1, int t2, double r, TermArray& raw) const;
+
+private:
+    struct PairParams {
+        double optimal = 0;     // R_i + R_j
+        double hydrophobic = 0; // 1 when both atoms are hydrophobic
+        double hbond = 0;       // 1 for a donor-acceptor pair
+    };
+    double pairEnergyInRange(const PairParams& p, double r, double* dEdr) const;
+
+    ScoringKind kind_;
+    TermArray weights_{};
+    double weightRot_ = 0;
+    double cutoff_ = 0;
+    // Term shapes (see VinaConstants.h): gaussian offsets and inverse widths, linear ramps.
+    double g1Offset_ = 0, g1InvWidth_ = 0, g2Offset_ = 0, g2InvWidth_ = 0;
+    double hydGood_ = 0, hydBad_ = 0, hbGood_ = 0, hbBad_ = 0;
+    std::array<PairParams, kXsTypeCount * kXsTypeCount> pair_{};
+};
+
+} // namespace pw
