@@ -75,31 +75,11 @@ double LigandScorer::interEnergy(const std::vector<Vec3>& coords, std::vector<Ve
                 (*gradient)[i] += scale * g + slope * og;
             continue;
         }
-        const GridDims& region = receptor_.region();
-        Vec3 p = x;
         double pen = 0.0;
         Vec3 penGrad = Vec3::Zero();
         bool clamped[3] = {false, false, false};
-        bool useCells = true;
-        if (receptor_.penalizeOutside()) {
-            const Vec3 lo = region.begin, hi = region.end();
-            for (int d = 0; d < 3; ++d) {
-                if (p[d] < lo[d]) {
-                    pen += lo[d] - p[d];
-                    penGrad[d] = -slope;
-                    p[d] = lo[d];
-                    clamped[d] = true;
-                } else if (p[d] > hi[d]) {
-                    pen += p[d] - hi[d];
-                    penGrad[d] = slope;
-                    p[d] = hi[d];
-                    clamped[d] = true;
-                }
-            }
-            pen *= slope;
-        } else {
-            useCells = region.contains(p);
-        }
+        const Vec3 p = clampToRegion(x, pen, penGrad, clamped);
+        const bool useCells = receptor_.penalizeOutside() || receptor_.region().contains(p);
         const ReceptorModel::Site* b;
         const ReceptorModel::Site* end;
         if (useCells) {
@@ -137,6 +117,77 @@ double LigandScorer::interEnergy(const std::vector<Vec3>& coords, std::vector<Ve
     }
     if (penaltyOut)
         *penaltyOut = penaltyTotal;
+    return total;
+}
+
+Vec3 LigandScorer::clampToRegion(const Vec3& x, double& penalty, Vec3& penaltyGrad,
+                                 bool clamped[3]) const {
+    // Vina (non_cache.cpp) scores an atom outside the box at the nearest point of the box and
+    // adds 1e6 per Å outside; the interaction then no longer depends on the clamped coordinate.
+    penalty = 0.0;
+    penaltyGrad.setZero();
+    if (!receptor_.penalizeOutside())
+        return x;
+    const double slope = vina::kOutOfBoxSlope;
+    const Vec3 lo = receptor_.region().begin, hi = receptor_.region().end();
+    Vec3 p = x;
+    for (int d = 0; d < 3; ++d) {
+        if (p[d] < lo[d]) {
+            penalty += slope * (lo[d] - p[d]);
+            penaltyGrad[d] = -slope;
+            p[d] = lo[d];
+            clamped[d] = true;
+        } else if (p[d] > hi[d]) {
+            penalty += slope * (p[d] - hi[d]);
+            penaltyGrad[d] = slope;
+            p[d] = hi[d];
+            clamped[d] = true;
+        }
+    }
+    return p;
+}
+
+double LigandScorer::interTabulated(const std::vector<Vec3>& coords, double* penaltyOut) const {
+    if (grid_)
+        return interEnergy(coords, nullptr, penaltyOut);
+    double total = 0.0, penaltyTotal = 0.0;
+    const double cut2 = sf_.cutoffSquared();
+    for (int i : heavy_) {
+        double pen;
+        Vec3 penGrad;
+        bool clamped[3] = {false, false, false};
+        const Vec3 p = clampToRegion(coords[i], pen, penGrad, clamped);
+        const bool useCells = receptor_.penalizeOutside() || receptor_.region().contains(p);
+        const ReceptorModel::Site* b = receptor_.sites().data();
+        const ReceptorModel::Site* end = b + receptor_.sites().size();
+        if (useCells) {
+            const auto span = receptor_.candidates(p);
+            b = span.begin;
+            end = span.end;
+        }
+        double e = 0.0, scale;
+        for (const auto* s = b; s != end; ++s) {
+            const double dx = p.x() - s->x, dy = p.y() - s->y, dz = p.z() - s->z;
+            const double r2 = dx * dx + dy * dy + dz * dz;
+            if (r2 < cut2)
+                e += sf_.tabulatedEnergy(s->type, types_[i], r2);
+        }
+        total += curl(e, &scale) + pen;
+        penaltyTotal += pen;
+    }
+    if (penaltyOut)
+        *penaltyOut = penaltyTotal;
+    return total;
+}
+
+double LigandScorer::intraTabulated(const std::vector<Vec3>& coords) const {
+    double total = 0.0, scale;
+    const double cut2 = sf_.cutoffSquared();
+    for (const Pair& pr : pairs_) {
+        const double r2 = (coords[pr.j] - coords[pr.i]).squaredNorm();
+        if (r2 < cut2)
+            total += curl(sf_.tabulatedEnergy(pr.ti, pr.tj, r2), &scale);
+    }
     return total;
 }
 
@@ -218,8 +269,10 @@ VinaScore LigandScorer::finalScore(const std::vector<Vec3>& coords,
                                    std::optional<double> unbound) const {
     VinaScore s;
     evaluate(coords, nullptr, &s.terms);
-    s.inter = s.terms.inter;
-    s.intra = s.terms.intra;
+    s.inter = interTabulated(coords, &s.terms.outOfBoxPenalty);
+    s.intra = intraTabulated(coords);
+    s.terms.inter = s.inter;
+    s.terms.intra = s.intra;
     s.unbound = unbound ? *unbound : s.intra;
     s.numTors = topo_.numTors;
     const double e = s.inter + s.intra - s.unbound;

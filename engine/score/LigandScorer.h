@@ -38,14 +38,24 @@ public:
                        double* penalty = nullptr) const; // adds to *gradient
     double intraEnergy(const std::vector<Vec3>& coords, std::vector<Vec3>* gradient) const;
 
-    // Vina's final numbers for a pose. unbound: the ligand's intra energy in its unbound
-    // state; Vina --score_only and --local_only take the pose's own intra energy (the default).
+    // Vina's final numbers for a pose, computed as Vina reports them: from its tabulated
+    // potential (ScoringFunction::tabulatedEnergy) over receptor atoms, or from the grid in grid
+    // mode, so they agree with Vina's printout to its last digit; evaluate() uses the analytic
+    // potential instead (exact gradients), within a few hundredths of these numbers.
+    // unbound: the ligand's intra energy in its unbound state; Vina --score_only and
+    // --local_only take the pose's own intra energy (the default).
     VinaScore finalScore(const std::vector<Vec3>& coords,
                          std::optional<double> unbound = std::nullopt) const;
     // The affinity for an energy E = inter + intra - unbound: E / (1 + w * Nrot).
     double affinityFromEnergy(double e) const;
 
+    // The tabulated sums behind finalScore (Vina's non_cache::eval and model::evali).
+    double interTabulated(const std::vector<Vec3>& coords, double* penalty = nullptr) const;
+    double intraTabulated(const std::vector<Vec3>& coords) const;
+
 private:
+    // Out-of-box handling of the exact mode: the point to score, its penalty and gradient.
+    Vec3 clampToRegion(const Vec3& x, double& penalty, Vec3& penaltyGrad, bool clamped[3]) const;
     void addTerms(const std::vector<Vec3>& coords, ScoreBreakdown& t) const;
 
     const ScoringFunction& sf_;

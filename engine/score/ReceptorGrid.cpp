@@ -44,10 +44,9 @@ ReceptorGrid::ReceptorGrid(const ReceptorModel& receptor, const ScoringFunction&
                     const double r2 = dx * dx + dy * dy + dz * dz;
                     if (r2 >= cut2)
                         continue;
-                    const double r = std::sqrt(r2);
-                    double dEdr;
+                    // Vina fills its maps from the tabulated potential (cache.cpp populate).
                     for (size_t k = 0; k < wanted.size(); ++k)
-                        acc[k] += sf.pairEnergy(s->type, wanted[k], r, &dEdr);
+                        acc[k] += sf.tabulatedEnergy(s->type, wanted[k], r2);
                 }
                 const size_t idx = (static_cast<size_t>(x) * ny_ + y) * nz_ + z;
                 for (size_t k = 0; k < wanted.size(); ++k)

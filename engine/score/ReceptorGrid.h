@@ -13,7 +13,8 @@ class ReceptorGrid {
 public:
     // Builds the maps of `types` (all XS types when empty) over dims, with `threads` workers
     // (0 = hardware concurrency). Map values are the weighted pair energies summed over the
-    // receptor atoms within the cutoff of each sample point.
+    // receptor atoms within the cutoff of each sample point, from Vina's tabulated potential
+    // (ScoringFunction::tabulatedEnergy) as Vina fills its own maps.
     ReceptorGrid(const ReceptorModel& receptor, const ScoringFunction& sf, const GridDims& dims,
                  const std::vector<XsType>& types = {}, int threads = 0);
 

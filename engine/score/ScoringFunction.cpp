@@ -66,6 +66,30 @@ ScoringFunction::ScoringFunction(ScoringKind kind) : kind_(kind), cutoff_(vina::
             p.hbond =
                 (xsIsDonor(a) && xsIsAcceptor(b)) || (xsIsDonor(b) && xsIsAcceptor(a)) ? 1.0 : 0.0;
         }
+    buildTable();
+}
+
+void ScoringFunction::buildTable() {
+    // Samples r_k = sqrt(k / 32) up to the cutoff (Vina samples to 20 Å, but every value beyond
+    // the 8 Å cutoff is zero), then each bin holds the mean of its two ends like Vina's `fast`.
+    tableSize_ = static_cast<int>(kTableSamplesPerA2 * cutoff_ * cutoff_) + 3;
+    auto store = std::make_shared<std::vector<double>>();
+    store->reserve(static_cast<size_t>(tableSize_) * kXsTypeCount * (kXsTypeCount + 1) / 2);
+    int row = 0;
+    for (int i = 0; i < kXsTypeCount; ++i)
+        for (int j = i; j < kXsTypeCount; ++j, ++row) {
+            tablePair_[i * kXsTypeCount + j] = row;
+            tablePair_[j * kXsTypeCount + i] = row;
+            std::vector<double> smooth(tableSize_ + 1, 0.0);
+            for (int k = 0; k < tableSize_; ++k) {
+                double d;
+                smooth[k] = pairEnergy(i, j, std::sqrt(k / kTableSamplesPerA2), &d);
+            }
+            for (int k = 0; k < tableSize_; ++k)
+                store->push_back(0.5 * (smooth[k] + smooth[k + 1]));
+        }
+    tableStore_ = store;
+    table_ = tableStore_->data();
 }
 
 double ScoringFunction::cutoff() const {

@@ -5,7 +5,9 @@
 #include "core/AtomTypes.h"
 
 #include <array>
+#include <memory>
 #include <string_view>
+#include <vector>
 
 namespace pw {
 
@@ -42,6 +44,17 @@ public:
     // Unweighted terms of one pair (added to raw); 0 beyond the cutoff.
     void addPairTerms(int t1, int t2, double r, TermArray& raw) const;
 
+    // Vina's tabulated pair energy (precalculate.h eval_fast), which its reported scores and its
+    // grids use: samples every 1/32 Å² of r², the value of a bin the mean of its two ends.
+    // r2 must be below the squared cutoff (0 is returned at and beyond it).
+    double tabulatedEnergy(int t1, int t2, double r2) const {
+        const int i = static_cast<int>(kTableSamplesPerA2 * r2);
+        if (i >= tableSize_ - 1)
+            return 0.0;
+        return table_[tablePair_[t1 * kXsTypeCount + t2] * tableSize_ + i];
+    }
+    static constexpr double kTableSamplesPerA2 = 32.0; // precalculate.h factor
+
 private:
     struct PairParams {
         double optimal = 0;     // R_i + R_j
@@ -49,6 +62,7 @@ private:
         double hbond = 0;       // 1 for a donor-acceptor pair
     };
     double pairEnergyInRange(const PairParams& p, double r, double* dEdr) const;
+    void buildTable();
 
     ScoringKind kind_;
     TermArray weights_{};
@@ -58,6 +72,11 @@ private:
     double g1Offset_ = 0, g1InvWidth_ = 0, g2Offset_ = 0, g2InvWidth_ = 0;
     double hydGood_ = 0, hydBad_ = 0, hbGood_ = 0, hbBad_ = 0;
     std::array<PairParams, kXsTypeCount * kXsTypeCount> pair_{};
+    // Tabulated energies, one row per unordered type pair; shared between copies.
+    int tableSize_ = 0;
+    std::array<int, kXsTypeCount * kXsTypeCount> tablePair_{};
+    std::shared_ptr<const std::vector<double>> tableStore_;
+    const double* table_ = nullptr;
 };
 
 } // namespace pw
