@@ -1,0 +1,120 @@
+// posewright: the desktop application's entry point.
+//   posewright [FILES...] [--screenshot OUT.png] [--quit]
+#include "MainWindow.h"
+#include "MoleculeView.h"
+#include "StartupFiles.h"
+#include "ViewEnvironment.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QPixmap>
+#include <QSaveFile>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace {
+
+// Writes the window's image to path through a temporary file, so that a failed write never
+// leaves a truncated PNG behind.
+bool writeScreenshot(QWidget& window, const QString& path) {
+    const QPixmap pixmap = window.grab();
+    QSaveFile file(path);
+    if (pixmap.isNull() || !file.open(QIODevice::WriteOnly) || !pixmap.save(&file, "PNG") ||
+        !file.commit()) {
+        std::fprintf(stderr, "%s: cannot write the screenshot (%s)\n", qPrintable(path),
+                     qPrintable(file.errorString()));
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    pw::prepareQtForVtk();
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Posewright"));
+    QApplication::setApplicationVersion(QStringLiteral(POSEWRIGHT_VERSION));
+    QApplication::setOrganizationName(QStringLiteral("Posewright"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/posewright.png")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Pose refinement, docking, shape overlay and similarity for hit triage.\n"
+        "The receptor is the first .pdb/.pdbqt file named receptor* or holding more than 300 "
+        "atoms; every other file is read as ligands. Without files, the bundled example "
+        "(streptavidin with biotin, PDB 1STP) opens."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("files"),
+                                 QStringLiteral("Receptor and ligand files."),
+                                 QStringLiteral("[FILES...]"));
+    const QCommandLineOption screenshotOption(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Write a PNG of the main window once the files are shown."),
+        QStringLiteral("OUT.png"));
+    const QCommandLineOption quitOption(
+        QStringLiteral("quit"),
+        QStringLiteral("Exit once the files are loaded (and the screenshot written); the exit "
+                       "status is 1 when a file could not be read."));
+    parser.addOption(screenshotOption);
+    parser.addOption(quitOption);
+    parser.process(app);
+
+    const QStringList positional = parser.positionalArguments();
+    const pw::StartupFiles files =
+        positional.isEmpty() ? pw::bundledExampleFiles() : pw::classifyStartupFiles(positional);
+    if (positional.isEmpty() && files.receptor.isEmpty())
+        std::fprintf(stderr, "posewright: the bundled example was not found; starting empty\n");
+
+    const QString screenshot = parser.value(screenshotOption);
+    const bool quit = parser.isSet(quitOption);
+
+    pw::MainWindow window;
+    // Unattended runs report errors on stderr and in the exit status, not in a dialog.
+    window.setErrorDialogsEnabled(!quit);
+    bool failed = false;
+    QObject::connect(&window, &pw::MainWindow::errorOccurred, [&failed](const QString& message) {
+        std::fprintf(stderr, "%s\n", qPrintable(message));
+        failed = true;
+    });
+    window.show();
+
+    int loads = 0;
+    if (!files.receptor.isEmpty()) {
+        window.openReceptor(files.receptor);
+        ++loads;
+    }
+    if (!files.ligands.isEmpty()) {
+        window.openLigands(files.ligands);
+        ++loads;
+    }
+
+    if (!screenshot.isEmpty() || quit) {
+        // When everything asked for has landed, let the view paint once, then shoot and/or quit.
+        auto done = [&] {
+            pw::MoleculeView* view = window.moleculeView();
+            auto finish = [&] {
+                bool ok = !failed;
+                if (!screenshot.isEmpty() && !writeScreenshot(window, screenshot))
+                    ok = false;
+                if (quit)
+                    QApplication::exit(ok ? 0 : 1);
+            };
+            // Queued: grabbing the window from inside the view's paint would recurse.
+            QObject::connect(view, &pw::MoleculeView::frameRendered, &window, finish,
+                             Qt::ConnectionType(Qt::QueuedConnection | Qt::SingleShotConnection));
+            view->update();
+        };
+        if (loads == 0) {
+            QTimer::singleShot(0, &window, done);
+        } else {
+            QObject::connect(&window, &pw::MainWindow::loadFinished, &window, [&](bool) {
+                if (window.pendingLoads() == 0)
+                    done();
+            });
+        }
+    }
+    return QApplication::exec();
+}
