@@ -5,6 +5,7 @@
 #include "core/Molecule.h"
 
 #include <functional>
+#include <istream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,12 +34,17 @@ public:
 
     // Opens PATH; throws InputError when the file is missing, unreadable, empty, binary, or its
     // content does not match the format its extension names.
-    static std::unique_ptr<MoleculeReader> open(const std::string& path,
-                                                ReadOptions options = {});
+    static std::unique_ptr<MoleculeReader> open(const std::string& path, ReadOptions options = {});
+    // Reads from a stream that is already open (in-memory text, tests); name stands for the
+    // file in messages. No extension or content check is made; SMILES is not available here.
+    static std::unique_ptr<MoleculeReader> fromStream(std::unique_ptr<std::istream> in,
+                                                      FileFormat format, const std::string& name,
+                                                      ReadOptions options = {});
 
     // Reads the next good record into out; returns false at end of file. A bad record is
     // skipped (options.warn is told) in multi-record formats; in single-record formats
-    // (PDB, PDBQT receptor) it throws InputError.
+    // (PDB, PDBQT receptor) it throws InputError. out is reused (its vectors keep their
+    // capacity) and is left cleared when next() returns false.
     virtual bool next(Molecule& out) = 0;
 
     int recordsRead() const { return read_; }

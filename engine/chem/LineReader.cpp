@@ -1,0 +1,93 @@
+#include "LineReader.h"
+
+#include "core/InputError.h"
+
+#include <cstring>
+
+namespace pw {
+namespace {
+constexpr size_t kChunk = 1 << 20; // 1 MiB reads: few system calls, bounded memory
+} // namespace
+
+LineReader::LineReader(std::istream& in, std::string path)
+    : in_(in), path_(std::move(path)), buffer_(kChunk) {}
+
+bool LineReader::fill() {
+    if (eof_)
+        return false;
+    // Move the unread tail to the front, growing the buffer only for lines longer than it.
+    if (begin_ > 0) {
+        std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+        end_ -= begin_;
+        begin_ = 0;
+    }
+    if (end_ == buffer_.size())
+        buffer_.resize(buffer_.size() * 2);
+    in_.read(buffer_.data() + end_, static_cast<std::streamsize>(buffer_.size() - end_));
+    std::streamsize got = in_.gcount();
+    if (got <= 0) {
+        eof_ = true;
+        return false;
+    }
+    end_ += static_cast<size_t>(got);
+    return true;
+}
+
+bool LineReader::next(std::string_view& line) {
+    if (pushedBack_) {
+        pushedBack_ = false;
+        ++lineNumber_;
+        line = current_;
+        return true;
+    }
+    size_t searchFrom = begin_;
+    for (;;) {
+        const char* start = buffer_.data() + searchFrom;
+        const void* nl = std::memchr(start, '\n', end_ - searchFrom);
+        if (nl) {
+            size_t pos = static_cast<size_t>(static_cast<const char*>(nl) - buffer_.data());
+            size_t len = pos - begin_;
+            if (len > 0 && buffer_[begin_ + len - 1] == '\r')
+                --len;
+            current_ = std::string_view(buffer_.data() + begin_, len);
+            begin_ = pos + 1;
+            break;
+        }
+        size_t scanned = end_ - begin_;
+        if (!fill()) {
+            if (begin_ == end_)
+                return false; // clean end of input
+            size_t len = end_ - begin_;
+            if (buffer_[begin_ + len - 1] == '\r')
+                --len;
+            current_ = std::string_view(buffer_.data() + begin_, len); // last line, no newline
+            begin_ = end_;
+            break;
+        }
+        searchFrom = begin_ + scanned; // fill() moved the data to the front
+    }
+    ++lineNumber_;
+    line = current_;
+    return true;
+}
+
+void LineReader::pushBack() {
+    pushedBack_ = true;
+    --lineNumber_;
+}
+
+bool LineReader::atEnd() {
+    if (pushedBack_ || begin_ < end_)
+        return false;
+    return !fill();
+}
+
+void LineReader::fail(const std::string& what) const {
+    fail(lineNumber_, what);
+}
+
+void LineReader::fail(long line, const std::string& what) const {
+    throw InputError(path_, line, what);
+}
+
+} // namespace pw

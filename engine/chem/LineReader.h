@@ -1,0 +1,44 @@
+// LineReader: fast line-by-line reading of a text stream for the molecule readers, with the
+// 1-based line number kept for messages; no allocation per line (lines are views into a buffer).
+#pragma once
+
+#include <istream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pw {
+
+class LineReader {
+public:
+    LineReader(std::istream& in, std::string path);
+
+    // Next line without its end-of-line characters ("\n" or "\r\n"); false at end of input.
+    // The view stays valid until the next call to next().
+    bool next(std::string_view& line);
+    // Makes the next call to next() return the current line again (one line of look-back).
+    void pushBack();
+
+    long lineNumber() const { return lineNumber_; }
+    const std::string& path() const { return path_; }
+    bool atEnd();
+
+    // Throws InputError naming this file and the current line.
+    [[noreturn]] void fail(const std::string& what) const;
+    [[noreturn]] void fail(long line, const std::string& what) const;
+
+private:
+    bool fill();
+
+    std::istream& in_;
+    std::string path_;
+    std::vector<char> buffer_;
+    size_t begin_ = 0; // start of unread data in buffer_
+    size_t end_ = 0;   // end of valid data in buffer_
+    bool eof_ = false;
+    bool pushedBack_ = false;
+    std::string_view current_;
+    long lineNumber_ = 0;
+};
+
+} // namespace pw

@@ -1,0 +1,43 @@
+// RecordReader: the shared skeleton of the text molecule readers: owns the stream and its
+// LineReader, and turns a bad record into a warning and a skip (multi-record formats) or a throw.
+#pragma once
+
+#include "LineReader.h"
+#include "MoleculeReader.h"
+
+#include <istream>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace pw {
+
+class RecordReader : public MoleculeReader {
+public:
+    bool next(Molecule& out) final;
+
+protected:
+    RecordReader(std::unique_ptr<std::istream> in, std::string path, FileFormat format,
+                 ReadOptions options);
+
+    // Reads one record into out (already cleared); false at a clean end of input. Throws
+    // InputError (through lines_.fail) for a bad record.
+    virtual bool readRecord(Molecule& out) = 0;
+    // After a bad record: moves past its end so that the next readRecord starts a new one.
+    virtual void skipToNextRecord() = 0;
+    // Whether a bad record is skipped (true) or ends the reading with an exception (false).
+    virtual bool multiRecord() const = 0;
+
+    // Throws unless s is valid UTF-8 (names and tags must be showable text).
+    void requireUtf8(std::string_view s, long line, const char* what) const;
+    // Throws when a record has more atoms than ReadOptions::maxAtoms allows.
+    void requireAtomLimit(long atoms, long line) const;
+
+    std::unique_ptr<std::istream> stream_;
+    LineReader lines_;
+};
+
+// Clears a molecule for reuse, keeping the vectors' capacity (fewer allocations per record).
+void clearMolecule(Molecule& m);
+
+} // namespace pw

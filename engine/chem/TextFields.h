@@ -1,0 +1,140 @@
+// TextFields: small helpers the plain-text molecule readers share: fixed-column fields, trimming,
+// whitespace tokens and number parsing with std::from_chars (no locale, no allocation).
+#pragma once
+
+#include <charconv>
+#include <cmath>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pw::text {
+
+inline std::string_view trim(std::string_view s) {
+    size_t b = 0, e = s.size();
+    while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r'))
+        ++b;
+    while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r'))
+        --e;
+    return s.substr(b, e - b);
+}
+
+// Columns [first, last], 1-based and inclusive as in the format specifications; the part of the
+// range past the end of the line is empty.
+inline std::string_view columns(std::string_view line, size_t first, size_t last) {
+    if (first > line.size())
+        return {};
+    size_t len = std::min(last, line.size()) - (first - 1);
+    return line.substr(first - 1, len);
+}
+
+inline bool startsWith(std::string_view s, std::string_view prefix) {
+    return s.substr(0, prefix.size()) == prefix;
+}
+
+inline bool isBlank(std::string_view s) {
+    return trim(s).empty();
+}
+
+// Whitespace-separated tokens into out (cleared first); views into s.
+inline void split(std::string_view s, std::vector<std::string_view>& out) {
+    out.clear();
+    size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+            ++i;
+        size_t j = i;
+        while (j < s.size() && s[j] != ' ' && s[j] != '\t' && s[j] != '\r')
+            ++j;
+        if (j > i)
+            out.push_back(s.substr(i, j - i));
+        i = j;
+    }
+}
+
+// Whole (trimmed) field as a number; false when empty or not entirely a number.
+inline bool toDouble(std::string_view s, double& out) {
+    s = trim(s);
+    if (!s.empty() && s[0] == '+')
+        s.remove_prefix(1);
+    if (s.empty())
+        return false;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && p == s.data() + s.size();
+}
+
+inline bool toInt(std::string_view s, int& out) {
+    s = trim(s);
+    if (!s.empty() && s[0] == '+')
+        s.remove_prefix(1);
+    if (s.empty())
+        return false;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && p == s.data() + s.size();
+}
+
+inline bool toLong(std::string_view s, long& out) {
+    s = trim(s);
+    if (!s.empty() && s[0] == '+')
+        s.remove_prefix(1);
+    if (s.empty())
+        return false;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && p == s.data() + s.size();
+}
+
+inline bool allFinite(double x, double y, double z) {
+    return std::isfinite(x) && std::isfinite(y) && std::isfinite(z);
+}
+
+// Quoted, shortened copy of a field for messages (non-printable bytes shown as '?').
+inline std::string quote(std::string_view s, size_t maxLength = 40) {
+    std::string q = "'";
+    for (size_t i = 0; i < s.size() && i < maxLength; ++i) {
+        unsigned char c = static_cast<unsigned char>(s[i]);
+        q += (c < 0x20 || c == 0x7f) ? '?' : static_cast<char>(c);
+    }
+    if (s.size() > maxLength)
+        q += "...";
+    return q + "'";
+}
+
+// Strict UTF-8 check (no overlong forms, no surrogates): names must be text we can show.
+inline bool isValidUtf8(std::string_view s) {
+    size_t i = 0;
+    while (i < s.size()) {
+        unsigned char c = static_cast<unsigned char>(s[i]);
+        int extra;
+        unsigned int cp;
+        if (c < 0x80) {
+            ++i;
+            continue;
+        } else if ((c & 0xE0) == 0xC0) {
+            extra = 1;
+            cp = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            extra = 2;
+            cp = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            extra = 3;
+            cp = c & 0x07;
+        } else {
+            return false;
+        }
+        if (i + extra >= s.size())
+            return false;
+        for (int k = 1; k <= extra; ++k) {
+            unsigned char d = static_cast<unsigned char>(s[i + k]);
+            if ((d & 0xC0) != 0x80)
+                return false;
+            cp = (cp << 6) | (d & 0x3F);
+        }
+        if ((extra == 1 && cp < 0x80) || (extra == 2 && cp < 0x800) ||
+            (extra == 3 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        i += extra + 1;
+    }
+    return true;
+}
+
+} // namespace pw::text
