@@ -4,6 +4,9 @@
 #include "core/InputError.h"
 
 #include <GraphMol/Conformer.h>
+#include <GraphMol/DistGeomHelpers/Embedder.h>
+#include <GraphMol/ForceFieldHelpers/MMFF/MMFF.h>
+#include <GraphMol/ForceFieldHelpers/UFF/UFF.h>
 #include <GraphMol/MolOps.h>
 #include <GraphMol/MonomerInfo.h>
 #include <GraphMol/SanitException.h>
@@ -11,6 +14,13 @@
 #include <cmath>
 
 namespace pw {
+namespace {
+
+// Fixed seed: the same input always gives the same conformer (reproducible runs and tests).
+constexpr int kEmbedSeed = 0x5eed;
+constexpr int kForceFieldIterations = 2000;
+
+} // namespace
 
 std::string moleculeLabel(const Molecule& m) {
     return m.name.empty() ? std::string("molecule") : "molecule '" + m.name + "'";
@@ -157,6 +167,30 @@ Molecule fromRdkit(const RDKit::ROMol& mol, const Molecule& origin) {
         }
     }
     return out;
+}
+
+} // namespace pw
+
+namespace pw {
+
+void embed3D(RDKit::RWMol& mol, const Molecule& origin) {
+    mol.clearConformers();
+    RDKit::DGeomHelpers::EmbedParameters params = RDKit::DGeomHelpers::ETKDGv3;
+    params.randomSeed = kEmbedSeed;
+    int conf = RDKit::DGeomHelpers::EmbedMolecule(mol, params);
+    if (conf < 0) {
+        // Strained or large systems embed more often from random starting coordinates.
+        params.useRandomCoords = true;
+        conf = RDKit::DGeomHelpers::EmbedMolecule(mol, params);
+    }
+    if (conf < 0)
+        throw InputError(origin.sourceFile, origin.sourceRecord,
+                         "could not generate 3D coordinates for " + moleculeLabel(origin));
+    RDKit::MMFF::MMFFMolProperties props(mol);
+    if (props.isValid())
+        RDKit::MMFF::MMFFOptimizeMolecule(mol, kForceFieldIterations);
+    else // MMFF94 lacks parameters for some elements (e.g. B, Se): UFF covers them
+        RDKit::UFF::UFFOptimizeMolecule(mol, kForceFieldIterations);
 }
 
 } // namespace pw

@@ -26,6 +26,11 @@ void sanitizeOrThrow(RDKit::RWMol& mol, const Molecule& origin);
 // hydrogens) take the residue of the atom they are bonded to. name/source fields come from origin.
 Molecule fromRdkit(const RDKit::ROMol& mol, const Molecule& origin);
 
+// 3D coordinates for a molecule with explicit hydrogens: RDKit ETKDGv3 with a fixed random seed
+// (reproducible), then MMFF94 (UFF where MMFF lacks parameters). Replaces any conformers.
+// Throws InputError naming origin when no embedding is found.
+void embed3D(RDKit::RWMol& mol, const Molecule& origin);
+
 // Short label for messages: "molecule 'NAME'" or "molecule" when unnamed.
 std::string moleculeLabel(const Molecule& m);
 

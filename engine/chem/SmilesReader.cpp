@@ -4,9 +4,6 @@
 #include "RdkitConvert.h"
 #include "core/InputError.h"
 
-#include <GraphMol/DistGeomHelpers/Embedder.h>
-#include <GraphMol/ForceFieldHelpers/MMFF/MMFF.h>
-#include <GraphMol/ForceFieldHelpers/UFF/UFF.h>
 #include <GraphMol/MolOps.h>
 #include <GraphMol/SmilesParse/SmilesParse.h>
 #include <RDGeneral/RDLog.h>
@@ -16,10 +13,6 @@
 
 namespace pw {
 namespace {
-
-// Fixed seed: the same file always gives the same conformers (reproducible runs and tests).
-constexpr int kEmbedSeed = 0x5eed;
-constexpr int kForceFieldIterations = 2000;
 
 Molecule smilesToMolecule(const std::string& smiles, const std::string& name, bool embed,
                           const std::string& file, long line) {
@@ -44,21 +37,7 @@ Molecule smilesToMolecule(const std::string& smiles, const std::string& name, bo
 
     RDKit::MolOps::addHs(*mol);
     if (embed) {
-        RDKit::DGeomHelpers::EmbedParameters params = RDKit::DGeomHelpers::ETKDGv3;
-        params.randomSeed = kEmbedSeed;
-        int conf = RDKit::DGeomHelpers::EmbedMolecule(*mol, params);
-        if (conf < 0) {
-            // Strained or large systems embed more often from random starting coordinates.
-            params.useRandomCoords = true;
-            conf = RDKit::DGeomHelpers::EmbedMolecule(*mol, params);
-        }
-        if (conf < 0)
-            throw InputError(file, line, "could not generate 3D coordinates for " + label);
-        RDKit::MMFF::MMFFMolProperties props(*mol);
-        if (props.isValid())
-            RDKit::MMFF::MMFFOptimizeMolecule(*mol, kForceFieldIterations);
-        else // MMFF94 lacks parameters for some elements (e.g. B, Se): UFF covers them
-            RDKit::UFF::UFFOptimizeMolecule(*mol, kForceFieldIterations);
+        embed3D(*mol, origin);
     }
     Molecule out = fromRdkit(*mol, origin);
     out.setProperty("SMILES", smiles);

@@ -45,6 +45,9 @@ bool isAmideLike(const Molecule& m, const std::vector<std::vector<int>>& adj, in
         if (nb == n)
             continue;
         int e = m.atoms[nb].element;
+        // A Kekulé double bond inside an aromatic ring is not C=N (2-aminopyrimidine rotates).
+        if (m.atoms[c].aromatic && m.atoms[nb].aromatic)
+            continue;
         if ((e == 8 || e == 7) && m.bonds[m.findBond(c, nb)].order == BondOrder::Double)
             return true;
     }
