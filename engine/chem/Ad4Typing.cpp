@@ -27,19 +27,30 @@ double bondValence(BondOrder o) {
 
 void assignAd4Types(Molecule& m) {
     const int n = static_cast<int>(m.atoms.size());
-    std::vector<std::vector<int>> adj(n);
+    std::vector<int> connections(n, 0);
     std::vector<double> valence(n, 0.0);
     for (const Bond& b : m.bonds) {
-        adj[b.a].push_back(b.b);
-        adj[b.b].push_back(b.a);
+        ++connections[b.a];
+        ++connections[b.b];
         valence[b.a] += bondValence(b.order);
         valence[b.b] += bondValence(b.order);
     }
-    auto connections = [&](int i) { return static_cast<int>(adj[i].size()); };
     // Meeko's [#6X3v4]: a carbon with three connections and four bonds' worth of valence.
-    auto isSp2Carbon = [&](int i) {
-        return m.atoms[i].element == 6 && connections(i) == 3 && valence[i] > 3.9;
-    };
+    std::vector<bool> sp2(n, false);
+    for (int i = 0; i < n; ++i)
+        sp2[i] = m.atoms[i].element == 6 && connections[i] == 3 && valence[i] > 3.9;
+    assignAd4Types(m, sp2);
+}
+
+void assignAd4Types(Molecule& m, const std::vector<bool>& sp2Carbon, bool refuseUnknown) {
+    const int n = static_cast<int>(m.atoms.size());
+    std::vector<std::vector<int>> adj(n);
+    for (const Bond& b : m.bonds) {
+        adj[b.a].push_back(b.b);
+        adj[b.b].push_back(b.a);
+    }
+    auto connections = [&](int i) { return static_cast<int>(adj[i].size()); };
+    auto isSp2Carbon = [&](int i) { return m.atoms[i].element == 6 && sp2Carbon[i]; };
 
     for (int i = 0; i < n; ++i) {
         Atom& a = m.atoms[i];
@@ -88,6 +99,10 @@ void assignAd4Types(Molecule& m) {
             a.ad4Type = std::string(elementSymbol(a.element));
             break;
         default:
+            if (!refuseUnknown) {
+                a.ad4Type = std::string(elementSymbol(a.element));
+                break;
+            }
             throw InputError(m.sourceFile, m.sourceRecord,
                              moleculeLabel(m) + ": atom " + std::to_string(i + 1) + " (" +
                                  std::string(elementSymbol(a.element)) +

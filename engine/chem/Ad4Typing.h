@@ -4,6 +4,8 @@
 
 #include "core/Molecule.h"
 
+#include <vector>
+
 namespace pw {
 
 // Requires explicit hydrogens, Kekulé or aromatic bond orders and aromatic flags on atoms.
@@ -15,5 +17,10 @@ namespace pw {
 //   F Cl Br I P, and Mg Ca Mn Fe Zn Si as their element.
 // Throws InputError (file, record, atom number and element) for any other element.
 void assignAd4Types(Molecule& m);
+
+// The same rules where bond orders are unknown (PDB receptors): sp2Carbon[i] says which carbons
+// are sp2 (amide, carbonyl, aromatic), as the caller judged it, e.g. from bond lengths.
+// With refuseUnknown false, other elements (ions in a receptor) get their element symbol.
+void assignAd4Types(Molecule& m, const std::vector<bool>& sp2Carbon, bool refuseUnknown = true);
 
 } // namespace pw
