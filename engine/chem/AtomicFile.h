@@ -1,0 +1,32 @@
+// AtomicFile: an output file that appears complete or not at all: text goes to a temporary file
+// beside the target, commit() renames it over the target, and without commit() it is removed.
+#pragma once
+
+#include <fstream>
+#include <string>
+
+namespace pw {
+
+class AtomicFile {
+public:
+    // Creates the temporary file in the target's directory; throws InputError (naming the
+    // target) when that is not possible.
+    explicit AtomicFile(std::string target);
+    ~AtomicFile();
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+
+    std::ostream& stream() { return out_; }
+    const std::string& target() const { return target_; }
+    // Flushes, checks that every write succeeded (disk full, ...) and renames onto the target.
+    void commit();
+    bool committed() const { return committed_; }
+
+private:
+    std::string target_;
+    std::string temp_;
+    std::ofstream out_;
+    bool committed_ = false;
+};
+
+} // namespace pw

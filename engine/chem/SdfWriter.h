@@ -1,0 +1,14 @@
+// SdfWriter: one molecule as an MDL SDF record: V2000 (V3000 past 999 atoms or bonds), bond
+// orders exactly as the Molecule holds them, formal charges (M  CHG) and every property as a tag.
+#pragma once
+
+#include "core/Molecule.h"
+
+#include <ostream>
+
+namespace pw {
+
+// Writes the record, "$$$$" included.
+void writeSdfRecord(std::ostream& out, const Molecule& m);
+
+} // namespace pw
