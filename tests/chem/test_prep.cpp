@@ -3,10 +3,13 @@
 // the reference PDBQT), plus AD4 typing rules and the refusals a caller has to be able to show.
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
+#include "chem/MoleculeWriter.h"
+#include "chem/PdbqtWriter.h"
 #include "chem/SmilesReader.h"
 #include "core/InputError.h"
 #include "core/TorsionTreeBuilder.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <fstream>
@@ -173,6 +176,48 @@ private slots:
         --theirs["N_D"];
         ++theirs["N_A"];
         QCOMPARE(show(ours), show(theirs));
+    }
+
+    // Our prepared ligand written as PDBQT (formats' writer) reads back to the same tree: the
+    // same fragments (as atom sets), the same parents and the same BRANCH axes.
+    void writtenPdbqtReadsBackToTheSameTree() {
+        Molecule lig = prepareLigand(readMolecule(kComplexes + "1iep/ligand_xtal.sdf"));
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("imatinib.pdbqt").toStdString();
+        writeMolecules(path, {lig});
+        Molecule back = readMolecule(path);
+        const std::vector<int> order = pdbqtAtomOrder(lig); // file position -> our atom
+        QCOMPARE(back.atoms.size(), order.size());
+        QVERIFY(back.torsionTree.has_value());
+        const TorsionTree& ours = *lig.torsionTree;
+        const TorsionTree& read = *back.torsionTree;
+        QCOMPARE(read.torsionCount(), ours.torsionCount());
+        QCOMPARE(torsdofAndBranches(path).first, 7);
+        auto mapped = [&](const std::vector<int>& atoms) {
+            std::vector<int> v;
+            for (int a : atoms)
+                v.push_back(order[a]);
+            std::sort(v.begin(), v.end());
+            return v;
+        };
+        std::vector<int> nodeOf(read.nodes.size(), -1); // read node -> our node
+        for (size_t j = 0; j < read.nodes.size(); ++j)
+            for (size_t i = 0; i < ours.nodes.size(); ++i) {
+                std::vector<int> mine = ours.nodes[i].atoms;
+                std::sort(mine.begin(), mine.end());
+                if (mine == mapped(read.nodes[j].atoms))
+                    nodeOf[j] = static_cast<int>(i);
+            }
+        for (size_t j = 0; j < read.nodes.size(); ++j) {
+            QVERIFY2(nodeOf[j] >= 0, qPrintable(QString("read node %1 matches none").arg(j)));
+            const TorsionNode& r = read.nodes[j];
+            const TorsionNode& o = ours.nodes[nodeOf[j]];
+            QCOMPARE(r.parent < 0 ? -1 : nodeOf[r.parent], o.parent);
+            if (r.parent >= 0) {
+                QCOMPARE(order[r.axisParentAtom], o.axisParentAtom);
+                QCOMPARE(order[r.axisChildAtom], o.axisChildAtom);
+            }
+        }
     }
 
     void pdbqtLigandKeepsItsTree() {
