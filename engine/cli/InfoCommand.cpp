@@ -6,6 +6,7 @@
 #include "MoleculeRole.h"
 #include "chem/MoleculeReader.h"
 #include "core/Element.h"
+#include "core/InputError.h"
 
 #include <cstdio>
 #include <iostream>

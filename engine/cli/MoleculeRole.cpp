@@ -1,7 +1,8 @@
 #include "MoleculeRole.h"
 
 #include "CommandLine.h"
-#include "core/XsTyping.h"
+#include "chem/LigandPreparation.h"
+#include "chem/ReceptorPreparation.h"
 
 namespace pw::cli {
 
@@ -32,12 +33,7 @@ Role guessRole(const Molecule& m, FileFormat format) {
 }
 
 void prepareForRole(Molecule& m, Role role) {
-    (void)role;
-    bool typed = !m.atoms.empty();
-    for (const Atom& a : m.atoms)
-        typed = typed && !a.ad4Type.empty();
-    if (typed)
-        assignXsTypes(m);
+    m = role == Role::Receptor ? prepareReceptor(m) : prepareLigand(m);
 }
 
 } // namespace pw::cli
