@@ -97,15 +97,12 @@ double LigandScorer::interEnergy(const std::vector<Vec3>& coords, std::vector<Ve
             const double r2 = dx * dx + dy * dy + dz * dz;
             if (r2 >= cut2)
                 continue;
-            const double r = std::sqrt(r2);
-            double dEdr;
-            e += sf_.pairEnergy(s->type, t, r, &dEdr);
-            if (r > 1e-12) {
-                const double f = dEdr / r;
-                gx += f * dx;
-                gy += f * dy;
-                gz += f * dz;
-            }
+            double dEdr2;
+            e += sf_.splineEnergy(s->type, t, r2, &dEdr2);
+            const double f = 2.0 * dEdr2;
+            gx += f * dx;
+            gy += f * dy;
+            gz += f * dz;
         }
         e = curl(e, &scale);
         penaltyTotal += pen;
@@ -200,13 +197,12 @@ double LigandScorer::intraEnergy(const std::vector<Vec3>& coords,
         const double r2 = d.squaredNorm();
         if (r2 >= cut2)
             continue;
-        const double r = std::sqrt(r2);
-        double dEdr, scale;
-        double e = sf_.pairEnergy(pr.ti, pr.tj, r, &dEdr);
+        double dEdr2, scale;
+        double e = sf_.splineEnergy(pr.ti, pr.tj, r2, &dEdr2);
         e = curl(e, &scale);
         total += e;
-        if (gradient && r > 1e-12) {
-            const Vec3 g = (scale * dEdr / r) * d;
+        if (gradient) {
+            const Vec3 g = (2.0 * scale * dEdr2) * d;
             (*gradient)[pr.j] += g;
             (*gradient)[pr.i] -= g;
         }

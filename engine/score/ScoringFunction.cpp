@@ -90,6 +90,27 @@ void ScoringFunction::buildTable() {
         }
     tableStore_ = store;
     table_ = tableStore_->data();
+
+    // Hermite knots of the smooth terms at s_k = k / 32 Å^2 with the analytic value and slope
+    // dE/ds = E'(r) / 2r, scaled by the knot step. No cutoff here: the knot at r = 8 Å holds the
+    // limit from below, so the spline keeps the analytic hard cutoff (splineEnergy returns 0
+    // beyond it) instead of smearing the step over the last interval.
+    auto spline = std::make_shared<std::vector<double>>();
+    spline->reserve(static_cast<size_t>(tableSize_) * 2 * row);
+    const double step = 1.0 / kTableSamplesPerA2;
+    for (int i = 0; i < kXsTypeCount; ++i)
+        for (int j = i; j < kXsTypeCount; ++j)
+            for (int k = 0; k < tableSize_; ++k) {
+                const double r = std::sqrt(k * step);
+                double dEdr = 0.0;
+                const double e = smoothEnergy(pair_[i * kXsTypeCount + j], r, &dEdr);
+                // At r = 0 the slope in s is undefined (no pair ever gets there).
+                const double slope = r > 0 ? dEdr / (2 * r) : 0.0;
+                spline->push_back(e);
+                spline->push_back(slope * step);
+            }
+    splineStore_ = spline;
+    spline_ = splineStore_->data();
 }
 
 double ScoringFunction::cutoff() const {
@@ -104,8 +125,14 @@ double ScoringFunction::radius(XsType t) const {
 }
 
 double ScoringFunction::pairEnergyInRange(const PairParams& p, double r, double* dEdr) const {
+    double d1, d2;
+    const double e = smoothEnergy(p, r, &d1) + rampEnergy(p, r, &d2);
+    *dEdr = d1 + d2;
+    return e;
+}
+
+double ScoringFunction::smoothEnergy(const PairParams& p, double r, double* dEdr) const {
     const double d = r - p.optimal;
-    // gauss1
     const double x1 = (d - g1Offset_) * g1InvWidth_;
     const double e1 = std::exp(-x1 * x1);
     double e = weights_[Gauss1] * e1;
@@ -120,13 +147,22 @@ double ScoringFunction::pairEnergyInRange(const PairParams& p, double r, double*
         e += weights_[Repulsion] * d * d;
         de += weights_[Repulsion] * 2.0 * d;
     }
+    *dEdr = de;
+    return e;
+}
+
+double ScoringFunction::rampEnergy(const PairParams& p, double r, double* dEdr) const {
+    if (r >= cutoff_) {
+        *dEdr = 0.0;
+        return 0.0;
+    }
+    const double d = r - p.optimal;
+    double e = 0.0, de = 0.0, ds;
     if (p.hydrophobic != 0.0) {
-        double ds;
         e += weights_[Hydrophobic] * slopeStep(hydBad_, hydGood_, d, &ds);
         de += weights_[Hydrophobic] * ds;
     }
     if (p.hbond != 0.0) {
-        double ds;
         e += weights_[HydrogenBond] * slopeStep(hbBad_, hbGood_, d, &ds);
         de += weights_[HydrogenBond] * ds;
     }
