@@ -111,7 +111,10 @@ std::unique_ptr<MoleculeReader> MoleculeReader::open(const std::string& path, Re
     in->read(head.data(), static_cast<std::streamsize>(head.size()));
     head.resize(static_cast<size_t>(in->gcount()));
     if (head.empty())
-        throw InputError(path, 0, "file is empty; expected a " + formatName(format) + " file");
+        throw InputError(path, 0,
+                         std::string("file is empty; expected ") +
+                             (format == FileFormat::Sdf ? "an " : "a ") + formatName(format) +
+                             " file");
     checkText(head, path, format);
     switch (format) {
     case FileFormat::Sdf:
