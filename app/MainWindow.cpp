@@ -125,14 +125,14 @@ void MainWindow::startLoad(const QStringList& paths, LoadKind kind) {
     statusBar()->showMessage(tr("Reading %1...").arg(QFileInfo(paths.value(0)).fileName()));
     auto* watcher = new QFutureWatcher<LoadResult>(this);
     connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, generation] {
-        const LoadResult result = watcher->result();
+        LoadResult result = watcher->result();
         watcher->deleteLater();
-        finishLoad(result, generation);
+        finishLoad(std::move(result), generation);
     });
     watcher->setFuture(loadMoleculesAsync(paths, kind));
 }
 
-void MainWindow::finishLoad(const LoadResult& result, int generation) {
+void MainWindow::finishLoad(LoadResult result, int generation) {
     --pending_;
     const bool receptor = result.kind == LoadKind::Receptor;
     const int current = receptor ? receptorGeneration_ : ligandsGeneration_;
@@ -148,7 +148,7 @@ void MainWindow::finishLoad(const LoadResult& result, int generation) {
     }
     const QString first = result.paths.value(0);
     lastDirectory_ = QFileInfo(first).absolutePath();
-    std::vector<Molecule> molecules = result.molecules;
+    std::vector<Molecule>& molecules = result.molecules;
     if (receptor)
         document_.setReceptor(std::move(molecules.front()), first);
     else
@@ -177,8 +177,9 @@ void MainWindow::onReceptorChanged() {
     view_->setReceptor(document_.hasReceptor()
                            ? toDrawing(document_.receptor(), DrawStyle::Receptor)
                            : MoleculeDrawing{});
-    // A receptor alone is framed; with ligands the camera stays on them.
-    if (document_.ligands().empty())
+    // Frame again (the receptor decides the side to look from) unless the user has taken the
+    // camera since the last framing.
+    if (!view_->cameraMovedByUser())
         view_->resetCamera();
     QString title = tr("Posewright");
     if (document_.hasReceptor())

@@ -50,7 +50,7 @@ private:
     void createDock();
     void createStatusBar();
     void startLoad(const QStringList& paths, LoadKind kind);
-    void finishLoad(const LoadResult& result, int generation);
+    void finishLoad(LoadResult result, int generation);
     void showError(const QString& message);
     void onReceptorChanged();
     void onLigandsChanged();

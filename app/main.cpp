@@ -15,6 +15,8 @@
 
 namespace {
 
+constexpr int kUnattendedLimitMs = 300000; // 5 minutes: a very large receptor on a slow disk
+
 // Writes the window's image to path through a temporary file, so that a failed write never
 // leaves a truncated PNG behind.
 bool writeScreenshot(QWidget& window, const QString& path) {
@@ -91,6 +93,14 @@ int main(int argc, char** argv) {
         ++loads;
     }
 
+    if (quit) {
+        // An unattended run must end even if the window is never painted (e.g. no display
+        // compositing it): give up after kUnattendedLimitMs.
+        QTimer::singleShot(kUnattendedLimitMs, &window, [] {
+            std::fprintf(stderr, "posewright: gave up waiting for the files to load and show\n");
+            QApplication::exit(2);
+        });
+    }
     if (!screenshot.isEmpty() || quit) {
         // When everything asked for has landed, let the view paint once, then shoot and/or quit.
         auto done = [&] {

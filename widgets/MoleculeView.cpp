@@ -127,6 +127,7 @@ void MoleculeView::resetCamera() {
     vtkCamera* camera = renderer_->GetActiveCamera();
     camera->SetViewAngle(kViewAngle);
     slabFront_ = 0.0;
+    cameraMovedByUser_ = false;
     if (const std::optional<PocketFrame> frame = framePocket(ligands_, receptor_)) {
         const auto& c = frame->center;
         const auto& d = frame->direction;
@@ -304,6 +305,7 @@ void MoleculeView::mousePressEvent(QMouseEvent* event) {
     const unsigned long e = pressEventFor(event->button());
     if (e == vtkCommand::NoEvent)
         return QOpenGLWidget::mousePressEvent(event);
+    cameraMovedByUser_ = true;
     forwardMouse(event, e);
 }
 
@@ -326,6 +328,7 @@ void MoleculeView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void MoleculeView::wheelEvent(QWheelEvent* event) {
+    cameraMovedByUser_ = true;
     wheelAccumulator_ += event->angleDelta().y();
     const QPointF p = event->position() * devicePixelRatioF();
     const Qt::KeyboardModifiers mods = event->modifiers();

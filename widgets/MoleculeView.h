@@ -39,6 +39,9 @@ public:
     // slabFront() Å in front of the focal point is clipped away, so the receptor atoms between
     // the eye and the pocket do not hide the ligand (as PyMOL's clipping does).
     void resetCamera();
+    // True when the user turned, moved or zoomed the camera since the last resetCamera(): the
+    // application then leaves the camera alone when data arrives.
+    bool cameraMovedByUser() const { return cameraMovedByUser_; }
     // Half-depth of the front part of the slab in Å; 0 when no slab is active.
     double slabFront() const { return slabFront_; }
 
@@ -86,6 +89,7 @@ private:
     MoleculeDrawing receptor_;
     std::vector<MoleculeDrawing> ligands_;
     double slabFront_ = 0.0;
+    bool cameraMovedByUser_ = false;
     bool inPaint_ = false;
     int wheelAccumulator_ = 0;
     int frames_ = 0;

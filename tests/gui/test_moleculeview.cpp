@@ -77,6 +77,7 @@ private slots:
     void framingWithoutLigandIsEmpty();
     void drawsLigandAtomsInTheirColours();
     void mouseDragRotatesAndWheelZooms();
+    void survivesMovingToAnotherWindow();
 };
 
 void TestMoleculeView::carbonColourFollowsStyle() {
@@ -160,6 +161,7 @@ void TestMoleculeView::mouseDragRotatesAndWheelZooms() {
     view.setLigands({chain(DrawStyle::Ligand)});
     view.resetCamera();
     QVERIFY(waitFrame(view));
+    QVERIFY(!view.cameraMovedByUser());
     vtkCamera* camera = view.renderer()->GetActiveCamera();
     double before[3], after[3];
     camera->GetPosition(before);
@@ -175,6 +177,7 @@ void TestMoleculeView::mouseDragRotatesAndWheelZooms() {
         std::hypot(after[0] - before[0], after[1] - before[1], after[2] - before[2]);
     QVERIFY2(moved > 0.1 * distance, qPrintable(QString::number(moved)));
     QVERIFY(std::abs(camera->GetDistance() - distance) < 1e-6 * distance);
+    QVERIFY(view.cameraMovedByUser());
 
     // One wheel notch forward zooms in (dolly towards the focal point).
     QWheelEvent wheel(QPointF(320, 240), view.mapToGlobal(QPointF(320, 240)), QPoint(),
@@ -186,6 +189,31 @@ void TestMoleculeView::mouseDragRotatesAndWheelZooms() {
     // R frames the ligand again.
     QTest::keyClick(&view, Qt::Key_R);
     QVERIFY(std::abs(camera->GetDistance() - distance) < 1e-6 * distance);
+    QVERIFY(!view.cameraMovedByUser());
+}
+
+void TestMoleculeView::survivesMovingToAnotherWindow() {
+    // Moving a QOpenGLWidget to another top-level window replaces its OpenGL context: VTK must
+    // let go of the old one's resources and start again in the new one.
+    QWidget first, second;
+    first.resize(500, 400);
+    second.resize(500, 400);
+    auto* view = new MoleculeView(&first);
+    view->resize(480, 380);
+    first.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&first));
+    view->setLigands({chain(DrawStyle::Ligand)});
+    view->resetCamera();
+    QVERIFY(waitFrame(*view));
+    second.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&second));
+    view->setParent(&second);
+    view->show();
+    QVERIFY(waitFrame(*view));
+    const QImage image = view->grabImage().convertToFormat(QImage::Format_RGB32);
+    const QPointF c2 = view->projectToImage({1.52, 0.0, 0.0});
+    QVERIFY2(sameHue(pixelAt(image, c2), atomColor(6, DrawStyle::Ligand), 12),
+             qPrintable(QColor(pixelAt(image, c2)).name()));
 }
 
 QTEST_MAIN(TestMoleculeView)
