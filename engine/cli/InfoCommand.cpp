@@ -104,22 +104,39 @@ int runInfo(const std::vector<std::string>& args) {
     auto reader = MoleculeReader::open(file, options);
     Molecule m;
     long described = 0, refused = 0;
+    // The first refusal is held back: if it is the file's only molecule it becomes the error.
+    std::string pending;
+    auto flushPending = [&] {
+        if (!pending.empty())
+            std::cerr << "warning: " << pending << "\n";
+        pending.clear();
+    };
     while (reader->next(m)) {
         long record = reader->recordsRead();
         Role role = requested == Role::Auto ? guessRole(m, reader->format()) : requested;
         try {
             prepareForRole(m, role);
         } catch (const InputError& e) {
-            ++refused;
-            std::cerr << "warning: " << e.what() << "\n";
+            if (++refused == 1 && described == 0) {
+                pending = e.what();
+            } else {
+                flushPending();
+                std::cerr << "warning: " << e.what() << "\n";
+            }
             continue;
         }
+        flushPending();
         if (json)
             std::cout << describeJson(m, file, record, role) << "\n";
         else
             describeText(std::cout, m, record, role);
         ++described;
     }
+    if (described == 0 && refused == 1 && reader->recordsSkipped() == 0) {
+        std::cerr << "error: " << pending << "\n";
+        return 1;
+    }
+    flushPending();
     if (reader->recordsSkipped() + refused > 0)
         std::cerr << file << ": " << described << " molecules described, "
                   << reader->recordsSkipped() + refused << " skipped\n";
