@@ -2,15 +2,51 @@
 
 namespace pw {
 
-MoleculeDrawing toDrawing(const Molecule& molecule, DrawStyle style) {
+namespace {
+
+// Hydrogens whose every bonded partner is a carbon (a hydrogen with no bond is kept: it may be
+// an ion or a water's, and hiding it would hide a mistake in the file).
+std::vector<bool> nonPolarHydrogens(const Molecule& m) {
+    std::vector<int> carbonPartners(m.atoms.size(), 0), partners(m.atoms.size(), 0);
+    for (const Bond& b : m.bonds) {
+        if (b.a < 0 || b.b < 0 || b.a >= static_cast<int>(m.atoms.size()) ||
+            b.b >= static_cast<int>(m.atoms.size()))
+            continue;
+        ++partners[b.a];
+        ++partners[b.b];
+        carbonPartners[b.a] += m.atoms[b.b].element == 6 ? 1 : 0;
+        carbonPartners[b.b] += m.atoms[b.a].element == 6 ? 1 : 0;
+    }
+    std::vector<bool> out(m.atoms.size(), false);
+    for (size_t i = 0; i < m.atoms.size(); ++i)
+        out[i] = m.atoms[i].element == 1 && partners[i] > 0 && carbonPartners[i] == partners[i];
+    return out;
+}
+
+} // namespace
+
+MoleculeDrawing toDrawing(const Molecule& molecule, DrawStyle style,
+                          const DrawingOptions& options) {
     MoleculeDrawing d;
     d.style = style;
     d.name = molecule.name;
+    std::vector<bool> hidden(molecule.atoms.size(), false);
+    if (!options.nonPolarHydrogens)
+        hidden = nonPolarHydrogens(molecule);
+    std::vector<int> index(molecule.atoms.size(), -1); // molecule atom -> drawing atom
     d.atoms.reserve(molecule.atoms.size());
-    for (const Atom& a : molecule.atoms)
+    for (size_t i = 0; i < molecule.atoms.size(); ++i) {
+        if (hidden[i])
+            continue;
+        const Atom& a = molecule.atoms[i];
+        index[i] = static_cast<int>(d.atoms.size());
         d.atoms.push_back({a.element, {a.position.x(), a.position.y(), a.position.z()}, a.name});
+    }
     d.bonds.reserve(molecule.bonds.size());
+    const int n = static_cast<int>(molecule.atoms.size());
     for (const Bond& b : molecule.bonds) {
+        if (b.a < 0 || b.b < 0 || b.a >= n || b.b >= n || index[b.a] < 0 || index[b.b] < 0)
+            continue;
         // Aromatic bonds are drawn single: a Kekulé pattern would invent a structure the file
         // did not state, and rings read as rings without it.
         int order = 1;
@@ -18,7 +54,7 @@ MoleculeDrawing toDrawing(const Molecule& molecule, DrawStyle style) {
             order = 2;
         else if (b.order == BondOrder::Triple)
             order = 3;
-        d.bonds.push_back({b.a, b.b, order});
+        d.bonds.push_back({index[b.a], index[b.b], order});
     }
     return d;
 }

@@ -7,6 +7,13 @@
 
 namespace pw {
 
-MoleculeDrawing toDrawing(const Molecule& molecule, DrawStyle style);
+struct DrawingOptions {
+    // Hydrogens bonded only to carbon hide the chemistry (H-bond donors are what matter in a
+    // pocket): left out by default, as molecular viewers do.
+    bool nonPolarHydrogens = false;
+};
+
+MoleculeDrawing toDrawing(const Molecule& molecule, DrawStyle style,
+                          const DrawingOptions& options = {});
 
 } // namespace pw

@@ -190,6 +190,28 @@ void TestStartupFiles::drawingKeepsAtomsAndBondOrders() {
     QCOMPARE(b[0], 0.0);
     QCOMPARE(b[1], 2.2);
     QCOMPARE(b[3], 1.0);
+
+    // Hydrogens on carbon are hidden unless asked for; polar and unbonded ones stay, and the
+    // bonds follow the atoms' new indices.
+    Molecule h = m;
+    h.bonds.pop_back();
+    h.atoms.resize(6);
+    h.atoms[3].element = 1; // on C0
+    h.atoms[4].element = 1; // on O2
+    h.atoms[5].element = 1; // alone
+    h.atoms[4].name = "HO";
+    h.bonds.push_back({3, 0, BondOrder::Single});
+    h.bonds.push_back({2, 4, BondOrder::Single});
+    const MoleculeDrawing shown = toDrawing(h, DrawStyle::Ligand);
+    QCOMPARE(shown.atoms.size(), size_t(5));
+    QCOMPARE(shown.atoms[3].name, std::string("HO"));
+    QCOMPARE(shown.bonds.size(), size_t(3));
+    QCOMPARE(shown.bonds[2].i, 2);
+    QCOMPARE(shown.bonds[2].j, 3);
+    DrawingOptions all;
+    all.nonPolarHydrogens = true;
+    QCOMPARE(toDrawing(h, DrawStyle::Ligand, all).atoms.size(), size_t(6));
+    QCOMPARE(toDrawing(h, DrawStyle::Ligand, all).bonds.size(), size_t(4));
 }
 
 QTEST_MAIN(TestStartupFiles)
