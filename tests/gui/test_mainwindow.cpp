@@ -148,6 +148,7 @@ private slots:
     void initTestCase();
     void rendersExampleWhereTheMoleculesAre();
     void ligandAloneLeavesTheRestBackground();
+    void selectedLigandsAreShown();
     void brokenFileShowsErrorAndKeepsDocument();
     void commandLineWritesScreenshot();
     void commandLineReportsBrokenFile();
@@ -230,6 +231,40 @@ void TestMainWindow::ligandAloneLeavesTheRestBackground() {
 
     // And the drawn pixels are inside the mask: the projection matches what was rendered.
     QVERIFY(countNonBackground(image) > 500);
+}
+
+void TestMainWindow::selectedLigandsAreShown() {
+    // 47 CDK2 ligands: the first is shown alone; selecting a second adds it in cyan.
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openLigands(QStringLiteral(POSEWRIGHT_TEST_DATA "/shapes/cdk2.sdf"));
+    QVERIFY(waitForLoadsAndFrame(w));
+    QVERIFY2(w.lastError().isEmpty(), qPrintable(w.lastError()));
+    QCOMPARE(w.ligandList()->count(), 47);
+    QCOMPARE(w.ligandList()->selectedItems().size(), 1);
+    MoleculeView* view = w.moleculeView();
+    const pw::Molecule& second = w.document().ligands()[5];
+    auto cyanCarbons = [&] {
+        const QImage image = view->grabImage().convertToFormat(QImage::Format_RGB32);
+        int n = 0;
+        for (const pw::Atom& a : second.atoms) {
+            if (a.element != 6)
+                continue;
+            const QPointF p =
+                view->projectToImage({a.position.x(), a.position.y(), a.position.z()});
+            n += anyPixelNear(
+                     image, p, 3,
+                     [](QRgb c) { return qBlue(c) > qRed(c) + 60 && qGreen(c) > qRed(c) + 60; })
+                     ? 1
+                     : 0;
+        }
+        return n;
+    };
+    QCOMPARE(cyanCarbons(), 0);
+    w.ligandList()->item(5)->setSelected(true);
+    QVERIFY(waitForLoadsAndFrame(w));
+    QVERIFY(cyanCarbons() >= 3); // overlaid on the first ligand, some carbons are hidden
 }
 
 void TestMainWindow::brokenFileShowsErrorAndKeepsDocument() {
