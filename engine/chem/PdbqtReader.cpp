@@ -197,7 +197,8 @@ bool PdbqtReader::readRecord(Molecule& out) {
 
 void PdbqtReader::readRemark(std::string_view line, Molecule& out) {
     std::string_view rest = text::trim(line.substr(6));
-    requireUtf8(rest, lines_.lineNumber(), "REMARK line");
+    if (!text::isValidUtf8(rest))
+        return; // commentary in another encoding: not worth refusing a structure for
     // Meeko's REMARK SMILES / SMILES IDX / H PARENT may span several lines: join them.
     for (std::string_view key : {"SMILES IDX", "H PARENT", "SMILES"}) {
         if (text::startsWith(rest, key) && (rest.size() == key.size() || rest[key.size()] == ' ')) {

@@ -183,7 +183,7 @@ std::string pdbqtText(const Molecule& m) {
         };
         writeNode(0);
         out << "TORSDOF " << tree.torsionCount() << '\n';
-    } else if (m.residues.empty()) {
+    } else if (m.residues.size() <= 1) { // a small molecule (MOL2 and PDB ligands have one)
         out << "ROOT\n";
         for (int i : order)
             atomLine(i);

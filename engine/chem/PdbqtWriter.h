@@ -9,9 +9,9 @@
 namespace pw {
 
 // The PDBQT text of one molecule (no MODEL/ENDMDL lines). A molecule with a torsion tree is a
-// ligand; one without a tree and without residues is a rigid ligand (ROOT only, TORSDOF 0); any
-// other is a receptor (ATOM/HETATM lines only). Atoms without an AD4 type get one from their
-// element and neighbours (a fallback; preparation assigns the real types).
+// ligand; one without a tree and with at most one residue is a rigid ligand (ROOT only,
+// TORSDOF 0); any other is a receptor (ATOM/HETATM lines only). Atoms without an AD4 type get one
+// from their element and neighbours (a fallback; preparation assigns the real types).
 std::string pdbqtText(const Molecule& m);
 
 // Order in which pdbqtText writes the atoms of a ligand: per node, depth first from the root,

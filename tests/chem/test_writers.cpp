@@ -296,6 +296,17 @@ private slots:
         QCOMPARE(back.atoms.size(), m.atoms.size());
         for (size_t i = 0; i < m.atoms.size(); ++i)
             QCOMPARE(back.atoms[i].element, m.atoms[i].element);
+        // A MOL2 ligand has one substructure (residue UNL1): still a rigid ligand.
+        Molecule mol2 = readMolecule(kData + "/formats/1iep_ligand.mol2");
+        QCOMPARE(mol2.residues.size(), size_t(1));
+        writeMolecules(out("rigid2.pdbqt"), {mol2});
+        QVERIFY(slurp(out("rigid2.pdbqt")).find("ROOT\n") != std::string::npos);
+        Molecule back2 = readMolecule(out("rigid2.pdbqt"));
+        QCOMPARE(back2.atoms.size(), size_t(69));
+        int hd = 0;
+        for (const Atom& a : back2.atoms)
+            hd += a.ad4Type == "HD";
+        QCOMPARE(hd, 3); // fallback typing: the three N-H hydrogens of imatinib are donors
     }
 
     void pdbRoundTrip() {
