@@ -1,0 +1,67 @@
+#include "PoseRefinement.h"
+
+#include "core/LigandKinematics.h"
+
+#include <cmath>
+
+namespace pw {
+
+int vinaMovableAtoms(const Molecule& ligand) {
+    int n = 0;
+    for (const Atom& a : ligand.atoms)
+        if (a.element != 1 || ad4IsDonorHydrogen(a.ad4Type))
+            ++n;
+    return n;
+}
+
+double heavyAtomRmsd(const Molecule& ligand, const std::vector<Vec3>& a,
+                     const std::vector<Vec3>& b) {
+    double sum = 0;
+    int n = 0;
+    for (size_t i = 0; i < ligand.atoms.size() && i < a.size() && i < b.size(); ++i)
+        if (ligand.atoms[i].element != 1) {
+            sum += (a[i] - b[i]).squaredNorm();
+            ++n;
+        }
+    return n ? std::sqrt(sum / n) : 0.0;
+}
+
+RefinementResult refinePose(const Molecule& ligand, const LigandScorer& mover,
+                            const LigandScorer& reporter, const RefinementOptions& options) {
+    std::vector<Vec3> startCoords;
+    startCoords.reserve(ligand.atoms.size());
+    for (const Atom& a : ligand.atoms)
+        startCoords.push_back(a.position);
+
+    LigandKinematics kinematics(ligand);
+    CartesianPoseObjective objective(
+        kinematics, [&mover](const std::vector<Vec3>& coords, std::vector<Vec3>& gradient) {
+            return mover.evaluate(coords, &gradient);
+        });
+
+    MinimizeOptions minimize = options.minimize;
+    if (options.vinaSteps) {
+        MinimizeOptions vina = MinimizeOptions::vinaLocalOnly(vinaMovableAtoms(ligand));
+        vina.recordTrajectory = minimize.recordTrajectory;
+        vina.progress = minimize.progress;
+        vina.cancel = minimize.cancel;
+        minimize = vina;
+    }
+
+    MinimizeResult m = BfgsMinimizer::minimize(objective, kinematics.referencePose(), minimize);
+
+    RefinementResult r;
+    r.start = reporter.finalScore(startCoords);
+    r.coordinates = m.coordinates.empty() ? kinematics.coordinates(m.pose) : m.coordinates;
+    r.pose = m.pose;
+    r.score = reporter.finalScore(r.coordinates);
+    r.energy = m.energy;
+    r.rmsdFromStart = heavyAtomRmsd(ligand, startCoords, r.coordinates);
+    r.iterations = m.iterations;
+    r.evaluations = m.evaluations;
+    r.reason = m.reason;
+    r.trajectory = std::move(m.trajectory);
+    return r;
+}
+
+} // namespace pw
