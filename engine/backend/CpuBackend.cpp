@@ -1,0 +1,59 @@
+// The CPU backend: each worker thread takes the next ligand; results land in input order.
+#include "Backend.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+namespace pw {
+namespace {
+
+class CpuBackend final : public Backend {
+public:
+    explicit CpuBackend(int threads)
+        : threads_(threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency())) {}
+
+    std::string description() const override {
+        return "CPU (" + std::to_string(threads_) + (threads_ == 1 ? " thread)" : " threads)");
+    }
+    bool isGpu() const override { return false; }
+
+    void minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
+                  const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
+                  Progress* progress) override {
+        results.assign(ligands.size(), {});
+        std::atomic<long> next{0}, done{0};
+        const long total = static_cast<long>(ligands.size());
+        auto work = [&] {
+            for (long i = next++; i < total; i = next++) {
+                const Molecule& lig = ligands[i];
+                LigandScorer exact(lig, target.scoring(), target.receptor());
+                LigandScorer grid(lig, target.scoring(), target.receptor(), target.grid());
+                RefinementOptions ro = options.refinement;
+                if (progress)
+                    ro.minimize.cancel = &progress->cancel;
+                results[i] = refinePose(lig, options.exact || !target.grid() ? exact : grid,
+                                        exact, ro);
+                long d = ++done;
+                if (progress && progress->onProgress)
+                    progress->onProgress(d, total);
+            }
+        };
+        const int n = static_cast<int>(std::min<long>(threads_, total));
+        std::vector<std::thread> pool;
+        for (int t = 1; t < n; ++t)
+            pool.emplace_back(work);
+        work();
+        for (auto& t : pool)
+            t.join();
+    }
+
+private:
+    int threads_;
+};
+
+} // namespace
+
+std::unique_ptr<Backend> makeCpuBackend(int threads) { return std::make_unique<CpuBackend>(threads); }
+
+} // namespace pw

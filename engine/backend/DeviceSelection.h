@@ -1,0 +1,36 @@
+// DeviceSelection: `--device auto|cpu|cuda[:N]` for every command and the app: parses the
+// request and creates the backend, falling back to the CPU with one line that says why.
+#pragma once
+
+#include "Backend.h"
+
+#include <memory>
+#include <string>
+
+namespace pw {
+
+struct DeviceRequest {
+    enum class Kind { Auto, Cpu, Cuda } kind = Kind::Auto;
+    int index = 0; // cuda:N
+};
+
+// Throws InputError("--device", 0, ...) for anything but auto, cpu, cuda, cuda:N.
+DeviceRequest parseDeviceRequest(const std::string& text);
+
+struct CudaDeviceInfo {
+    int index = 0;
+    std::string name;
+    int multiprocessors = 0;
+    size_t memoryBytes = 0;
+};
+
+// Usable CUDA devices; empty (with the reason in *why) in a build without CUDA or on a machine
+// without a working driver/GPU.
+std::vector<CudaDeviceInfo> cudaDevices(std::string* why = nullptr);
+
+// auto: the first usable GPU, else the CPU; cpu: the CPU; cuda[:N]: that GPU, and when it is not
+// usable the CPU with the reason. `note` receives the one line to show the user.
+std::unique_ptr<Backend> createBackend(const DeviceRequest& request, int cpuThreads,
+                                       std::string& note);
+
+} // namespace pw
