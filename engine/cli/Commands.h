@@ -15,6 +15,13 @@ struct Command {
 };
 
 int runInfo(const std::vector<std::string>& args);
+int runScore(const std::vector<std::string>& args);
+int runMinimize(const std::vector<std::string>& args);
+int runLingo(const std::vector<std::string>& args);
+int runBenchLingo(const std::vector<std::string>& args); // bench lingo (BenchLingo.cpp)
+int runOverlay(const std::vector<std::string>& args);
+int runBenchMinimize(const std::vector<std::string>& args); // bench minimize (BenchMinimize.cpp)
+int runBench(const std::vector<std::string>& args); // sub-modes: overlay
 
 const std::vector<Command>& commands();
 

@@ -14,6 +14,20 @@ const std::vector<Command>& commands() {
     static const std::vector<Command> list{
         {"info", "describe molecules in a file (atoms, bonds, torsions, types, charges, box)",
          "info FILE [--role auto|ligand|receptor] [--json]", runInfo},
+        {"score", "Vina/Vinardo scores of poses as given (as vina --score_only)",
+         "score --receptor R --ligand L [--box CONFIG | --autobox-ligand L2] "
+         "[--scoring vina|vinardo] [--grid] [--json]",
+         runScore},
+        {"minimize", "flexible minimization of ligand poses in the receptor, ranked SDF out",
+         "minimize --receptor R --ligands L... [--box CONFIG | --autobox-ligand L2] "
+         "[--scoring vina|vinardo] [--device auto|cpu|cuda[:N]] [--threads N] [--out OUT.sdf] "
+         "[--json] [--vina-steps] [--exact] [--line-search wolfe|armijo] [--max-iterations N] "
+         "[--tolerance G] [--chunk N]",
+         runMinimize},
+        {"lingo", "LINGO similarity: top hits per query, threshold hits or the full matrix",
+         "lingo [--query Q.smi] --db DB.smi [--top K] [--threshold T] [--matrix OUT.tsv] [--out FILE] [--device auto|cpu|cuda[:N]] [--threads N] [--json]", runLingo},
+        {"overlay", "Gaussian shape overlay of every molecule of a file onto a reference", "overlay --reference REF.sdf --fit DB.sdf [--starts 1|4|12] [--color] [--radii carbon|element] [--score-only] [--device auto|cpu|cuda[:N]] [--out aligned.sdf] [--json] [--threads N]", runOverlay},
+        {"bench", "benchmarks (overlay: shape overlay throughput)", "bench overlay --reference REF --fit DB [--starts 4] [--device auto|cpu|cuda[:N]] [--size N...] [--repeat K] [--threads N] [--iterations N]", runBench},
     };
     return list;
 }

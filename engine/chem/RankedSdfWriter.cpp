@@ -1,0 +1,54 @@
+#include "RankedSdfWriter.h"
+
+#include "SdfWriter.h"
+#include "core/InputError.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+#include <unistd.h>
+
+namespace pw {
+
+RankedSdfWriter::RankedSdfWriter(const std::string& target) : target_(target) {
+    // The spool sits beside the target (same file system, same permissions problems reported).
+    spoolPath_ = target + ".spool." + std::to_string(::getpid());
+    spool_.open(spoolPath_, std::ios::in | std::ios::out | std::ios::trunc | std::ios::binary);
+    if (!spool_)
+        throw InputError(target, 0, "cannot create a temporary file beside the output");
+}
+
+RankedSdfWriter::~RankedSdfWriter() {
+    spool_.close();
+    std::remove(spoolPath_.c_str());
+}
+
+void RankedSdfWriter::add(const Molecule& m, double score) {
+    std::ostringstream record;
+    writeSdfRecord(record, m);
+    const std::string text = record.str();
+    spool_.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (!spool_)
+        throw InputError(target_, 0, "cannot write the temporary spool file (disk full?)");
+    entries_.push_back({score, spoolSize_, static_cast<std::uint32_t>(text.size())});
+    spoolSize_ += text.size();
+}
+
+void RankedSdfWriter::commit() {
+    std::stable_sort(entries_.begin(), entries_.end(),
+                     [](const Entry& a, const Entry& b) { return a.score < b.score; });
+    spool_.flush();
+    AtomicFile out(target_);
+    std::string buffer;
+    for (const Entry& e : entries_) {
+        buffer.resize(e.length);
+        spool_.seekg(static_cast<std::streamoff>(e.offset));
+        spool_.read(buffer.data(), e.length);
+        if (!spool_)
+            throw InputError(target_, 0, "cannot read back the temporary spool file");
+        out.stream().write(buffer.data(), e.length);
+    }
+    out.commit();
+}
+
+} // namespace pw

@@ -1,0 +1,42 @@
+// RankedSdfWriter: writes SDF records sorted by a score without holding them in memory: records
+// are spooled to a temporary file as they come, and commit() copies them out in rank order.
+#pragma once
+
+#include "AtomicFile.h"
+#include "core/Molecule.h"
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace pw {
+
+class RankedSdfWriter {
+public:
+    explicit RankedSdfWriter(const std::string& target);
+    ~RankedSdfWriter();
+    RankedSdfWriter(const RankedSdfWriter&) = delete;
+    RankedSdfWriter& operator=(const RankedSdfWriter&) = delete;
+
+    // Lower scores rank first (affinities); ties keep arrival order.
+    void add(const Molecule& m, double score);
+    long count() const { return static_cast<long>(entries_.size()); }
+    // Sorts, writes the target atomically and removes the spool. Without commit() nothing is
+    // written and the spool is removed.
+    void commit();
+
+private:
+    struct Entry {
+        double score;
+        std::uint64_t offset;
+        std::uint32_t length;
+    };
+    std::string target_;
+    std::string spoolPath_;
+    std::fstream spool_;
+    std::vector<Entry> entries_; // 16 bytes per record: a million records take 16 MB
+    std::uint64_t spoolSize_ = 0;
+};
+
+} // namespace pw

@@ -1,0 +1,77 @@
+#include "TargetSetup.h"
+
+#include "chem/MoleculeReader.h"
+#include "chem/ReceptorPreparation.h"
+#include "core/InputError.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace pw::cli {
+
+std::map<std::string, OptionKind> targetOptionSpec() {
+    return {{"receptor", OptionKind::Value},
+            {"box", OptionKind::Value},
+            {"autobox-ligand", OptionKind::Value},
+            {"scoring", OptionKind::Value}};
+}
+
+TargetInputs loadTarget(const CommandLine& cl, const std::string& fallbackLigandFile) {
+    TargetInputs t;
+    const std::string scoring = cl.value("scoring", "vina");
+    if (scoring == "vina")
+        t.scoring = ScoringKind::Vina;
+    else if (scoring == "vinardo")
+        t.scoring = ScoringKind::Vinardo;
+    else
+        throw UsageError("--scoring expects vina or vinardo, got '" + scoring + "'");
+
+    if (cl.value("box") && cl.value("autobox-ligand"))
+        throw UsageError("give either --box or --autobox-ligand, not both");
+    if (auto box = cl.value("box")) {
+        t.box = readBoxConfig(*box);
+        t.boxSource = *box;
+    } else {
+        std::string file = cl.value("autobox-ligand", fallbackLigandFile);
+        if (file.empty())
+            throw UsageError("missing --box CONFIG or --autobox-ligand FILE");
+        t.box = autoboxSmina(readMolecule(file));
+        t.boxSource = "the box around " + file;
+    }
+    t.receptor = prepareReceptor(readMolecule(cl.required("receptor")));
+    return t;
+}
+
+void requireInsideBox(const Molecule& ligand, const SearchBox& box, const std::string& boxSource) {
+    const Vec3 lo = box.center - box.size / 2, hi = box.center + box.size / 2;
+    double worst = 0;
+    for (const Atom& a : ligand.atoms) {
+        if (a.element == 1)
+            continue;
+        const Vec3 below = (lo - a.position).cwiseMax(0.0);
+        const Vec3 above = (a.position - hi).cwiseMax(0.0);
+        worst = std::max(worst, (below + above).norm());
+    }
+    if (worst > 0) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%.2f", worst);
+        const std::string name = ligand.name.empty() ? "ligand" : "ligand '" + ligand.name + "'";
+        throw InputError(ligand.sourceFile, 0,
+                         "record " + std::to_string(ligand.sourceRecord) + ": " + name +
+                             " lies outside " + boxSource + " (up to " + buf +
+                             " Å): move the box or the ligand");
+    }
+}
+
+void addScoreFields(JsonObject& o, const VinaScore& s) {
+    o.add("affinity", s.affinity, 6).add("inter", s.inter, 6).add("intra", s.intra, 6);
+    o.add("torsional", s.torsional, 6).add("unbound", s.unbound, 6);
+    JsonObject weighted, raw;
+    for (int t = 0; t < kScoreTermCount; ++t) {
+        weighted.add(scoreTermName(t), s.terms.interWeighted[t], 6);
+        raw.add(scoreTermName(t), s.terms.interRaw[t], 6);
+    }
+    o.addRaw("terms", weighted.str()).addRaw("terms_raw", raw.str());
+}
+
+} // namespace pw::cli

@@ -1,0 +1,35 @@
+// TargetSetup: the receptor, search box and scoring options shared by `score`, `minimize` and
+// the benchmarks (--receptor, --box CONFIG | --autobox-ligand FILE, --scoring vina|vinardo).
+#pragma once
+
+#include "CommandLine.h"
+#include "Json.h"
+#include "score/BoxConfig.h"
+#include "score/ScoreBreakdown.h"
+
+#include <map>
+#include <string>
+
+namespace pw::cli {
+
+// The option names the functions below read; merge into a command's spec.
+std::map<std::string, OptionKind> targetOptionSpec();
+
+struct TargetInputs {
+    Molecule receptor; // prepared
+    SearchBox box;
+    std::string boxSource; // for messages: "box.txt", "autobox around lig.sdf"
+    ScoringKind scoring = ScoringKind::Vina;
+};
+
+// Reads and prepares the receptor; the box from --box, --autobox-ligand, or else around
+// `fallbackLigandFile`'s first molecule (Vina-style 4 Å padding) when given.
+TargetInputs loadTarget(const CommandLine& cl, const std::string& fallbackLigandFile = {});
+
+// Throws InputError naming the ligand when a heavy atom lies outside the box.
+void requireInsideBox(const Molecule& ligand, const SearchBox& box, const std::string& boxSource);
+
+// affinity, inter, intra, torsional, unbound, terms (weighted intermolecular terms), terms_raw.
+void addScoreFields(JsonObject& o, const VinaScore& s);
+
+} // namespace pw::cli
