@@ -1,0 +1,203 @@
+// `posewright-cli overlay`: Gaussian shape overlay of every molecule of a file onto a reference,
+// on the GPU when one is usable; JSON lines (or a table) per fit and an optional ranked SDF.
+#include "CommandLine.h"
+#include "Commands.h"
+#include "Json.h"
+#include "chem/MoleculeReader.h"
+#include "chem/MoleculeWriter.h"
+#include "chem/ShapeFeatures.h"
+#include "core/InputError.h"
+#include "cuda/ShapeOverlayCuda.h"
+#include "shape/OverlayStarts.h"
+#include "shape/ShapeOverlay.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <numeric>
+
+namespace pw::cli {
+namespace {
+
+constexpr int kBatch = 65536; // fits read, overlaid and printed per round (bounded memory)
+
+struct DeviceChoice {
+    bool gpu = false;
+    int index = 0;
+};
+
+DeviceChoice chooseDevice(const std::string& spec) {
+    DeviceChoice d;
+    if (spec == "cpu")
+        return d;
+    if (spec == "auto") {
+        std::string why;
+        if (cuda::shapeGpuUsable(0, &why)) {
+            d.gpu = true;
+            return d;
+        }
+        std::cerr << "note: no usable CUDA device (" << why << "); overlaying on the CPU\n";
+        return d;
+    }
+    if (spec == "cuda" || spec.rfind("cuda:", 0) == 0) {
+        d.gpu = true;
+        if (spec.size() > 5) {
+            try {
+                size_t used = 0;
+                d.index = std::stoi(spec.substr(5), &used);
+                if (used != spec.size() - 5 || d.index < 0)
+                    throw std::invalid_argument("");
+            } catch (const std::exception&) {
+                throw UsageError("--device: expected auto, cpu, cuda or cuda:N, got '" + spec +
+                                 "'");
+            }
+        }
+        std::string why;
+        if (!cuda::shapeGpuUsable(d.index, &why))
+            throw InputError("", 0, "--device " + spec + ": CUDA device not usable (" + why + ")");
+        return d;
+    }
+    throw UsageError("--device: expected auto, cpu, cuda or cuda:N, got '" + spec + "'");
+}
+
+std::string scoresJson(const std::string& name, const shape::ShapeScores& s) {
+    JsonObject o;
+    o.add("name", name);
+    o.add("shape_tanimoto", s.tanimoto, 5).add("tversky_ref", s.tverskyRef, 5);
+    o.add("tversky_fit", s.tverskyFit, 5);
+    if (s.hasColour)
+        o.add("color_tanimoto", s.colourTanimoto, 5);
+    else
+        o.addNull("color_tanimoto");
+    o.add("combo", s.combo, 5);
+    o.add("volume_ref", s.volumeRef, 4).add("volume_fit", s.volumeFit, 4);
+    o.add("overlap", s.overlap, 4);
+    return o.str();
+}
+
+void tag(Molecule& m, const char* key, double v, int digits = 4) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    m.setProperty(key, buf);
+}
+
+} // namespace
+
+int runOverlay(const std::vector<std::string>& args) {
+    CommandLine cl(args, {{"reference", OptionKind::Value},
+                          {"fit", OptionKind::Value},
+                          {"starts", OptionKind::Value},
+                          {"color", OptionKind::Flag},
+                          {"radii", OptionKind::Value},
+                          {"score-only", OptionKind::Flag},
+                          {"device", OptionKind::Value},
+                          {"out", OptionKind::Value},
+                          {"json", OptionKind::Flag},
+                          {"threads", OptionKind::Value}});
+    if (!cl.positional().empty())
+        throw UsageError("unexpected argument '" + cl.positional().front() + "'");
+    const std::string refPath = cl.required("reference"), fitPath = cl.required("fit");
+    shape::OverlayOptions options;
+    options.starts = cl.intValue("starts", 4, 1, 12);
+    if (!shape::validStartCount(options.starts))
+        throw UsageError("--starts: expected 1, 4 or 12");
+    options.colour = cl.flag("color");
+    shape::ShapeModelOptions modelOptions;
+    const std::string radii = cl.value("radii", "carbon");
+    if (radii == "element")
+        modelOptions.radii = shape::RadiiMode::Element;
+    else if (radii != "carbon")
+        throw UsageError("--radii: expected carbon or element, got '" + radii + "'");
+    const bool scoreOnly = cl.flag("score-only"), json = cl.flag("json");
+    const int threads = cl.intValue("threads", 0, 0, 1024);
+    const DeviceChoice device = chooseDevice(cl.value("device", "auto"));
+    const auto out = cl.value("out");
+
+    const Molecule refMol = readMolecule(refPath);
+    shape::ShapeOverlay overlay(shape::makeShapeModel(refMol, modelOptions,
+                                                      options.colour
+                                                          ? colourFeatures(refMol)
+                                                          : std::vector<shape::ColourFeature>{}),
+                                options);
+    std::unique_ptr<cuda::ShapeOverlayGpu> gpu;
+    if (device.gpu) {
+        gpu = std::make_unique<cuda::ShapeOverlayGpu>(overlay, device.index);
+        std::cerr << "overlay on " << gpu->deviceName() << "\n";
+    }
+
+    ReadOptions readOptions;
+    readOptions.warn = [](const std::string& msg) { std::cerr << "warning: " << msg << "\n"; };
+    auto reader = MoleculeReader::open(fitPath, readOptions);
+    std::vector<Molecule> kept; // aligned poses for --out
+    std::vector<double> keptScore;
+    if (!json)
+        std::cout << "# name\tshape_tanimoto\ttversky_ref\ttversky_fit\tcolor_tanimoto\tcombo\n";
+    long total = 0;
+    std::vector<Molecule> batch;
+    std::vector<shape::ShapeModel> models;
+    Molecule m;
+    bool more = true;
+    while (more) {
+        batch.clear();
+        models.clear();
+        while (int(batch.size()) < kBatch && (more = reader->next(m))) {
+            try {
+                models.push_back(shape::makeShapeModel(
+                    m, modelOptions,
+                    options.colour ? colourFeatures(m) : std::vector<shape::ColourFeature>{}));
+                batch.push_back(m);
+            } catch (const InputError& e) {
+                std::cerr << "warning: " << e.what() << " (skipped)\n";
+            }
+        }
+        if (batch.empty())
+            break;
+        std::vector<shape::ShapeScores> scores =
+            gpu ? gpu->overlayAll(models, scoreOnly)
+                : overlay.overlayAll(models, scoreOnly, threads);
+        for (size_t i = 0; i < batch.size(); ++i) {
+            const shape::ShapeScores& s = scores[i];
+            if (json) {
+                std::cout << scoresJson(batch[i].name, s) << "\n";
+            } else {
+                std::printf("%s\t%.4f\t%.4f\t%.4f\t%s\t%.4f\n", batch[i].name.c_str(), s.tanimoto,
+                            s.tverskyRef, s.tverskyFit,
+                            s.hasColour ? std::to_string(s.colourTanimoto).c_str() : "-", s.combo);
+                std::fflush(stdout);
+            }
+            if (out) {
+                Molecule a = shape::transformed(batch[i], s.rotation, s.translation);
+                tag(a, "PW_SHAPE_TANIMOTO", s.tanimoto);
+                tag(a, "PW_TVERSKY_REF", s.tverskyRef);
+                tag(a, "PW_TVERSKY_FIT", s.tverskyFit);
+                if (s.hasColour)
+                    tag(a, "PW_COLOR_TANIMOTO", s.colourTanimoto);
+                tag(a, "PW_COMBO", s.combo);
+                tag(a, "PW_OVERLAP", s.overlap, 3);
+                kept.push_back(std::move(a));
+                keptScore.push_back(options.colour ? s.combo : s.tanimoto);
+            }
+        }
+        total += long(batch.size());
+    }
+    std::cout.flush();
+    if (total == 0)
+        throw InputError(fitPath, 0,
+                         "no molecule could be read: expected at least one fit molecule");
+    if (out) {
+        std::vector<size_t> order(kept.size());
+        std::iota(order.begin(), order.end(), size_t(0));
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t a, size_t b) { return keptScore[a] > keptScore[b]; });
+        auto writer = MoleculeWriter::create(*out);
+        int rank = 0;
+        for (size_t i : order) {
+            kept[i].setProperty("PW_RANK", std::to_string(++rank));
+            writer->write(kept[i]);
+        }
+        writer->commit();
+    }
+    return 0;
+}
+
+} // namespace pw::cli
