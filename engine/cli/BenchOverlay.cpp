@@ -154,13 +154,17 @@ int runBenchOverlay(const std::vector<std::string>& args) {
 }
 
 int runBench(const std::vector<std::string>& args) {
-    if (!args.empty() && args.front() == "lingo") // bench lingo: BenchLingo.cpp
-        return runBenchLingo(std::vector<std::string>(args.begin() + 1, args.end()));
-    if (!args.empty() && args.front() == "minimize") // bench minimize: BenchMinimize.cpp
-        return runBenchMinimize(std::vector<std::string>(args.begin() + 1, args.end()));
-    if (args.empty() || args.front() != "overlay")
-        throw UsageError("expected a benchmark: overlay");
-    return runBenchOverlay(std::vector<std::string>(args.begin() + 1, args.end()));
+    // One `bench` command, one sub-mode per engine operation (each in its own Bench*.cpp).
+    const std::string mode = args.empty() ? std::string() : args.front();
+    const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
+    if (mode == "overlay")
+        return runBenchOverlay(rest);
+    if (mode == "lingo")
+        return runBenchLingo(rest);
+    if (mode == "minimize")
+        return runBenchMinimize(rest);
+    throw UsageError("expected a benchmark: overlay, lingo or minimize" +
+                     (mode.empty() ? std::string() : ", got '" + mode + "'"));
 }
 
 } // namespace pw::cli
