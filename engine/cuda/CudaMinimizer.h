@@ -1,0 +1,51 @@
+// CudaMinimizer: batched flexible minimization on one GPU: packs prepared ligands into flat
+// templates, uploads the receptor maps once, streams chunks of poses through two CUDA streams.
+#pragma once
+
+#include "MinimizeTypes.h"
+#include "backend/Backend.h"
+
+#include <memory>
+
+namespace pw::cuda {
+
+struct MinimizeTiming {
+    double pack = 0, gpu = 0, unpack = 0, total = 0; // seconds of the last minimize()
+    double gridUpload = 0;                           // seconds, when the maps were (re)uploaded
+    int templates = 0;
+};
+
+class CudaMinimizer {
+public:
+    // Throws std::runtime_error when the device cannot be used.
+    explicit CudaMinimizer(int device);
+    ~CudaMinimizer();
+    CudaMinimizer(const CudaMinimizer&) = delete;
+    CudaMinimizer& operator=(const CudaMinimizer&) = delete;
+
+    // Grid-based minimization of every ligand (coordinates = start pose) on target's grid, which
+    // must hold the ligands' XS types. Reported numbers (score, start) are Vina's grid-mode
+    // numbers: inter from the maps, intra from the tabulated potential, unbound = own intra;
+    // terms breakdowns are left zero. Throws InputError for a ligand the kernel cannot take.
+    void minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
+                  const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
+                  Progress* progress = nullptr);
+
+    void setReduction(Reduction r) { reduction_ = r; }
+    Reduction reduction() const { return reduction_; }
+    void setWarpsPerBlock(int w) { warpsPerBlock_ = w; }
+    void setChunkSize(int poses) { chunk_ = poses; }
+    void setHostThreads(int n) { hostThreads_ = n; }
+    const MinimizeTiming& lastTiming() const { return timing_; }
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    Reduction reduction_ = Reduction::WarpShuffle;
+    int warpsPerBlock_ = 4;
+    int chunk_ = 32768;
+    int hostThreads_ = 0;
+    MinimizeTiming timing_;
+};
+
+} // namespace pw::cuda

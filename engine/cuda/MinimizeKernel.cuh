@@ -1,0 +1,64 @@
+// MinimizeKernel: the batched flexible-ligand minimization kernel (one warp per pose: energy,
+// gradient, torsion-tree roll-up, line search and BFGS update all on the GPU) and its launch.
+#pragma once
+
+#include "MinimizeTypes.h"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace pw::cuda {
+
+inline constexpr int kGridTypeSlots = 17; // one map pointer per XS type (kXsTypeCount)
+
+// The scoring function and receptor maps as the kernel reads them (float).
+struct ScoringParamsGpu {
+    float cutoff2, curlV, outSlope;
+    float w[5];                        // gauss1, gauss2, repulsion, hydrophobic, hbond
+    float g1Offset, g1InvWidth, g2Offset, g2InvWidth;
+    int secondGauss;                   // Vina: 1; Vinardo: 0
+    float hydGood, hydBad, hbGood, hbBad;
+    const float4* pairParams; // per type pair: optimal distance, hydrophobic flag, hbond flag
+    const float* table;       // tabulated potential rows (Vina's reported numbers)
+    int tableSize;
+    float tableFactor; // samples per A^2
+    const float* maps[kGridTypeSlots];
+    float3 gridBegin;
+    float invSpacing, spacing;
+    int nx, ny, nz;
+};
+
+// The minimizer's algorithm (mirrors pw::MinimizeOptions).
+struct SearchParamsGpu {
+    int armijo;         // 1: Armijo backtracking; 0: strong Wolfe
+    int vinaCompatible; // Vina's loop: stop test on the pre-step gradient, take failed searches
+    float armijoC, armijoMultiplier, armijoInitial;
+    int armijoTrials;
+    float wolfeC1, wolfeC2, wolfeInitial, wolfeMaxStep;
+    int wolfeMaxEvaluations;
+    float gradientTolerance;
+};
+
+struct BatchGpu {
+    const TemplateGpu* templates;
+    const int* atoms; // packAtom values
+    const NodeGpu* nodes;
+    const PairGpu* pairs;
+    const PoseInputGpu* poses;
+    int poseCount;
+    const float3* start; // per pose, kinematic atom order
+    float3* final;
+    float* torsions;
+    PoseResultGpu* results;
+    int maxAtoms, maxNodes, maxTorsions; // sizes shared memory
+};
+
+std::size_t minimizeSharedBytesPerWarp(int maxAtoms, int maxNodes, int maxTorsions);
+
+// Launches the batch on stream; warpsPerBlock poses per block.
+cudaError_t launchMinimize(const BatchGpu& batch, const ScoringParamsGpu& scoring,
+                           const SearchParamsGpu& search, Reduction reduction, int warpsPerBlock,
+                           cudaStream_t stream);
+
+} // namespace pw::cuda

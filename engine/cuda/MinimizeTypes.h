@@ -1,0 +1,61 @@
+// MinimizeTypes: the flat, pointer-free records the batched CUDA minimizer reads and writes,
+// shared by the host packer (plain C++) and the kernel: many ligands of any size in one launch.
+#pragma once
+
+#include <cstdint>
+
+namespace pw::cuda {
+
+// How the per-fragment force/torque sums and the energy are reduced inside a warp.
+enum class Reduction : int {
+    SharedAtomics = 0, // atomicAdd into per-fragment slots in shared memory
+    WarpShuffle = 1,   // segmented inclusive scan with __shfl_up_sync (atoms are fragment-ordered)
+};
+const char* reductionName(Reduction r);
+
+inline constexpr int kMaxTemplateAtoms = 256; // per ligand, hydrogens included
+inline constexpr int kMaxTemplateNodes = 64;  // rigid fragments (torsions + 1)
+
+// One prepared ligand's topology; atoms are in kinematic order (fragment by fragment, parents
+// first), so each fragment's atoms are contiguous.
+struct TemplateGpu {
+    int atomBegin, atomCount; // into the template atom array (packAtom values)
+    int nodeBegin, nodeCount; // into the node array
+    int pairBegin, pairCount; // into the pair array
+    int maxSteps;             // iteration cap (Vina's step budget or the option's)
+    float affinityDivisor;    // 1 + w_rot * Nrot
+};
+
+// A template atom: its fragment (node) and XS type (-1: hydrogen, not scored) in one int.
+inline constexpr int packAtom(int node, int type) { return node * 256 + (type + 1); }
+
+struct NodeGpu {
+    int parent;         // template-local node index, -1 for the root
+    int originAtom;     // atom whose start position is the fragment origin (template-local)
+    int axisParentAtom; // atom in the parent fragment on the bond axis, -1 for the root
+    int atomBegin, atomEnd;
+    int torsion; // index into the pose's torsions, -1 for the root
+};
+
+struct PairGpu {
+    std::uint16_t i, j; // template-local atoms
+    std::uint16_t typePair; // t_i * kXsTypeCount + t_j
+    std::uint16_t tableRow; // row of the tabulated potential
+};
+
+struct PoseInputGpu {
+    int templ;         // template index
+    int coordOffset;   // into the start/final coordinate arrays (float3 units)
+    int torsionOffset; // into the torsion output array
+};
+
+struct PoseResultGpu {
+    float energy, startEnergy;  // minimized objective (inter + intra) and at the start
+    float startInter, startIntra; // reported: grid inter, tabulated intra, at the start
+    float inter, intra;         // the same at the minimized pose
+    float position[3];
+    float orientation[4]; // w, x, y, z
+    int iterations, evaluations, reason; // reason: pw::StopReason value
+};
+
+} // namespace pw::cuda
