@@ -129,7 +129,7 @@ struct LingoGpu::Impl {
     DevBuf<int2> tiles;
     DevBuf<uint64_t> prefix;
     DevBuf<uint32_t> wQStart, wDbStart, wDbCount;
-    cudaEvent_t start{}, stop{};
+    cudaEvent_t start{}, mid{}, stop{};
 
     kernels::DevSet dbView() const { return same ? q.view() : db.view(); }
 
@@ -173,6 +173,7 @@ struct LingoGpu::Impl {
                     denseQ.get(), same ? denseQ.get() : denseDb.get(), int(items.denseWidth),
                     tiles.get(), q.sizes.get(), dbView().sizes, long(p.r0), long(p.r1), long(nDb),
                     out, ld, p.mirror ? 1 : 0);
+            PW_CUDA(cudaEventRecord(mid));
             if (p.tailPairs > 0) {
                 const unsigned blocks = unsigned((p.tailPairs + 255) / 256);
                 kernels::tailFixKernel<<<blocks, 256>>>(
@@ -211,7 +212,7 @@ struct LingoGpu::Impl {
 };
 
 LingoGpu::LingoGpu(const LingoSet& queries, const LingoSet& database, bool sameSet, int device,
-                   Kernel kernel)
+                   Kernel kernel, const ItemizeOptions& itemOptions)
     : impl_(std::make_unique<Impl>()) {
     Impl& m = *impl_;
     const double t0 = now();
@@ -228,13 +229,14 @@ LingoGpu::LingoGpu(const LingoSet& queries, const LingoSet& database, bool sameS
     PW_CUDA(cudaSetDevice(device));
     PW_CUDA(cudaEventCreate(&m.start));
     PW_CUDA(cudaEventCreate(&m.stop));
+    PW_CUDA(cudaEventCreate(&m.mid));
     PW_CUDA(cudaFuncSetAttribute(kernels::itemProductKernel,
                                  cudaFuncAttributeMaxDynamicSharedMemorySize, kernels::kMmaSmem));
     m.q.upload(queries);
     if (!sameSet)
         m.db.upload(database);
     if (kernel == Kernel::TensorCore) {
-        m.items = itemize(queries, database, sameSet);
+        m.items = itemize(queries, database, sameSet, itemOptions);
         m.denseQ.upload(m.items.denseQ);
         if (!sameSet)
             m.denseDb.upload(m.items.denseDb);
@@ -276,6 +278,7 @@ LingoGpu::~LingoGpu() {
     if (impl_) {
         cudaEventDestroy(impl_->start);
         cudaEventDestroy(impl_->stop);
+        cudaEventDestroy(impl_->mid);
     }
 }
 
@@ -309,6 +312,12 @@ double LingoGpu::computeFullMatrix() {
     PW_CUDA(cudaEventElapsedTime(&ms, m.start, m.stop));
     m.matrixRows = m.nQ;
     m.stats.kernelSeconds = ms * 1e-3;
+    if (m.kernel == Kernel::TensorCore) {
+        PW_CUDA(cudaEventElapsedTime(&ms, m.start, m.mid));
+        m.stats.denseSeconds = ms * 1e-3;
+        PW_CUDA(cudaEventElapsedTime(&ms, m.mid, m.stop));
+        m.stats.tailSeconds = ms * 1e-3;
+    }
     return m.stats.kernelSeconds;
 }
 

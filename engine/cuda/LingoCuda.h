@@ -25,6 +25,8 @@ struct DeviceStatus {
 struct GpuStats {
     double uploadSeconds = 0; // itemisation + host-to-device copies
     double kernelSeconds = 0; // last similarity computation (CUDA events)
+    double denseSeconds = 0;  // of which the tensor-core item product (last full matrix)
+    double tailSeconds = 0;   // and the exact re-check of tail pairs
     uint32_t denseWidth = 0, totalItems = 0;
     uint64_t tailPairs = 0;
 };
@@ -37,7 +39,7 @@ class LingoGpu {
 public:
     // sameSet: queries and db are the same molecules (all-vs-all); enables symmetric tiles.
     LingoGpu(const LingoSet& queries, const LingoSet& db, bool sameSet, int device,
-             Kernel kernel = Kernel::TensorCore);
+             Kernel kernel = Kernel::TensorCore, const ItemizeOptions& items = {});
     ~LingoGpu();
     LingoGpu(const LingoGpu&) = delete;
     LingoGpu& operator=(const LingoGpu&) = delete;
@@ -67,7 +69,8 @@ inline DeviceStatus probeDevice(int) {
 
 class LingoGpu {
 public:
-    LingoGpu(const LingoSet&, const LingoSet&, bool, int, Kernel = Kernel::TensorCore) {
+    LingoGpu(const LingoSet&, const LingoSet&, bool, int, Kernel = Kernel::TensorCore,
+             const ItemizeOptions& = {}) {
         throw std::runtime_error("this build has no CUDA support");
     }
     void similarityRows(size_t, size_t, float*) {}

@@ -166,7 +166,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     for (int idx = tid; idx < kTile * kTile; idx += kThreads) {
         const int r = idx >> 7, c = idx & (kTile - 1);
         const long row = row0 + r, col = col0 + c;
-        if (row < rowEnd && col < nCols)
+        if (row >= rowBase && row < rowEnd && col < nCols)
             out[(row - rowBase) * ld + col] =
                 tanimotoFromCounts(uint32_t(C[r * kCStride + c]), sizeA[row], sizeB[col]);
     }
@@ -175,7 +175,7 @@ __global__ void __launch_bounds__(kThreads, 2)
         for (int idx = tid; idx < kTile * kTile; idx += kThreads) {
             const int r = idx >> 7, c = idx & (kTile - 1);
             const long row = col0 + r, col = row0 + c;
-            if (row < rowEnd && col < nCols)
+            if (row >= rowBase && row < rowEnd && col < nCols)
                 out[(row - rowBase) * ld + col] =
                     tanimotoFromCounts(uint32_t(C[c * kCStride + r]), sizeA[row], sizeB[col]);
         }

@@ -31,9 +31,11 @@ struct LingoItems {
 struct ItemizeOptions {
     uint32_t rowAlign = 128;  // tile height of the tensor-core kernel
     uint32_t widthAlign = 64; // bytes of K per pipeline stage
-    // Cost of re-checking one tail pair, in units of one pair x one dense column (a scalar
-    // sorted merge against int8 MMA throughput, measured order of magnitude on sm_90).
-    double tailPairCost = 4096.0;
+    // Cost of re-checking one tail pair (a scalar sorted merge of two full profiles), in units of
+    // one pair x one dense byte column. Measured on an H200 (tests/bench/RESULTS.md, lingo):
+    // 52e6 tail pairs took about 11 ms, about 2e-10 s each, while the int8 MMA product costs a
+    // few 1e-15 s per pair and column: a ratio of order 5e4.
+    double tailPairCost = 50000.0;
     int forceDenseWidth = -1; // >= 0: use this width (rounded up to widthAlign), for tests
 };
 
