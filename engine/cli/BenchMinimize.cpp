@@ -9,6 +9,7 @@
 #include "backend/DeviceSelection.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
+#include "chem/MoleculeWriter.h"
 #include "minimize/PosePerturbation.h"
 #include "score/DockingTarget.h"
 
@@ -61,7 +62,8 @@ int runBenchMinimize(const std::vector<std::string>& args) {
                  {"threads", OptionKind::Value},
                  {"algorithm", OptionKind::Value},
                  {"reduction", OptionKind::Value},
-                 {"repeat", OptionKind::Value}});
+                 {"repeat", OptionKind::Value},
+                 {"write-poses", OptionKind::Value}});
     CommandLine cl(args, spec);
     const std::string ligandFile = cl.required("ligand");
     std::vector<long> sizes;
@@ -113,6 +115,14 @@ int runBenchMinimize(const std::vector<std::string>& args) {
     PosePerturbation perturbation(ligand);
     const long maxN = *std::max_element(sizes.begin(), sizes.end());
     const std::vector<Molecule> all = perturbedPoses(perturbation, seed, maxN, hostThreads);
+    if (auto out = cl.value("write-poses")) {
+        // The starting poses as a file (input for `minimize`), nothing minimized.
+        writeMolecules(*out, all);
+        std::cout << JsonObject().add("bench", "minimize").add("written", *out).add("poses", maxN)
+                         .str()
+                  << std::endl;
+        return 0;
+    }
 
     // First contact: device context, map upload (not part of any timed batch).
     std::vector<RefinementResult> results;

@@ -3,6 +3,7 @@
 #include "CudaMinimizer.h"
 #include "backend/DeviceSelection.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -19,6 +20,11 @@ public:
         if (const char* r = std::getenv("POSEWRIGHT_CUDA_REDUCTION"))
             minimizer_.setReduction(std::strcmp(r, "shared") == 0 ? cuda::Reduction::SharedAtomics
                                                                    : cuda::Reduction::WarpShuffle);
+        // Tuning knobs for the benchmark sweeps (poses per block, poses per streamed chunk).
+        if (const char* w = std::getenv("POSEWRIGHT_CUDA_WARPS"))
+            minimizer_.setWarpsPerBlock(std::clamp(std::atoi(w), 1, 4));
+        if (const char* c = std::getenv("POSEWRIGHT_CUDA_CHUNK"))
+            minimizer_.setChunkSize(std::max(1, std::atoi(c)));
     }
 
     std::string description() const override {
@@ -39,6 +45,16 @@ public:
             return;
         }
         minimizer_.minimize(target, ligands, options, results, progress);
+        if (std::getenv("POSEWRIGHT_CUDA_TIMING")) {
+            // Where the wall time went (benchmarks): host packing, waiting for the GPU (what
+            // the overlap did not hide), unpacking into results.
+            const cuda::MinimizeTiming& t = minimizer_.lastTiming();
+            std::cerr << "{\"cuda_timing\":true,\"poses\":" << ligands.size()
+                      << ",\"reduction\":\"" << cuda::reductionName(minimizer_.reduction())
+                      << "\",\"pack\":" << t.pack << ",\"gpu_wait\":" << t.gpu
+                      << ",\"unpack\":" << t.unpack << ",\"total\":" << t.total
+                      << ",\"grid_upload\":" << t.gridUpload << "}\n";
+        }
     }
 
     cuda::CudaMinimizer& minimizer() { return minimizer_; }

@@ -39,9 +39,9 @@ Pose PosePerturbation::pose(std::uint64_t seed, std::uint64_t index) const {
     const Eigen::Vector3d axis(s * std::cos(phi), s * std::sin(phi), z);
     const double angle = uniform(state) * options_.maxRotationDegrees * pi / 180.0;
     p.orientation = quaternionFromAxisAngle(axis, angle);
-    if (options_.randomTorsions)
-        for (double& t : p.torsions)
-            t = (2.0 * uniform(state) - 1.0) * pi;
+    for (double& t : p.torsions)
+        t = (2.0 * uniform(state) - 1.0) *
+            (options_.randomTorsions ? pi : options_.maxTorsionDegrees * pi / 180.0);
     return p;
 }
 

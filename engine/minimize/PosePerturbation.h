@@ -14,6 +14,8 @@ struct PerturbationOptions {
     double maxRotationDegrees = 30.0; // angle of a rotation about a uniformly random axis
     double maxTranslation = 1.0;      // Angstrom, uniform in [-max, max] on each axis
     bool randomTorsions = true;       // every torsion uniform in [-pi, pi)
+    // Without random torsions: each torsion turned by up to this angle (uniform, both ways).
+    double maxTorsionDegrees = 0.0;
 };
 
 class PosePerturbation {
