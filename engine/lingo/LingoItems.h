@@ -32,9 +32,10 @@ struct ItemizeOptions {
     uint32_t rowAlign = 128;  // tile height of the tensor-core kernel
     uint32_t widthAlign = 64; // bytes of K per pipeline stage
     // Cost of re-checking one tail pair (a scalar sorted merge of two full profiles), in units of
-    // one pair x one dense byte column. Measured on an H200 (tests/bench/RESULTS.md, lingo):
-    // 52e6 tail pairs took about 11 ms, about 2e-10 s each, while the int8 MMA product costs a
-    // few 1e-15 s per pair and column: a ratio of order 5e4.
+    // one pair x one dense byte column. Measured on an H200 (tests/bench/RESULTS.md, lingo width
+    // sweep, 32768^2): a tail pair costs about 1.2e-10 s, a pair x column of the int8 MMA product
+    // about 1.7e-15 s: a ratio of 5e4 to 7e4. With 5e4 the model picks width 832, inside the
+    // measured flat optimum (768 to 1024, 7.93 to 7.97 ms).
     double tailPairCost = 50000.0;
     int forceDenseWidth = -1; // >= 0: use this width (rounded up to widthAlign), for tests
 };
