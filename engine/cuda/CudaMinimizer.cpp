@@ -133,6 +133,7 @@ struct CudaMinimizer::Impl {
     float4* dPairParams = nullptr;
     float* dTable = nullptr;
     ScoringParamsGpu scoring{};
+    Vec3 centre = Vec3::Zero(); // kernel coordinates = lab coordinates - centre
     // Templates of the current batch.
     TemplateGpu* dTemplates = nullptr;
     int* dAtoms = nullptr;
@@ -196,7 +197,11 @@ struct CudaMinimizer::Impl {
             s.maps[t] = d;
         }
         s.nx = n[0], s.ny = n[1], s.nz = n[2];
-        s.gridBegin = make_float3(float(dims.begin.x()), float(dims.begin.y()), float(dims.begin.z()));
+        // The kernel works in coordinates relative to the box centre: small magnitudes keep
+        // float steps of 1e-4 A resolvable (absolute receptor coordinates reach 50-100 A).
+        centre = target.box().center;
+        const Vec3 b = dims.begin - centre;
+        s.gridBegin = make_float3(float(b.x()), float(b.y()), float(b.z()));
         s.spacing = static_cast<float>(dims.spacing);
         s.invSpacing = static_cast<float>(1.0 / dims.spacing);
 
@@ -457,14 +462,14 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
             for (size_t slot = 0; slot < h.atomOfSlot.size(); ++slot) {
                 const int a = h.atomOfSlot[slot];
                 const float3 c = s.hFinal[in.coordOffset + slot];
-                r.coordinates[a] = Vec3(c.x, c.y, c.z);
+                r.coordinates[a] = Vec3(c.x, c.y, c.z) + im.centre;
                 if (h.heavy[a]) {
                     sum += (r.coordinates[a] - mol.atoms[a].position).squaredNorm();
                     ++heavy;
                 }
             }
             r.rmsdFromStart = heavy ? std::sqrt(sum / heavy) : 0.0;
-            r.pose.position = Vec3(g.position[0], g.position[1], g.position[2]);
+            r.pose.position = Vec3(g.position[0], g.position[1], g.position[2]) + im.centre;
             r.pose.orientation =
                 Quaternion(g.orientation[0], g.orientation[1], g.orientation[2], g.orientation[3]);
             r.pose.torsions.resize(h.gpu.nodeCount - 1);
@@ -531,7 +536,7 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
             const Molecule& mol = ligands[i];
             float3* out = s.hStart + offsets[k].first;
             for (size_t slot = 0; slot < h.atomOfSlot.size(); ++slot) {
-                const Vec3& p = mol.atoms[h.atomOfSlot[slot]].position;
+                const Vec3 p = mol.atoms[h.atomOfSlot[slot]].position - im.centre;
                 out[slot] = make_float3(float(p.x()), float(p.y()), float(p.z()));
             }
         });

