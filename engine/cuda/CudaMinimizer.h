@@ -42,7 +42,7 @@ private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
     Reduction reduction_ = Reduction::WarpShuffle;
-    int warpsPerBlock_ = 4;
+    int warpsPerBlock_ = 1; // measured fastest on the H200 (tests/bench/RESULTS.md)
     int chunk_ = 32768;
     int hostThreads_ = 0;
     MinimizeTiming timing_;
