@@ -12,7 +12,7 @@ struct ElementData {
 };
 
 // Index = atomic number. Radii from Cordero et al., Dalton Trans. 2008, 2832-2838.
-constexpr std::array<ElementData, 87> kElements{{
+constexpr std::array<ElementData, 119> kElements{{
     {"?", 0.0},   {"H", 0.31},  {"He", 0.28}, {"Li", 1.28}, {"Be", 0.96}, {"B", 0.84},
     {"C", 0.76},  {"N", 0.71},  {"O", 0.66},  {"F", 0.57},  {"Ne", 0.58}, {"Na", 1.66},
     {"Mg", 1.41}, {"Al", 1.21}, {"Si", 1.11}, {"P", 1.07},  {"S", 1.05},  {"Cl", 1.02},
@@ -27,7 +27,14 @@ constexpr std::array<ElementData, 87> kElements{{
     {"Dy", 1.92}, {"Ho", 1.92}, {"Er", 1.89}, {"Tm", 1.90}, {"Yb", 1.87}, {"Lu", 1.87},
     {"Hf", 1.75}, {"Ta", 1.70}, {"W", 1.62},  {"Re", 1.51}, {"Os", 1.44}, {"Ir", 1.41},
     {"Pt", 1.36}, {"Au", 1.36}, {"Hg", 1.32}, {"Tl", 1.45}, {"Pb", 1.46}, {"Bi", 1.48},
-    {"Po", 1.40}, {"At", 1.50}, {"Rn", 1.50},
+    {"Po", 1.40}, {"At", 1.50}, {"Rn", 1.50}, {"Fr", 2.60}, {"Ra", 2.21}, {"Ac", 2.15},
+    {"Th", 2.06}, {"Pa", 2.00}, {"U", 1.96},  {"Np", 1.90}, {"Pu", 1.87}, {"Am", 1.80},
+    {"Cm", 1.69},
+    // No measured radii past curium: covalentRadius() answers the 1.5 Å default for these.
+    {"Bk", 0.0},  {"Cf", 0.0},  {"Es", 0.0},  {"Fm", 0.0},  {"Md", 0.0},  {"No", 0.0},
+    {"Lr", 0.0},  {"Rf", 0.0},  {"Db", 0.0},  {"Sg", 0.0},  {"Bh", 0.0},  {"Hs", 0.0},
+    {"Mt", 0.0},  {"Ds", 0.0},  {"Rg", 0.0},  {"Cn", 0.0},  {"Nh", 0.0},  {"Fl", 0.0},
+    {"Mc", 0.0},  {"Lv", 0.0},  {"Ts", 0.0},  {"Og", 0.0},
 }};
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b) {
@@ -60,7 +67,7 @@ std::string_view elementSymbol(int z) {
 }
 
 double covalentRadius(int z) {
-    if (z <= 0 || z >= static_cast<int>(kElements.size()))
+    if (z <= 0 || z >= static_cast<int>(kElements.size()) || kElements[z].covalentRadius == 0.0)
         return 1.5;
     return kElements[z].covalentRadius;
 }

@@ -15,6 +15,9 @@ private slots:
         QCOMPARE(elementFromSymbol("CL"), 17);
         QCOMPARE(elementFromSymbol("c"), 6);
         QCOMPARE(elementFromSymbol("Xx"), 0);
+        QCOMPARE(elementFromSymbol("Th"), 90); // real SDF records carry actinides
+        QCOMPARE(elementFromSymbol("Og"), 118);
+        QCOMPARE(covalentRadius(110), 1.5);
         QCOMPARE(std::string(elementSymbol(35)), std::string("Br"));
         QVERIFY(isMetal(30));
         QVERIFY(!isMetal(6));

@@ -1,0 +1,161 @@
+// Tests for `posewright-cli score` and `minimize` as a user runs them: Vina's numbers on the 1iep
+// crystal pose, a ranked SDF with the SD tags, input order in the JSON stream, and bad ligands in
+// a batch (outside the box, no heavy atoms, 300 torsions) reported while the others go on.
+#include "chem/MoleculeReader.h"
+#include "chem/MoleculeWriter.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace pw;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run runCli(const QStringList& args) {
+    QProcess p;
+    p.start(POSEWRIGHT_CLI, args);
+    p.waitForFinished(300000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+QString data(const QString& rel) { return QString(POSEWRIGHT_TEST_DATA) + "/" + rel; }
+
+QList<QJsonObject> jsonLines(const QByteArray& out) {
+    QList<QJsonObject> objects;
+    for (const QByteArray& line : out.split('\n'))
+        if (!line.trimmed().isEmpty())
+            objects.append(QJsonDocument::fromJson(line).object());
+    return objects;
+}
+
+// A zigzag alkane chain of n carbons (single bonds, no hydrogens: preparation adds them).
+Molecule alkane(int n) {
+    Molecule m;
+    m.name = "C" + std::to_string(n);
+    for (int i = 0; i < n; ++i) {
+        Atom a;
+        a.element = 6;
+        // Not flat (z varies): flat input would be re-embedded in 3D first, which is slow here.
+        a.position = Vec3(1.26 * i, (i % 2) * 0.89, (i % 3) * 0.3);
+        m.atoms.push_back(a);
+        if (i)
+            m.bonds.push_back({i - 1, i});
+    }
+    return m;
+}
+
+} // namespace
+
+class TestCliMinimize : public QObject {
+    Q_OBJECT
+private slots:
+    void scoreCrystalLikeVina() {
+        // Vina 1.2.3 --score_only on this pose: affinity -12.513, inter -17.634, intra -0.485
+        // (tests/data/reference/1iep.json).
+        Run r = runCli({"score", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--ligand",
+                        data("complexes/1iep/ligand_xtal.pdbqt"), "--box",
+                        data("complexes/1iep/box.txt"), "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject o = jsonLines(r.out).value(0);
+        QVERIFY(std::abs(o["affinity"].toDouble() - -12.513) < 0.01);
+        QVERIFY(std::abs(o["inter"].toDouble() - -17.634) < 0.01);
+        QVERIFY(std::abs(o["intra"].toDouble() - -0.485) < 0.01);
+        QVERIFY(o["terms"].toObject().contains("hbond"));
+    }
+    void minimizeWritesRankedSdf() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("min.sdf");
+        QStringList ligands;
+        for (int i : {2, 7, 1})
+            ligands << data(QString("complexes/1iep/poses/pose%1.pdbqt").arg(i, 2, 10, QChar('0')));
+        Run r = runCli(QStringList{"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"),
+                                   "--box", data("complexes/1iep/box.txt"), "--device", "cpu",
+                                   "--out", out, "--json", "--ligands"} +
+                       ligands);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("device: CPU"), r.err.constData());
+        auto lines = jsonLines(r.out);
+        QCOMPARE(lines.size(), 3);
+        for (int i = 0; i < 3; ++i) { // input order kept
+            QCOMPARE(lines[i]["index"].toInt(), i);
+            QVERIFY(lines[i]["affinity"].toDouble() < lines[i]["start_affinity"].toDouble());
+            QVERIFY(lines[i]["iterations"].toInt() > 0);
+            QVERIFY(lines[i].contains("rmsd_from_start"));
+        }
+        auto poses = readMolecules(out.toStdString());
+        QCOMPARE(int(poses.size()), 3);
+        double previous = -1e9;
+        for (const Molecule& m : poses) { // ranked by affinity, tagged
+            const double a = std::stod(*m.property("minimizedAffinity"));
+            QVERIFY(a >= previous);
+            previous = a;
+            QVERIFY(m.property("minimizedRMSD"));
+            QVERIFY(m.property("inputIndex"));
+        }
+        QVERIFY(QDir(dir.path()).entryList(QDir::Files).size() == 1); // no spool left behind
+    }
+    void badLigandsInABatch() {
+        QTemporaryDir dir;
+        Molecule good = readMolecule(data("complexes/1iep/ligand_xtal.sdf").toStdString());
+        Molecule far = good;
+        far.name = "far_away";
+        for (Atom& a : far.atoms)
+            a.position += Vec3(60, 0, 0);
+        Molecule hydrogen;
+        hydrogen.name = "only_hydrogen";
+        for (int i = 0; i < 2; ++i) {
+            Atom h;
+            h.element = 1;
+            h.position = good.atoms[0].position + Vec3(0.74 * i, 0, 0);
+            hydrogen.atoms.push_back(h);
+        }
+        hydrogen.bonds.push_back({0, 1});
+        Molecule chain = alkane(302); // 299 rotatable bonds
+        for (Atom& a : chain.atoms)
+            a.position += good.atoms[0].position - Vec3(150, 0, 0);
+        const std::string batch = dir.filePath("batch.sdf").toStdString();
+        writeMolecules(batch, {good, far, hydrogen, chain, good});
+        const QString out = dir.filePath("out.sdf");
+        Run r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--box",
+                        data("complexes/1iep/box.txt"), "--device", "cpu", "--json", "--out", out,
+                        "--ligands", QString::fromStdString(batch)});
+        QCOMPARE(r.exitCode, 0);
+        auto lines = jsonLines(r.out);
+        QCOMPARE(lines.size(), 5);
+        QVERIFY(lines[0].contains("affinity"));
+        QVERIFY(lines[4].contains("affinity"));
+        QVERIFY2(lines[1]["error"].toString().contains("outside"), r.err.constData());
+        QVERIFY2(lines[2]["error"].toString().contains("heavy atoms"), r.err.constData());
+        QVERIFY2(lines[3]["error"].toString().contains("torsions"), r.err.constData());
+        QVERIFY(r.err.contains("batch.sdf"));
+        QCOMPARE(int(readMolecules(out.toStdString()).size()), 2);
+    }
+    void receptorWithoutHydrogens() {
+        Run r = runCli({"minimize", "--receptor", data("complexes/1stp/receptor.pdb"),
+                        "--autobox-ligand", data("complexes/1stp/ligand_xtal.pdbqt"), "--ligands",
+                        data("complexes/1stp/ligand_xtal.pdbqt")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("no polar hydrogens"), r.err.constData());
+    }
+    void usage() {
+        Run r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("--ligands"));
+        r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--ligands",
+                    data("complexes/1iep/ligand_xtal.sdf"), "--device", "tpu"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("expected auto, cpu, cuda or cuda:N"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliMinimize)
+#include "test_cli_minimize.moc"
