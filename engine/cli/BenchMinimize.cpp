@@ -118,9 +118,9 @@ int runBenchMinimize(const std::vector<std::string>& args) {
     if (auto out = cl.value("write-poses")) {
         // The starting poses as a file (input for `minimize`), nothing minimized.
         writeMolecules(*out, all);
-        std::cout << JsonObject().add("bench", "minimize").add("written", *out).add("poses", maxN)
-                         .str()
-                  << std::endl;
+        std::cout
+            << JsonObject().add("bench", "minimize").add("written", *out).add("poses", maxN).str()
+            << std::endl;
         return 0;
     }
 
@@ -136,7 +136,8 @@ int runBenchMinimize(const std::vector<std::string>& args) {
     int status = 0;
     for (long n : sizes) {
         const std::vector<Molecule> subset =
-            n == maxN ? std::vector<Molecule>{} : std::vector<Molecule>(all.begin(), all.begin() + n);
+            n == maxN ? std::vector<Molecule>{}
+                      : std::vector<Molecule>(all.begin(), all.begin() + n);
         const std::vector<Molecule>& batch = n == maxN ? all : subset;
         double best = 1e300;
         for (int r = 0; r < repeat; ++r) {

@@ -19,7 +19,7 @@ public:
         // default is the faster one measured on the H100/H200, tests/bench/RESULTS.md).
         if (const char* r = std::getenv("POSEWRIGHT_CUDA_REDUCTION"))
             minimizer_.setReduction(std::strcmp(r, "shared") == 0 ? cuda::Reduction::SharedAtomics
-                                                                   : cuda::Reduction::WarpShuffle);
+                                                                  : cuda::Reduction::WarpShuffle);
         // Tuning knobs for the benchmark sweeps (poses per block, poses per streamed chunk).
         if (const char* w = std::getenv("POSEWRIGHT_CUDA_WARPS"))
             minimizer_.setWarpsPerBlock(std::clamp(std::atoi(w), 1, 4));
@@ -49,11 +49,10 @@ public:
             // Where the wall time went (benchmarks): host packing, waiting for the GPU (what
             // the overlap did not hide), unpacking into results.
             const cuda::MinimizeTiming& t = minimizer_.lastTiming();
-            std::cerr << "{\"cuda_timing\":true,\"poses\":" << ligands.size()
-                      << ",\"reduction\":\"" << cuda::reductionName(minimizer_.reduction())
-                      << "\",\"pack\":" << t.pack << ",\"gpu_wait\":" << t.gpu
-                      << ",\"unpack\":" << t.unpack << ",\"total\":" << t.total
-                      << ",\"grid_upload\":" << t.gridUpload << "}\n";
+            std::cerr << "{\"cuda_timing\":true,\"poses\":" << ligands.size() << ",\"reduction\":\""
+                      << cuda::reductionName(minimizer_.reduction()) << "\",\"pack\":" << t.pack
+                      << ",\"gpu_wait\":" << t.gpu << ",\"unpack\":" << t.unpack
+                      << ",\"total\":" << t.total << ",\"grid_upload\":" << t.gridUpload << "}\n";
         }
     }
 

@@ -9,9 +9,9 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <cmath>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -85,7 +85,7 @@ struct HostTemplate {
     std::vector<int> atomOfSlot; // kinematic slot -> molecule atom index
     std::vector<char> heavy;     // per molecule atom
     double numTors = 0;
-    std::vector<int> atoms;      // packAtom per slot
+    std::vector<int> atoms; // packAtom per slot
     std::vector<NodeGpu> nodes;
     std::vector<PairGpu> pairs;
 };
@@ -190,7 +190,8 @@ struct CudaMinimizer::Impl {
                     }
             });
             float* d = nullptr;
-            check(cudaMalloc(reinterpret_cast<void**>(&d), points * sizeof(float)), "map allocation");
+            check(cudaMalloc(reinterpret_cast<void**>(&d), points * sizeof(float)),
+                  "map allocation");
             check(cudaMemcpy(d, host.data(), points * sizeof(float), cudaMemcpyHostToDevice),
                   "map upload");
             deviceMaps.push_back(d);
@@ -226,19 +227,23 @@ struct CudaMinimizer::Impl {
             for (int j = 0; j < kXsTypeCount; ++j) {
                 const auto a = static_cast<XsType>(i), b = static_cast<XsType>(j);
                 const bool hyd = xsIsHydrophobic(a) && xsIsHydrophobic(b);
-                const bool hb = (xsIsDonor(a) && xsIsAcceptor(b)) || (xsIsDonor(b) && xsIsAcceptor(a));
-                pp[i * kXsTypeCount + j] =
-                    make_float4(float(sf.radius(a) + sf.radius(b)), hyd ? 1.f : 0.f, hb ? 1.f : 0.f, 0.f);
+                const bool hb =
+                    (xsIsDonor(a) && xsIsAcceptor(b)) || (xsIsDonor(b) && xsIsAcceptor(a));
+                pp[i * kXsTypeCount + j] = make_float4(float(sf.radius(a) + sf.radius(b)),
+                                                       hyd ? 1.f : 0.f, hb ? 1.f : 0.f, 0.f);
             }
         cudaFree(dPairParams);
-        check(cudaMalloc(reinterpret_cast<void**>(&dPairParams), pp.size() * sizeof(float4)), "alloc");
-        check(cudaMemcpy(dPairParams, pp.data(), pp.size() * sizeof(float4), cudaMemcpyHostToDevice),
-              "pair upload");
+        check(cudaMalloc(reinterpret_cast<void**>(&dPairParams), pp.size() * sizeof(float4)),
+              "alloc");
+        check(
+            cudaMemcpy(dPairParams, pp.data(), pp.size() * sizeof(float4), cudaMemcpyHostToDevice),
+            "pair upload");
         s.pairParams = dPairParams;
 
         // Vina's tabulated potential, bin by bin, read back through ScoringFunction.
         s.tableFactor = static_cast<float>(ScoringFunction::kTableSamplesPerA2);
-        s.tableSize = static_cast<int>(ScoringFunction::kTableSamplesPerA2 * sf.cutoffSquared()) + 3;
+        s.tableSize =
+            static_cast<int>(ScoringFunction::kTableSamplesPerA2 * sf.cutoffSquared()) + 3;
         const int rows = kXsTypeCount * (kXsTypeCount + 1) / 2;
         std::vector<float> table(static_cast<size_t>(rows) * s.tableSize, 0.0f);
         for (int i = 0; i < kXsTypeCount; ++i)
@@ -251,8 +256,9 @@ struct CudaMinimizer::Impl {
                 }
         cudaFree(dTable);
         check(cudaMalloc(reinterpret_cast<void**>(&dTable), table.size() * sizeof(float)), "alloc");
-        check(cudaMemcpy(dTable, table.data(), table.size() * sizeof(float), cudaMemcpyHostToDevice),
-              "table upload");
+        check(
+            cudaMemcpy(dTable, table.data(), table.size() * sizeof(float), cudaMemcpyHostToDevice),
+            "table upload");
         s.table = dTable;
         scoring = s;
         gridKey = &grid;
@@ -293,7 +299,8 @@ HostTemplate buildTemplate(const Molecule& mol, const DockingTarget& target,
     if (atoms > kMaxTemplateAtoms || nodes > kMaxTemplateNodes)
         throw InputError(where, static_cast<int>(mol.sourceRecord),
                          "ligand '" + mol.name + "' has " + std::to_string(atoms) + " atoms and " +
-                             std::to_string(nodes - 1) + " torsions; the CUDA minimizer takes at most " +
+                             std::to_string(nodes - 1) +
+                             " torsions; the CUDA minimizer takes at most " +
                              std::to_string(kMaxTemplateAtoms) + " atoms and " +
                              std::to_string(kMaxTemplateNodes - 1) + " torsions");
     HostTemplate h;
@@ -345,9 +352,8 @@ HostTemplate buildTemplate(const Molecule& mol, const DockingTarget& target,
     h.gpu.atomCount = atoms;
     h.gpu.nodeCount = nodes;
     h.gpu.pairCount = static_cast<int>(h.pairs.size());
-    h.gpu.maxSteps = options.refinement.vinaSteps
-                         ? vinaLocalOnlySteps(vinaMovableAtoms(mol))
-                         : options.refinement.minimize.maxIterations;
+    h.gpu.maxSteps = options.refinement.vinaSteps ? vinaLocalOnlySteps(vinaMovableAtoms(mol))
+                                                  : options.refinement.minimize.maxIterations;
     h.gpu.affinityDivisor = static_cast<float>(1.0 + target.scoring().weightRot() * topo.numTors);
     return h;
 }
@@ -375,9 +381,11 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     Impl& im = *impl_;
     check(cudaSetDevice(im.device), "set device");
     if (!target.grid())
-        throw std::invalid_argument("CudaMinimizer: the target has no grid (DockingTarget::gridFor)");
-    const int threads = hostThreads_ > 0 ? hostThreads_
-                                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        throw std::invalid_argument(
+            "CudaMinimizer: the target has no grid (DockingTarget::gridFor)");
+    const int threads = hostThreads_ > 0
+                            ? hostThreads_
+                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     timing_ = {};
     im.uploadTarget(target, threads, timing_.gridUpload);
     const long total = static_cast<long>(ligands.size());
@@ -544,9 +552,11 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
         s.first = first;
         s.count = count;
         check(cudaMemcpyAsync(s.dIn, s.hIn, count * sizeof(PoseInputGpu), cudaMemcpyHostToDevice,
-                              s.stream), "upload");
+                              s.stream),
+              "upload");
         check(cudaMemcpyAsync(s.dStart, s.hStart, coords * sizeof(float3), cudaMemcpyHostToDevice,
-                              s.stream), "upload");
+                              s.stream),
+              "upload");
         BatchGpu b{};
         b.templates = im.dTemplates, b.atoms = im.dAtoms, b.nodes = im.dNodes, b.pairs = im.dPairs;
         b.poses = s.dIn, b.poseCount = static_cast<int>(count);
@@ -554,12 +564,15 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
         b.maxAtoms = maxAtoms, b.maxNodes = maxNodes, b.maxTorsions = maxTorsions;
         check(launchMinimize(b, im.scoring, sp, reduction_, warpsPerBlock_, s.stream), "launch");
         check(cudaMemcpyAsync(s.hResults, s.dResults, count * sizeof(PoseResultGpu),
-                              cudaMemcpyDeviceToHost, s.stream), "download");
+                              cudaMemcpyDeviceToHost, s.stream),
+              "download");
         check(cudaMemcpyAsync(s.hFinal, s.dFinal, coords * sizeof(float3), cudaMemcpyDeviceToHost,
-                              s.stream), "download");
+                              s.stream),
+              "download");
         if (tors)
             check(cudaMemcpyAsync(s.hTorsions, s.dTorsions, tors * sizeof(float),
-                                  cudaMemcpyDeviceToHost, s.stream), "download");
+                                  cudaMemcpyDeviceToHost, s.stream),
+                  "download");
         check(cudaEventRecord(s.done, s.stream), "event");
         s.busy = true;
     }

@@ -38,7 +38,9 @@ __device__ __forceinline__ float3 operator-(float3 a, float3 b) {
 __device__ __forceinline__ float3 operator*(float s, float3 a) {
     return make_float3(s * a.x, s * a.y, s * a.z);
 }
-__device__ __forceinline__ float dot3(float3 a, float3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+__device__ __forceinline__ float dot3(float3 a, float3 b) {
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 __device__ __forceinline__ float3 cross3(float3 a, float3 b) {
     return make_float3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
 }
@@ -214,11 +216,10 @@ __device__ void placeAtoms(WarpState& w, const float* pose) {
             float sn, cs;
             sincosf(pose[7 + nd.torsion], &sn, &cs);
             const float c1 = 1.0f - cs;
-            const float a[9] = {cs + c1 * u.x * u.x,        c1 * u.x * u.y - sn * u.z,
-                                c1 * u.x * u.z + sn * u.y,  c1 * u.x * u.y + sn * u.z,
-                                cs + c1 * u.y * u.y,        c1 * u.y * u.z - sn * u.x,
-                                c1 * u.x * u.z - sn * u.y,  c1 * u.y * u.z + sn * u.x,
-                                cs + c1 * u.z * u.z};
+            const float a[9] = {
+                cs + c1 * u.x * u.x,       c1 * u.x * u.y - sn * u.z, c1 * u.x * u.z + sn * u.y,
+                c1 * u.x * u.y + sn * u.z, cs + c1 * u.y * u.y,       c1 * u.y * u.z - sn * u.x,
+                c1 * u.x * u.z - sn * u.y, c1 * u.y * u.z + sn * u.x, cs + c1 * u.z * u.z};
             float* rk = w.rot + 9 * k;
             for (int i = 0; i < 3; ++i)
                 for (int j = 0; j < 3; ++j)
@@ -480,11 +481,14 @@ __device__ float cubicStep(const LinePoint& a, const LinePoint& b) {
 }
 
 // Strong Wolfe (LineSearch.cpp strongWolfeSearch, step for step).
-__device__ LineResult strongWolfe(Line& phi, float value0, float slope0, const SearchParamsGpu& sp) {
+__device__ LineResult strongWolfe(Line& phi, float value0, float slope0,
+                                  const SearchParamsGpu& sp) {
     LineResult r;
     const float decreaseSlope = sp.wolfeC1 * slope0, curvature = -sp.wolfeC2 * slope0;
     LinePoint best{0.0f, value0, slope0}, last{0, 0, 0};
-    auto sufficient = [&](const LinePoint& p) { return p.value <= value0 + p.alpha * decreaseSlope; };
+    auto sufficient = [&](const LinePoint& p) {
+        return p.value <= value0 + p.alpha * decreaseSlope;
+    };
     auto eval = [&](float alpha) {
         float slope;
         const float value = phi(alpha, slope);
@@ -561,8 +565,9 @@ __device__ void bfgsUpdate(WarpState& w, float alpha) {
 
 enum : int { kConverged = 0, kMaxIterations = 1, kLineSearchFailed = 2 };
 
-__global__ void __launch_bounds__(128, 6) minimizeKernel(BatchGpu b, ScoringParamsGpu s, SearchParamsGpu sp,
-                               Reduction reduction, int floatsPerWarp) {
+__global__ void __launch_bounds__(128, 6)
+    minimizeKernel(BatchGpu b, ScoringParamsGpu s, SearchParamsGpu sp, Reduction reduction,
+                   int floatsPerWarp) {
     extern __shared__ float smem[];
     const int warp = threadIdx.x >> 5;
     const int poseIndex = blockIdx.x * (blockDim.x >> 5) + warp;
@@ -582,7 +587,11 @@ __global__ void __launch_bounds__(128, 6) minimizeKernel(BatchGpu b, ScoringPara
     w.misc = m; // first: 8-byte aligned for the double energy slot
     m += 4;
     const int A = b.maxAtoms, N = b.maxNodes, P = 7 + b.maxTorsions, D = 6 + b.maxTorsions;
-    auto take3 = [&](int n) { float3* p = reinterpret_cast<float3*>(m); m += 3 * n; return p; };
+    auto take3 = [&](int n) {
+        float3* p = reinterpret_cast<float3*>(m);
+        m += 3 * n;
+        return p;
+    };
     w.local = take3(A), w.coords = take3(A), w.grad = take3(A);
     w.relOrigin = take3(N), w.relAxis = take3(N), w.origin = take3(N), w.axis = take3(N);
     w.force = take3(N), w.moment = take3(N);
@@ -752,9 +761,8 @@ cudaError_t launchMinimize(const BatchGpu& batch, const ScoringParamsGpu& scorin
         minimizeSharedBytesPerWarp(batch.maxAtoms, batch.maxNodes, batch.maxTorsions);
     const std::size_t bytes = perWarp * warpsPerBlock;
     if (bytes > 48 * 1024) {
-        cudaError_t e = cudaFuncSetAttribute(minimizeKernel,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(bytes));
+        cudaError_t e = cudaFuncSetAttribute(
+            minimizeKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
         if (e != cudaSuccess)
             return e;
     }

@@ -15,9 +15,9 @@ inline constexpr int kGridTypeSlots = 17; // one map pointer per XS type (kXsTyp
 // The scoring function and receptor maps as the kernel reads them (float).
 struct ScoringParamsGpu {
     float cutoff2, curlV, outSlope;
-    float w[5];                        // gauss1, gauss2, repulsion, hydrophobic, hbond
+    float w[5]; // gauss1, gauss2, repulsion, hydrophobic, hbond
     float g1Offset, g1InvWidth, g2Offset, g2InvWidth;
-    int secondGauss;                   // Vina: 1; Vinardo: 0
+    int secondGauss; // Vina: 1; Vinardo: 0
     float hydGood, hydBad, hbGood, hbBad;
     const float4* pairParams; // per type pair: optimal distance, hydrophobic flag, hbond flag
     const float* table;       // tabulated potential rows (Vina's reported numbers)

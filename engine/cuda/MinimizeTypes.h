@@ -27,7 +27,9 @@ struct TemplateGpu {
 };
 
 // A template atom: its fragment (node) and XS type (-1: hydrogen, not scored) in one int.
-inline constexpr int packAtom(int node, int type) { return node * 256 + (type + 1); }
+inline constexpr int packAtom(int node, int type) {
+    return node * 256 + (type + 1);
+}
 
 struct NodeGpu {
     int parent;         // template-local node index, -1 for the root
@@ -38,7 +40,7 @@ struct NodeGpu {
 };
 
 struct PairGpu {
-    std::uint16_t i, j; // template-local atoms
+    std::uint16_t i, j;     // template-local atoms
     std::uint16_t typePair; // t_i * kXsTypeCount + t_j
     std::uint16_t tableRow; // row of the tabulated potential
 };
@@ -50,11 +52,11 @@ struct PoseInputGpu {
 };
 
 struct PoseResultGpu {
-    float energy, startEnergy;  // minimized objective (inter + intra) and at the start
+    float energy, startEnergy;    // minimized objective (inter + intra) and at the start
     float startInter, startIntra; // reported: grid inter, tabulated intra, at the start
-    float inter, intra;         // the same at the minimized pose
+    float inter, intra;           // the same at the minimized pose
     float position[3];
-    float orientation[4]; // w, x, y, z
+    float orientation[4];                // w, x, y, z
     int iterations, evaluations, reason; // reason: pw::StopReason value
 };
 

@@ -9,9 +9,9 @@
 //   0.01 kcal/mol and minimized heavy atoms within 0.1 A RMSD for >= 99% of 1000 poses.
 // - Random-torsion starts (the benchmark's poses) and strong Wolfe runs to convergence are
 //   ill-conditioned: the CPU disagrees with ITSELF (same tolerance) when only its start is rounded
-//   to float, on 15-85% of such poses (piecewise-trilinear grid: the gradient jumps at voxel faces).
-//   There the GPU must agree with the CPU about as often as the CPU agrees with itself (within
-//   5 points), and the median affinity must move no more than rounding the start moves it.
+//   to float, on 15-85% of such poses (piecewise-trilinear grid: the gradient jumps at voxel
+//   faces). There the GPU must agree with the CPU about as often as the CPU agrees with itself
+//   (within 5 points), and the median affinity must move no more than rounding the start moves it.
 #include "GpuTestMain.h"
 
 #include "backend/DeviceSelection.h"
@@ -31,7 +31,9 @@ using namespace pw;
 
 namespace {
 
-std::string dataPath(const std::string& rel) { return std::string(POSEWRIGHT_TEST_DATA) + "/" + rel; }
+std::string dataPath(const std::string& rel) {
+    return std::string(POSEWRIGHT_TEST_DATA) + "/" + rel;
+}
 
 struct Complex {
     Molecule receptor, ligand;
