@@ -1,6 +1,8 @@
 // The CPU backend: each worker thread takes the next ligand; results land in input order.
 #include "Backend.h"
 
+#include "core/ParallelFor.h"
+
 #include <algorithm>
 #include <atomic>
 #include <thread>
@@ -22,30 +24,21 @@ public:
                   const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
                   Progress* progress) override {
         results.assign(ligands.size(), {});
-        std::atomic<long> next{0}, done{0};
+        std::atomic<long> done{0};
         const long total = static_cast<long>(ligands.size());
-        auto work = [&] {
-            for (long i = next++; i < total; i = next++) {
-                const Molecule& lig = ligands[i];
-                LigandScorer exact(lig, target.scoring(), target.receptor());
-                LigandScorer grid(lig, target.scoring(), target.receptor(), target.grid());
-                RefinementOptions ro = options.refinement;
-                if (progress)
-                    ro.minimize.cancel = &progress->cancel;
-                results[i] = refinePose(lig, options.exact || !target.grid() ? exact : grid,
-                                        exact, ro);
-                long d = ++done;
-                if (progress && progress->onProgress)
-                    progress->onProgress(d, total);
-            }
-        };
-        const int n = static_cast<int>(std::min<long>(threads_, total));
-        std::vector<std::thread> pool;
-        for (int t = 1; t < n; ++t)
-            pool.emplace_back(work);
-        work();
-        for (auto& t : pool)
-            t.join();
+        parallelFor(total, threads_, [&](long i) {
+            const Molecule& lig = ligands[i];
+            LigandScorer exact(lig, target.scoring(), target.receptor());
+            LigandScorer grid(lig, target.scoring(), target.receptor(), target.grid());
+            RefinementOptions ro = options.refinement;
+            if (progress)
+                ro.minimize.cancel = &progress->cancel;
+            results[i] =
+                refinePose(lig, options.exact || !target.grid() ? exact : grid, exact, ro);
+            const long d = ++done;
+            if (progress && progress->onProgress)
+                progress->onProgress(d, total);
+        });
     }
 
 private:

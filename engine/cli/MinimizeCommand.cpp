@@ -9,6 +9,7 @@
 #include "chem/MoleculeReader.h"
 #include "chem/RankedSdfWriter.h"
 #include "core/InputError.h"
+#include "core/ParallelFor.h"
 
 #include <algorithm>
 #include <atomic>
@@ -30,24 +31,15 @@ struct Pending {
 
 // Prepares a chunk on `threads` threads (RDKit work for SDF/SMILES input dominates here).
 void prepareChunk(std::vector<Pending>& chunk, const TargetInputs& inputs, int threads) {
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t i = next++; i < chunk.size(); i = next++) {
-            try {
-                Molecule lig = prepareLigand(chunk[i].raw);
-                requireInsideBox(lig, inputs.box, inputs.boxSource);
-                chunk[i].prepared = std::move(lig);
-            } catch (const InputError& e) {
-                chunk[i].error = e.what();
-            }
+    parallelFor(static_cast<long>(chunk.size()), threads, [&](long i) {
+        try {
+            Molecule lig = prepareLigand(chunk[i].raw);
+            requireInsideBox(lig, inputs.box, inputs.boxSource);
+            chunk[i].prepared = std::move(lig);
+        } catch (const InputError& e) {
+            chunk[i].error = e.what();
         }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (auto& t : pool)
-        t.join();
+    });
 }
 
 Molecule withResult(Molecule m, const RefinementResult& r, long index) {

@@ -7,44 +7,18 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-namespace {
+#include "cli/CliRun.h"
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
+using namespace pw::test;
 
-Run runCli(const QStringList& args) {
-    QProcess p;
-    p.start(POSEWRIGHT_CLI, args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
+QString data(const QString& rel) { return testData(rel); }
 
-QString data(const char* rel) { return QString(POSEWRIGHT_TEST_DATA) + "/" + rel; }
-
-QList<QJsonObject> jsonLines(const QByteArray& out) {
-    QList<QJsonObject> objects;
-    for (const QByteArray& line : out.split('\n')) {
-        if (line.trimmed().isEmpty())
-            continue;
-        QJsonParseError err;
-        QJsonDocument doc = QJsonDocument::fromJson(line, &err);
-        if (err.error != QJsonParseError::NoError || !doc.isObject())
-            qFatal("not a JSON object line: %s", line.constData());
-        objects.append(doc.object());
-    }
-    return objects;
-}
-
-} // namespace
 
 class TestCliInfo : public QObject {
     Q_OBJECT
 private slots:
     void ligandSdf() {
-        Run r = runCli({"info", data("complexes/1iep/ligand_xtal.sdf"), "--json"});
+        CliRun r = runCli({"info", data("complexes/1iep/ligand_xtal.sdf"), "--json"});
         QCOMPARE(r.exitCode, 0);
         auto objs = jsonLines(r.out);
         QCOMPARE(objs.size(), 1);
@@ -60,7 +34,7 @@ private slots:
         QVERIFY(size[0].toDouble() > 5.0);
     }
     void receptorPdbqt() {
-        Run r = runCli({"info", data("complexes/1stp/receptor.pdbqt"), "--json"});
+        CliRun r = runCli({"info", data("complexes/1stp/receptor.pdbqt"), "--json"});
         QCOMPARE(r.exitCode, 0);
         QJsonObject o = jsonLines(r.out).value(0);
         QCOMPARE(o["role"].toString(), QString("receptor"));
@@ -69,7 +43,7 @@ private slots:
         QVERIFY(o["xs_types"].toObject()["N_D"].toInt() > 0);
     }
     void multiRecordStream() {
-        Run r = runCli({"info", data("shapes/cdk2.sdf"), "--json"});
+        CliRun r = runCli({"info", data("shapes/cdk2.sdf"), "--json"});
         QCOMPARE(r.exitCode, 0);
         int records = 0;
         QFile f(data("shapes/cdk2.sdf"));
@@ -80,13 +54,13 @@ private slots:
         QCOMPARE(jsonLines(r.out).size(), records);
     }
     void missingFile() {
-        Run r = runCli({"info", "/nonexistent/lig.sdf"});
+        CliRun r = runCli({"info", "/nonexistent/lig.sdf"});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("/nonexistent/lig.sdf"));
         QVERIFY(r.out.isEmpty());
     }
     void receptorWithoutPolarHydrogens() {
-        Run r = runCli({"info", data("complexes/1stp/receptor.pdb")});
+        CliRun r = runCli({"info", data("complexes/1stp/receptor.pdb")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("no polar hydrogens"), r.err.constData());
         QCOMPARE(r.err.count("\n"), 1); // one clear message
@@ -105,7 +79,7 @@ private slots:
         out.write("broken\n  x\n\nnot a counts line\n$$$$\n");
         out.write(good);
         out.close();
-        Run r = runCli({"info", path, "--json"});
+        CliRun r = runCli({"info", path, "--json"});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(jsonLines(r.out).size(), 2);
         const QByteArray where = "two.sdf:" + QByteArray::number(badStart + 3);
@@ -113,7 +87,7 @@ private slots:
         QVERIFY(r.err.contains("1 skipped"));
     }
     void usageErrors() {
-        Run r = runCli({"info", data("complexes/1iep/ligand_xtal.sdf"), "--bogus"});
+        CliRun r = runCli({"info", data("complexes/1iep/ligand_xtal.sdf"), "--bogus"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("unknown option --bogus"));
         r = runCli({"frobnicate"});

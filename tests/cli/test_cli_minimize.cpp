@@ -10,32 +10,15 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "cli/CliRun.h"
+
 using namespace pw;
 
+using namespace pw::test;
+
+QString data(const QString& rel) { return testData(rel); }
+
 namespace {
-
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-Run runCli(const QStringList& args) {
-    QProcess p;
-    p.start(POSEWRIGHT_CLI, args);
-    p.waitForFinished(300000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
-
-QString data(const QString& rel) { return QString(POSEWRIGHT_TEST_DATA) + "/" + rel; }
-
-QList<QJsonObject> jsonLines(const QByteArray& out) {
-    QList<QJsonObject> objects;
-    for (const QByteArray& line : out.split('\n'))
-        if (!line.trimmed().isEmpty())
-            objects.append(QJsonDocument::fromJson(line).object());
-    return objects;
-}
 
 // A zigzag alkane chain of n carbons (single bonds, no hydrogens: preparation adds them).
 Molecule alkane(int n) {
@@ -61,7 +44,7 @@ private slots:
     void scoreCrystalLikeVina() {
         // Vina 1.2.3 --score_only on this pose: affinity -12.513, inter -17.634, intra -0.485
         // (tests/data/reference/1iep.json).
-        Run r = runCli({"score", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--ligand",
+        CliRun r = runCli({"score", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--ligand",
                         data("complexes/1iep/ligand_xtal.pdbqt"), "--box",
                         data("complexes/1iep/box.txt"), "--json"});
         QCOMPARE(r.exitCode, 0);
@@ -77,7 +60,7 @@ private slots:
         QStringList ligands;
         for (int i : {2, 7, 1})
             ligands << data(QString("complexes/1iep/poses/pose%1.pdbqt").arg(i, 2, 10, QChar('0')));
-        Run r = runCli(QStringList{"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"),
+        CliRun r = runCli(QStringList{"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"),
                                    "--box", data("complexes/1iep/box.txt"), "--device", "cpu",
                                    "--out", out, "--json", "--ligands"} +
                        ligands);
@@ -125,7 +108,7 @@ private slots:
         const std::string batch = dir.filePath("batch.sdf").toStdString();
         writeMolecules(batch, {good, far, hydrogen, chain, good});
         const QString out = dir.filePath("out.sdf");
-        Run r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--box",
+        CliRun r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--box",
                         data("complexes/1iep/box.txt"), "--device", "cpu", "--json", "--out", out,
                         "--ligands", QString::fromStdString(batch)});
         QCOMPARE(r.exitCode, 0);
@@ -140,14 +123,14 @@ private slots:
         QCOMPARE(int(readMolecules(out.toStdString()).size()), 2);
     }
     void receptorWithoutHydrogens() {
-        Run r = runCli({"minimize", "--receptor", data("complexes/1stp/receptor.pdb"),
+        CliRun r = runCli({"minimize", "--receptor", data("complexes/1stp/receptor.pdb"),
                         "--autobox-ligand", data("complexes/1stp/ligand_xtal.pdbqt"), "--ligands",
                         data("complexes/1stp/ligand_xtal.pdbqt")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("no polar hydrogens"), r.err.constData());
     }
     void usage() {
-        Run r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt")});
+        CliRun r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("--ligands"));
         r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--ligands",

@@ -1,0 +1,42 @@
+// CliRun: runs posewright-cli as a user would (a separate process) and splits its JSON lines,
+// for the CLI test suites.
+#pragma once
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStringList>
+
+namespace pw::test {
+
+struct CliRun {
+    int exitCode = -1; // -1 when the process crashed or timed out
+    QByteArray out, err;
+};
+
+inline CliRun runCli(const QStringList& args, int timeoutMs = 300000) {
+    QProcess p;
+    p.start(POSEWRIGHT_CLI, args);
+    p.waitForFinished(timeoutMs);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+inline QString testData(const QString& rel) { return QString(POSEWRIGHT_TEST_DATA) + "/" + rel; }
+
+// Each non-empty line of out must be one JSON object; anything else fails the test run.
+inline QList<QJsonObject> jsonLines(const QByteArray& out) {
+    QList<QJsonObject> objects;
+    for (const QByteArray& line : out.split('\n')) {
+        if (line.trimmed().isEmpty())
+            continue;
+        QJsonParseError err;
+        QJsonDocument doc = QJsonDocument::fromJson(line, &err);
+        if (err.error != QJsonParseError::NoError || !doc.isObject())
+            qFatal("not a JSON object line: %s", line.constData());
+        objects.append(doc.object());
+    }
+    return objects;
+}
+
+} // namespace pw::test
