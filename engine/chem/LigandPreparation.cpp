@@ -1,5 +1,7 @@
 #include "LigandPreparation.h"
 
+#include "PdbqtBondOrders.h"
+
 #include "Ad4Typing.h"
 #include "RdkitConvert.h"
 #include "core/InputError.h"
@@ -105,6 +107,9 @@ Molecule keepPdbqtTree(const Molecule& input, const LigandPreparationOptions& op
         if (bi >= 0)
             out.bonds[bi].rotatable = true;
     }
+    // Bond orders from Meeko's SMILES remarks, so that the ligand written as SDF is the same
+    // chemistry (PDBQT itself carries no bond orders).
+    applySmilesBondOrders(out);
     assignXsTypes(out);
     return out;
 }

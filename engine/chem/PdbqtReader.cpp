@@ -18,6 +18,23 @@ struct BranchRecord {
     long line = 0;
 };
 
+void markAmmoniumCharges(Molecule& m) {
+    // PDBQT has no formal charges, but an N with four single-bonded neighbours (a protonated
+    // amine, as in imatinib's piperazine or a lysine) is N+: without it the molecule written as
+    // SDF would not be valid chemistry (a four-valent neutral N).
+    std::vector<int> degree(m.atoms.size(), 0);
+    std::vector<bool> multiple(m.atoms.size(), false);
+    for (const Bond& b : m.bonds) {
+        ++degree[b.a];
+        ++degree[b.b];
+        if (b.order != BondOrder::Single || m.atoms[b.a].aromatic || m.atoms[b.b].aromatic)
+            multiple[b.a] = multiple[b.b] = true;
+    }
+    for (size_t i = 0; i < m.atoms.size(); ++i)
+        if (m.atoms[i].element == 7 && degree[i] == 4 && !multiple[i] && m.atoms[i].formalCharge == 0)
+            m.atoms[i].formalCharge = 1;
+}
+
 class PdbqtReader final : public RecordReader {
 public:
     PdbqtReader(std::unique_ptr<std::istream> in, std::string path, ReadOptions options)
@@ -192,8 +209,10 @@ bool PdbqtReader::readRecord(Molecule& out) {
         finishTree(out);
     else
         perceiveBonds(out);
+    markAmmoniumCharges(out);
     return true;
 }
+
 
 void PdbqtReader::readRemark(std::string_view line, Molecule& out) {
     std::string_view rest = text::trim(line.substr(6));

@@ -43,23 +43,28 @@ TargetInputs loadTarget(const CommandLine& cl, const std::string& fallbackLigand
 }
 
 void requireInsideBox(const Molecule& ligand, const SearchBox& box, const std::string& boxSource) {
+    // Atoms sticking out of the box are fine (Vina penalizes them and minimization pulls them
+    // in: random-torsion starts often stick out); a ligand whose centre lies outside is misplaced.
+    Vec3 centre = Vec3::Zero();
+    int heavy = 0;
+    for (const Atom& a : ligand.atoms)
+        if (a.element != 1) {
+            centre += a.position;
+            ++heavy;
+        }
+    if (heavy == 0)
+        return;
+    centre /= heavy;
     const Vec3 lo = box.center - box.size / 2, hi = box.center + box.size / 2;
-    double worst = 0;
-    for (const Atom& a : ligand.atoms) {
-        if (a.element == 1)
-            continue;
-        const Vec3 below = (lo - a.position).cwiseMax(0.0);
-        const Vec3 above = (a.position - hi).cwiseMax(0.0);
-        worst = std::max(worst, (below + above).norm());
-    }
-    if (worst > 0) {
+    const double outside = ((lo - centre).cwiseMax(0.0) + (centre - hi).cwiseMax(0.0)).norm();
+    if (outside > 0) {
         char buf[96];
-        std::snprintf(buf, sizeof buf, "%.2f", worst);
+        std::snprintf(buf, sizeof buf, "%.2f", outside);
         const std::string name = ligand.name.empty() ? "ligand" : "ligand '" + ligand.name + "'";
         throw InputError(ligand.sourceFile, 0,
                          "record " + std::to_string(ligand.sourceRecord) + ": " + name +
-                             " lies outside " + boxSource + " (up to " + buf +
-                             " Å): move the box or the ligand");
+                             " lies outside " + boxSource + " (its centre is " + buf +
+                             " Å from the box): move the box or the ligand");
     }
 }
 

@@ -26,7 +26,7 @@ struct TargetInputs {
 // `fallbackLigandFile`'s first molecule (Vina-style 4 Å padding) when given.
 TargetInputs loadTarget(const CommandLine& cl, const std::string& fallbackLigandFile = {});
 
-// Throws InputError naming the ligand when a heavy atom lies outside the box.
+// Throws InputError naming the ligand when the centre of its heavy atoms lies outside the box.
 void requireInsideBox(const Molecule& ligand, const SearchBox& box, const std::string& boxSource);
 
 // affinity, inter, intra, torsional, unbound, terms (weighted intermolecular terms), terms_raw.
