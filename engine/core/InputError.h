@@ -20,10 +20,13 @@ public:
     const std::string& detail() const { return detail_; }
 
     static std::string format(const std::string& file, long line, const std::string& what) {
-        std::string s = file.empty() ? std::string("<input>") : file;
+        // Built with append() only: GCC 12 warns falsely (-Wrestrict) on chained operator+.
+        std::string s;
+        s.append(file.empty() ? std::string("<input>") : file);
         if (line > 0)
-            s += ":" + std::to_string(line);
-        return s + ": " + what;
+            s.append(":").append(std::to_string(line));
+        s.append(": ").append(what);
+        return s;
     }
 
 private:
