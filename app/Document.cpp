@@ -9,22 +9,83 @@ Document::Document(QObject* parent) : QObject(parent) {}
 void Document::setReceptor(Molecule receptor, const QString& path) {
     receptor_ = std::move(receptor);
     receptorPath_ = path;
+    ++receptorGeneration_;
     emit receptorChanged();
 }
 
 void Document::setLigands(std::vector<Molecule> ligands, const QStringList& paths) {
     ligands_ = std::move(ligands);
+    scores_.assign(ligands_.size(), std::nullopt);
     ligandPaths_ = paths;
+    active_ = ligands_.empty() ? -1 : 0;
     emit ligandsChanged();
+    emit activeLigandChanged(active_);
 }
 
 void Document::clear() {
     receptor_.reset();
     receptorPath_.clear();
+    ++receptorGeneration_;
     ligands_.clear();
+    scores_.clear();
     ligandPaths_.clear();
+    active_ = -1;
+    box_.reset();
+    boxSource_ = BoxSource::None;
     emit receptorChanged();
     emit ligandsChanged();
+    emit activeLigandChanged(-1);
+    emit boxChanged();
+}
+
+void Document::replaceLigand(int index, Molecule ligand, std::optional<VinaScore> score) {
+    if (index < 0 || index >= static_cast<int>(ligands_.size()))
+        return;
+    ligands_[static_cast<size_t>(index)] = std::move(ligand);
+    scores_[static_cast<size_t>(index)] = std::move(score);
+    emit ligandChanged(index);
+}
+
+const std::optional<VinaScore>& Document::score(int index) const {
+    static const std::optional<VinaScore> none;
+    if (index < 0 || index >= static_cast<int>(scores_.size()))
+        return none;
+    return scores_[static_cast<size_t>(index)];
+}
+
+void Document::setScore(int index, std::optional<VinaScore> score) {
+    if (index < 0 || index >= static_cast<int>(scores_.size()))
+        return;
+    scores_[static_cast<size_t>(index)] = std::move(score);
+    emit ligandChanged(index);
+}
+
+int Document::activeLigand() const {
+    return active_;
+}
+
+void Document::setActiveLigand(int index) {
+    if (index < -1 || index >= static_cast<int>(ligands_.size()) || index == active_)
+        return;
+    active_ = index;
+    emit activeLigandChanged(index);
+}
+
+void Document::setBox(std::optional<SearchBox> box, BoxSource source) {
+    box_ = box;
+    boxSource_ = box ? source : BoxSource::None;
+    emit boxChanged();
+}
+
+void Document::setScoring(ScoringKind kind) {
+    if (kind == scoring_)
+        return;
+    scoring_ = kind;
+    emit scoringChanged();
+}
+
+void Document::setDevice(const QString& device) {
+    device_ = device;
 }
 
 QString Document::summary() const {

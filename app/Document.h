@@ -1,8 +1,11 @@
-// Document: what the user has open (one receptor, a list of ligands, where they came from).
-// Views listen to its signals; loading happens elsewhere (MoleculeLoader) and lands here whole.
+// Document: what the user has open (one receptor, a list of ligands with their poses and scores,
+// the search box and scoring settings). Views listen to its signals; loading and jobs happen
+// elsewhere and land here whole, through undoable commands where the user expects undo.
 #pragma once
 
 #include "core/Molecule.h"
+#include "score/BoxConfig.h"
+#include "score/ScoreBreakdown.h"
 
 #include <QObject>
 #include <QString>
@@ -13,6 +16,9 @@
 
 namespace pw {
 
+// How the search box was set: read from a Vina config, around the ligand plus a margin, or typed.
+enum class BoxSource { None, File, Ligand, Typed };
+
 class Document : public QObject {
     Q_OBJECT
 public:
@@ -22,6 +28,8 @@ public:
     // Only valid when hasReceptor().
     const Molecule& receptor() const { return *receptor_; }
     const QString& receptorPath() const { return receptorPath_; }
+    // Increases with every new receptor: caches built on one (grids) know when they are stale.
+    int receptorGeneration() const { return receptorGeneration_; }
     const std::vector<Molecule>& ligands() const { return ligands_; }
     const QStringList& ligandPaths() const { return ligandPaths_; }
 
@@ -30,18 +38,49 @@ public:
     void setLigands(std::vector<Molecule> ligands, const QStringList& paths);
     void clear();
 
+    // One ligand's molecule (a new pose, or its prepared form) and its score, in one step.
+    void replaceLigand(int index, Molecule ligand, std::optional<VinaScore> score);
+    // The Vina score of a ligand's current pose; empty until scored.
+    const std::optional<VinaScore>& score(int index) const;
+    void setScore(int index, std::optional<VinaScore> score);
+
+    // The ligand the tools act on (minimize, drag, energy panel); -1 when there is none.
+    int activeLigand() const;
+    void setActiveLigand(int index);
+
+    const std::optional<SearchBox>& box() const { return box_; }
+    BoxSource boxSource() const { return boxSource_; }
+    void setBox(std::optional<SearchBox> box, BoxSource source);
+
+    ScoringKind scoring() const { return scoring_; }
+    void setScoring(ScoringKind kind);
+    // "auto", "cpu", "cuda", "cuda:N" (DeviceSelection's syntax).
+    const QString& device() const { return device_; }
+    void setDevice(const QString& device);
+
     // One line for the status bar: "Receptor receptor.pdbqt: 1116 atoms · 1 ligand".
     QString summary() const;
 
 signals:
     void receptorChanged();
     void ligandsChanged();
+    void ligandChanged(int index); // pose or score of one ligand
+    void activeLigandChanged(int index);
+    void boxChanged();
+    void scoringChanged();
 
 private:
     std::optional<Molecule> receptor_;
     QString receptorPath_;
+    int receptorGeneration_ = 0;
     std::vector<Molecule> ligands_;
+    std::vector<std::optional<VinaScore>> scores_;
     QStringList ligandPaths_;
+    int active_ = -1;
+    std::optional<SearchBox> box_;
+    BoxSource boxSource_ = BoxSource::None;
+    ScoringKind scoring_ = ScoringKind::Vina;
+    QString device_ = QStringLiteral("auto");
 };
 
 } // namespace pw

@@ -1,22 +1,44 @@
 #include "MainWindow.h"
 
+#include "EnergyPlot.h"
 #include "MoleculeDrawings.h"
 #include "MoleculeView.h"
+#include "SessionFile.h"
+#include "SettingsPanel.h"
+#include "StartupFiles.h"
+#include "TrajectoryPlayer.h"
+#include "backend/DeviceSelection.h"
+#include "chem/MoleculeWriter.h"
+#include "core/InputError.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QHeaderView>
 #include <QIcon>
+#include <QImageWriter>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSaveFile>
+#include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTableWidget>
 #include <QToolBar>
+#include <QToolButton>
+#include <QUndoStack>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 // The resources live in a static library: name them once so the linker keeps them.
 static void initResources() {
@@ -24,87 +46,231 @@ static void initResources() {
 }
 
 namespace pw {
+namespace {
+
+constexpr int kMaxRecentFiles = 8;
+const char* const kRecentKey = "recentFiles";
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     initResources();
     setWindowTitle(tr("Posewright"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/posewright.png")));
+    setAcceptDrops(true);
+    undo_ = new QUndoStack(this);
     view_ = new MoleculeView(this);
     setCentralWidget(view_);
     createActions();
-    createDock();
+    createDocks();
     createStatusBar();
     connect(&document_, &Document::receptorChanged, this, &MainWindow::onReceptorChanged);
     connect(&document_, &Document::ligandsChanged, this, &MainWindow::onLigandsChanged);
-    resize(1280, 800);
+    connect(&document_, &Document::ligandChanged, this, &MainWindow::onLigandChanged);
+    connect(&document_, &Document::boxChanged, this, &MainWindow::onBoxChanged);
+    connect(&document_, &Document::scoringChanged, this, &MainWindow::requestTarget);
+    connectEditing();
+    resize(1400, 860);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    job_.reset(); // cancels and waits for the worker before the document goes
+}
 
 void MainWindow::createActions() {
     QStyle* s = style();
-    auto* openReceptor = new QAction(
-        QIcon::fromTheme(QStringLiteral("document-open"), s->standardIcon(QStyle::SP_DirOpenIcon)),
-        tr("Open &receptor..."), this);
+    auto icon = [s](const char* theme, QStyle::StandardPixmap fallback) {
+        return QIcon::fromTheme(QString::fromLatin1(theme), s->standardIcon(fallback));
+    };
+    auto* openReceptor =
+        new QAction(icon("document-open", QStyle::SP_DirOpenIcon), tr("Open &receptor..."), this);
     openReceptor->setShortcut(QKeySequence(tr("Ctrl+R")));
     openReceptor->setStatusTip(tr("Open a receptor (PDBQT or PDB)"));
     connect(openReceptor, &QAction::triggered, this, &MainWindow::chooseReceptor);
 
-    auto* openLigands = new QAction(
-        QIcon::fromTheme(QStringLiteral("list-add"), s->standardIcon(QStyle::SP_FileIcon)),
-        tr("Open &ligands..."), this);
+    auto* openLigands =
+        new QAction(icon("list-add", QStyle::SP_FileIcon), tr("Open &ligands..."), this);
     openLigands->setShortcut(QKeySequence::Open);
     openLigands->setStatusTip(tr("Open ligands (SDF, MOL2, PDBQT, PDB, SMILES)"));
     connect(openLigands, &QAction::triggered, this, &MainWindow::chooseLigands);
 
+    auto* openBox = new QAction(tr("Open &box config..."), this);
+    connect(openBox, &QAction::triggered, this, &MainWindow::chooseBoxConfig);
+    auto* openSessionAction = new QAction(tr("Open &session..."), this);
+    connect(openSessionAction, &QAction::triggered, this, &MainWindow::chooseSession);
+    auto* saveSessionAction = new QAction(icon("document-save", QStyle::SP_DialogSaveButton),
+                                          tr("&Save session..."), this);
+    saveSessionAction->setShortcut(QKeySequence::Save);
+    connect(saveSessionAction, &QAction::triggered, this, &MainWindow::chooseSaveSession);
+    auto* exportPosesAction = new QAction(tr("&Export poses as SDF..."), this);
+    exportPosesAction->setShortcut(QKeySequence(tr("Ctrl+E")));
+    connect(exportPosesAction, &QAction::triggered, this, &MainWindow::chooseExportPoses);
+    auto* exportImageAction = new QAction(tr("Export &view as PNG..."), this);
+    connect(exportImageAction, &QAction::triggered, this, &MainWindow::chooseExportImage);
     auto* quit = new QAction(tr("&Quit"), this);
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
-    resetViewAction_ = new QAction(QIcon::fromTheme(QStringLiteral("zoom-fit-best"),
-                                                    s->standardIcon(QStyle::SP_BrowserReload)),
-                                   tr("&Reset view"), this);
+    QAction* undoAction = undo_->createUndoAction(this, tr("&Undo"));
+    undoAction->setShortcut(QKeySequence::Undo);
+    undoAction->setIcon(icon("edit-undo", QStyle::SP_ArrowBack));
+    QAction* redoAction = undo_->createRedoAction(this, tr("&Redo"));
+    redoAction->setShortcut(QKeySequence::Redo);
+    redoAction->setIcon(icon("edit-redo", QStyle::SP_ArrowForward));
+
+    minimizeAction_ =
+        new QAction(icon("media-playback-start", QStyle::SP_MediaPlay), tr("&Minimize pose"), this);
+    minimizeAction_->setObjectName(QStringLiteral("minimizeAction"));
+    minimizeAction_->setShortcut(QKeySequence(tr("Ctrl+M")));
+    minimizeAction_->setStatusTip(tr("Minimize the active ligand in the pocket (Vina energy)"));
+    connect(minimizeAction_, &QAction::triggered, this, &MainWindow::minimize);
+    cancelAction_ =
+        new QAction(icon("process-stop", QStyle::SP_BrowserStop), tr("&Cancel job"), this);
+    cancelAction_->setShortcut(QKeySequence(Qt::Key_Escape));
+    cancelAction_->setEnabled(false);
+    connect(cancelAction_, &QAction::triggered, this, &MainWindow::cancelJob);
+
+    editModeAction_ =
+        new QAction(icon("transform-move", QStyle::SP_ArrowUp), tr("&Edit pose"), this);
+    editModeAction_->setCheckable(true);
+    editModeAction_->setShortcut(QKeySequence(tr("Ctrl+D")));
+    editModeAction_->setStatusTip(tr("Left-drag turns the ligand, Ctrl+drag slides it, "
+                                     "Shift+drag on an atom turns its rotatable bond"));
+
+    resetViewAction_ =
+        new QAction(icon("zoom-fit-best", QStyle::SP_BrowserReload), tr("&Reset view"), this);
     resetViewAction_->setStatusTip(tr("Frame the ligands in their pocket"));
     connect(resetViewAction_, &QAction::triggered, view_, &MoleculeView::resetCamera);
-
     auto* about = new QAction(tr("&About Posewright"), this);
     connect(about, &QAction::triggered, this, &MainWindow::about);
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(openReceptor);
     file->addAction(openLigands);
+    file->addAction(openBox);
+    recentMenu_ = file->addMenu(tr("Open r&ecent"));
+    file->addSeparator();
+    file->addAction(openSessionAction);
+    file->addAction(saveSessionAction);
+    file->addSeparator();
+    file->addAction(exportPosesAction);
+    file->addAction(exportImageAction);
     file->addSeparator();
     file->addAction(quit);
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(undoAction);
+    edit->addAction(redoAction);
+    QMenu* refine = menuBar()->addMenu(tr("&Refine"));
+    refine->addAction(minimizeAction_);
+    refine->addAction(cancelAction_);
+    refine->addSeparator();
+    refine->addAction(editModeAction_);
     viewMenu_ = menuBar()->addMenu(tr("&View"));
     viewMenu_->addAction(resetViewAction_);
+    wholeReceptorAction_ = new QAction(tr("&Whole receptor as sticks"), this);
+    wholeReceptorAction_->setCheckable(true);
+    wholeReceptorAction_->setStatusTip(tr("Otherwise: the backbone as a tube and the residues "
+                                          "within 6 Å of the ligands as sticks"));
+    connect(wholeReceptorAction_, &QAction::toggled, this, &MainWindow::updateReceptorDrawing);
+    viewMenu_->addAction(wholeReceptorAction_);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(about);
+    updateRecentMenu();
 
     QToolBar* bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addAction(openReceptor);
     bar->addAction(openLigands);
+    bar->addAction(saveSessionAction);
+    bar->addSeparator();
+    bar->addAction(undoAction);
+    bar->addAction(redoAction);
+    bar->addSeparator();
+    bar->addAction(minimizeAction_);
+    bar->addAction(cancelAction_);
+    bar->addAction(editModeAction_);
     bar->addSeparator();
     bar->addAction(resetViewAction_);
 }
 
-void MainWindow::createDock() {
+void MainWindow::createDocks() {
     auto* dock = new QDockWidget(tr("Ligands"), this);
     dock->setObjectName(QStringLiteral("ligandsDock"));
     ligandList_ = new QListWidget(dock);
     ligandList_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    ligandList_->setToolTip(tr("Selected ligands are shown in the view (first in green)"));
+    ligandList_->setToolTip(tr("Selected ligands are shown in the view; the first (green) is "
+                               "the one minimized and edited"));
     connect(ligandList_, &QListWidget::itemSelectionChanged, this,
             &MainWindow::showSelectedLigands);
     dock->setWidget(ligandList_);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     viewMenu_->addAction(dock->toggleViewAction());
+
+    auto* settingsDock = new QDockWidget(tr("Settings"), this);
+    settingsDock->setObjectName(QStringLiteral("settingsDock"));
+    settings_ = new SettingsPanel(settingsDock);
+    settingsDock->setWidget(settings_);
+    addDockWidget(Qt::LeftDockWidgetArea, settingsDock);
+    viewMenu_->addAction(settingsDock->toggleViewAction());
+    connect(settings_, &SettingsPanel::scoringChanged, &document_, &Document::setScoring);
+    connect(settings_, &SettingsPanel::deviceChanged, &document_, &Document::setDevice);
+    connect(settings_, &SettingsPanel::boxFromLigandRequested, this,
+            &MainWindow::setBoxAroundLigand);
+    connect(settings_, &SettingsPanel::boxFromFileRequested, this, &MainWindow::chooseBoxConfig);
+    connect(settings_, &SettingsPanel::boxTyped, this,
+            [this](const SearchBox& b) { document_.setBox(b, BoxSource::Typed); });
+
+    auto* energyDock = new QDockWidget(tr("Energy"), this);
+    energyDock->setObjectName(QStringLiteral("energyDock"));
+    auto* energy = new QWidget(energyDock);
+    auto* layout = new QVBoxLayout(energy);
+    layout->setContentsMargins(2, 2, 2, 2);
+    plot_ = new EnergyPlot(energy);
+    layout->addWidget(plot_, 3);
+    player_ = new TrajectoryPlayer(energy);
+    layout->addWidget(player_);
+    termTable_ = new QTableWidget(0, 2, energy);
+    termTable_->setObjectName(QStringLiteral("termTable"));
+    termTable_->setHorizontalHeaderLabels({tr("Term"), tr("kcal/mol")});
+    termTable_->horizontalHeader()->setStretchLastSection(true);
+    termTable_->verticalHeader()->hide();
+    termTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    termTable_->setToolTip(tr("Vina's terms for the pose shown (check a term to plot it)"));
+    layout->addWidget(termTable_, 2);
+    energyDock->setWidget(energy);
+    addDockWidget(Qt::RightDockWidgetArea, energyDock);
+    viewMenu_->addAction(energyDock->toggleViewAction());
+    resizeDocks({energyDock}, {440}, Qt::Horizontal);
+    initEnergyPlot();
+    connect(player_, &TrajectoryPlayer::frameChanged, this, &MainWindow::showTrajectoryFrame);
 }
 
 void MainWindow::createStatusBar() {
-    // The compute device: CPU until the backend layer picks a GPU (ARCHITECTURE.md §3).
-    deviceLabel_ = new QLabel(tr("Device: CPU"), this);
+    // The compute device as the backend layer chooses it (ARCHITECTURE.md §3).
+    std::string note;
+    std::string description = "CPU";
+    try {
+        std::unique_ptr<Backend> backend =
+            createBackend(parseDeviceRequest(document_.device().toStdString()), 0, note);
+        description = backend->description();
+    } catch (const std::exception& e) {
+        note = e.what();
+    }
+    deviceLabel_ = new QLabel(tr("Device: %1").arg(QString::fromStdString(description)), this);
+    deviceLabel_->setToolTip(QString::fromStdString(note));
     contentsLabel_ = new QLabel(this);
+    scoreLabel_ = new QLabel(this);
+    scoreLabel_->setObjectName(QStringLiteral("scoreLabel"));
+    progress_ = new QProgressBar(this);
+    progress_->setMaximumWidth(180);
+    progress_->setVisible(false);
+    cancelButton_ = new QToolButton(this);
+    cancelButton_->setDefaultAction(cancelAction_);
+    cancelButton_->setVisible(false);
+    statusBar()->addPermanentWidget(scoreLabel_);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancelButton_);
     statusBar()->addPermanentWidget(contentsLabel_);
     statusBar()->addPermanentWidget(deviceLabel_);
     updateStatus();
@@ -116,6 +282,16 @@ void MainWindow::openReceptor(const QString& path) {
 
 void MainWindow::openLigands(const QStringList& paths) {
     startLoad(paths, LoadKind::Ligands);
+}
+
+bool MainWindow::openBoxConfig(const QString& path) {
+    try {
+        document_.setBox(readBoxConfig(path.toStdString()), BoxSource::File);
+        return true;
+    } catch (const std::exception& e) {
+        showError(QString::fromStdString(e.what()));
+        return false;
+    }
 }
 
 void MainWindow::startLoad(const QStringList& paths, LoadKind kind) {
@@ -148,11 +324,23 @@ void MainWindow::finishLoad(LoadResult result, int generation) {
     }
     const QString first = result.paths.value(0);
     lastDirectory_ = QFileInfo(first).absolutePath();
+    for (const QString& p : result.paths)
+        addRecentFile(p);
     std::vector<Molecule>& molecules = result.molecules;
-    if (receptor)
+    if (job_)
+        cancelJob(); // the job's molecules are about to go
+    if (receptor) {
         document_.setReceptor(std::move(molecules.front()), first);
-    else
+        // A Vina config next to the receptor (box.txt, as the examples ship) is its pocket.
+        const QString config = QFileInfo(first).absolutePath() + QStringLiteral("/box.txt");
+        if (document_.boxSource() != BoxSource::Typed && QFileInfo::exists(config))
+            openBoxConfig(config);
+    } else {
+        undo_->clear(); // the commands refer to the old ligands
         document_.setLigands(std::move(molecules), result.paths);
+        if (!document_.box())
+            setBoxAroundLigand(settings_->ligandMargin());
+    }
     QString message = tr("Read %1").arg(QFileInfo(first).fileName());
     if (!result.warnings.isEmpty())
         message += tr(" (%n record(s) skipped)", nullptr, result.warnings.size());
@@ -166,17 +354,15 @@ void MainWindow::showError(const QString& message) {
     if (!errorDialogs_)
         return;
     // open(), not exec(): the window stays responsive and loads in flight still land.
-    auto* box = new QMessageBox(QMessageBox::Critical, tr("Could not open file"), message,
-                                QMessageBox::Ok, this);
+    auto* box =
+        new QMessageBox(QMessageBox::Critical, tr("Posewright"), message, QMessageBox::Ok, this);
     box->setObjectName(QStringLiteral("loadErrorBox"));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
 }
 
 void MainWindow::onReceptorChanged() {
-    view_->setReceptor(document_.hasReceptor()
-                           ? toDrawing(document_.receptor(), DrawStyle::Receptor)
-                           : MoleculeDrawing{});
+    updateReceptorDrawing();
     // Frame again (the receptor decides the side to look from) unless the user has taken the
     // camera since the last framing.
     if (!view_->cameraMovedByUser())
@@ -186,6 +372,7 @@ void MainWindow::onReceptorChanged() {
         title += QStringLiteral(" — ") + QFileInfo(document_.receptorPath()).fileName();
     setWindowTitle(title);
     updateStatus();
+    requestTarget();
 }
 
 void MainWindow::onLigandsChanged() {
@@ -201,29 +388,81 @@ void MainWindow::onLigandsChanged() {
             tr("%1 heavy atoms, %2 atoms").arg(m.heavyAtomCount()).arg(m.atoms.size()));
         ligandList_->addItem(item);
     }
-    if (ligandList_->count() > 0)
-        ligandList_->item(0)->setSelected(true);
+    const int active = document_.activeLigand();
+    if (active >= 0 && active < ligandList_->count())
+        ligandList_->item(active)->setSelected(true);
+    trajectory_.clear();
+    trajectoryIndex_ = -1;
+    plot_->clearPoints();
+    player_->setFrameCount(0);
     showSelectedLigands();
     view_->resetCamera();
+    updateStatus();
+}
+
+void MainWindow::onLigandChanged(int index) {
+    if (index >= 0 && index < ligandList_->count()) {
+        QListWidgetItem* item = ligandList_->item(index);
+        const Molecule& m = document_.ligands()[static_cast<size_t>(index)];
+        QString text = QStringLiteral("%1  %2").arg(index + 1).arg(
+            m.name.empty() ? tr("ligand %1").arg(index + 1) : QString::fromStdString(m.name));
+        if (const auto& s = document_.score(index))
+            text += QStringLiteral("   %1").arg(s->affinity, 0, 'f', 2);
+        item->setText(text);
+    }
+    showSelectedLigands();
     updateStatus();
 }
 
 void MainWindow::showSelectedLigands() {
     std::vector<MoleculeDrawing> drawings;
     const auto& ligands = document_.ligands();
+    int first = -1;
     for (int row = 0; row < ligandList_->count(); ++row) {
         if (!ligandList_->item(row)->isSelected() || row >= static_cast<int>(ligands.size()))
             continue;
+        if (first < 0)
+            first = row;
         // The first selected ligand in green, the others in cyan: a reference and its rivals.
         drawings.push_back(
             toDrawing(ligands[static_cast<size_t>(row)],
                       drawings.empty() ? DrawStyle::Ligand : DrawStyle::LigandAlternate));
     }
+    if (first >= 0)
+        document_.setActiveLigand(first);
     view_->setLigands(drawings);
+    updateReceptorDrawing();
+    rescoreActiveLigand();
+}
+
+void MainWindow::updateReceptorDrawing() {
+    if (!document_.hasReceptor()) {
+        view_->setReceptor({});
+        view_->setBackbone({});
+        return;
+    }
+    std::vector<const Molecule*> shown;
+    for (int row = 0; row < ligandList_->count(); ++row)
+        if (ligandList_->item(row)->isSelected() &&
+            row < static_cast<int>(document_.ligands().size()))
+            shown.push_back(&document_.ligands()[static_cast<size_t>(row)]);
+    MoleculeDrawing pocket;
+    if (!wholeReceptorAction_->isChecked() && !shown.empty())
+        pocket = pocketDrawing(document_.receptor(), shown);
+    if (pocket.empty()) {
+        view_->setReceptor(toDrawing(document_.receptor(), DrawStyle::Receptor));
+        view_->setBackbone({});
+        return;
+    }
+    view_->setReceptor(pocket);
+    view_->setBackbone(backboneTraces(document_.receptor()));
 }
 
 void MainWindow::updateStatus() {
     contentsLabel_->setText(document_.summary());
+    const int active = document_.activeLigand();
+    const auto& s = document_.score(active);
+    scoreLabel_->setText(s ? tr("Affinity %1 kcal/mol").arg(s->affinity, 0, 'f', 3) : QString());
 }
 
 void MainWindow::chooseReceptor() {
@@ -240,6 +479,194 @@ void MainWindow::chooseLigands() {
         tr("Molecules (*.sdf *.sd *.mol *.mol2 *.pdbqt *.pdb *.smi *.smiles);;All files (*)"));
     if (!paths.isEmpty())
         openLigands(paths);
+}
+
+void MainWindow::chooseBoxConfig() {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Vina box config"), lastDirectory_, tr("Config (*.txt *.conf);;All (*)"));
+    if (!path.isEmpty())
+        openBoxConfig(path);
+}
+
+void MainWindow::chooseSession() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), lastDirectory_,
+                                                      tr("Sessions (*.pwsession *.json)"));
+    if (!path.isEmpty())
+        openSession(path);
+}
+
+void MainWindow::chooseSaveSession() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save session"), lastDirectory_,
+                                                      tr("Sessions (*.pwsession *.json)"));
+    if (!path.isEmpty())
+        saveSession(path);
+}
+
+void MainWindow::chooseExportPoses() {
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export poses"), lastDirectory_, tr("SDF (*.sdf)"));
+    if (!path.isEmpty())
+        exportPoses(path);
+}
+
+void MainWindow::chooseExportImage() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export view"), lastDirectory_,
+                                                      tr("PNG image (*.png)"));
+    if (!path.isEmpty())
+        exportImage(path);
+}
+
+bool MainWindow::saveSession(const QString& path) {
+    try {
+        writeSession(path, sessionOf(document_));
+        undo_->setClean();
+        statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 5000);
+        return true;
+    } catch (const std::exception& e) {
+        showError(QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+void MainWindow::openSession(const QString& path) {
+    cancelJob();
+    restoringSession_ = true;
+    ++pending_;
+    setBusy(tr("Opening session %1...").arg(QFileInfo(path).fileName()), false);
+    auto* watcher = new QFutureWatcher<RestoredSession>(this);
+    connect(watcher, &QFutureWatcher<RestoredSession>::finished, this, [this, watcher] {
+        RestoredSession r = watcher->result();
+        watcher->deleteLater();
+        --pending_;
+        restoringSession_ = false;
+        clearBusy();
+        if (!r.error.isEmpty()) {
+            showError(r.error);
+            emit sessionOpened(false);
+            return;
+        }
+        const Session& s = r.session;
+        undo_->clear();
+        {
+            // One target build for the whole session, not one per changed setting.
+            const QSignalBlocker block(&document_);
+            document_.setScoring(s.scoring);
+            document_.setDevice(s.device);
+            document_.setBox(s.box, s.boxSource);
+        }
+        if (r.receptor)
+            document_.setReceptor(std::move(*r.receptor), s.receptorPath);
+        document_.setLigands(std::move(r.ligands), s.ligandPaths);
+        for (int i = 0; i < static_cast<int>(s.ligands.size()); ++i)
+            document_.setScore(i, s.ligands[static_cast<size_t>(i)].score);
+        if (s.active >= 0 && s.active < ligandList_->count()) {
+            ligandList_->clearSelection();
+            ligandList_->item(s.active)->setSelected(true);
+        }
+        onBoxChanged();
+        emit sessionOpened(true);
+    });
+    watcher->setFuture(QtConcurrent::run([path] { return restoreSession(path); }));
+}
+
+bool MainWindow::exportPoses(const QString& path) {
+    std::vector<Molecule> out = document_.ligands();
+    for (int i = 0; i < static_cast<int>(out.size()); ++i) {
+        Molecule& m = out[static_cast<size_t>(i)];
+        if (const auto& s = document_.score(i)) {
+            // smina's tag for the minimized affinity, plus the split Vina prints.
+            m.setProperty("minimizedAffinity", QString::number(s->affinity, 'f', 5).toStdString());
+            m.setProperty("vina_inter", QString::number(s->inter, 'f', 5).toStdString());
+            m.setProperty("vina_intra", QString::number(s->intra, 'f', 5).toStdString());
+            m.setProperty("vina_torsional", QString::number(s->torsional, 'f', 5).toStdString());
+            for (int t = 0; t < kScoreTermCount; ++t)
+                m.setProperty("vina_" + std::string(scoreTermName(t)),
+                              QString::number(s->terms.interWeighted[t], 'f', 5).toStdString());
+        }
+        m.setProperty("scoring", std::string(scoringKindName(document_.scoring())));
+    }
+    try {
+        writeMolecules(path.toStdString(), out);
+        statusBar()->showMessage(tr("Wrote %n pose(s)", nullptr, static_cast<int>(out.size())),
+                                 5000);
+        return true;
+    } catch (const std::exception& e) {
+        showError(QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+bool MainWindow::exportImage(const QString& path) {
+    const QImage image = view_->grabImage();
+    QSaveFile file(path);
+    if (image.isNull() || !file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") ||
+        !file.commit()) {
+        showError(QString::fromStdString(InputError::format(
+            path.toStdString(), 0, "cannot write the PNG: " + file.errorString().toStdString())));
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+    QSettings settings;
+    QStringList files = settings.value(QString::fromLatin1(kRecentKey)).toStringList();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    files.removeAll(abs);
+    files.prepend(abs);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    settings.setValue(QString::fromLatin1(kRecentKey), files);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+    recentMenu_->clear();
+    const QStringList files = QSettings().value(QString::fromLatin1(kRecentKey)).toStringList();
+    for (const QString& f : files) {
+        QAction* a = recentMenu_->addAction(QFileInfo(f).fileName());
+        a->setToolTip(f);
+        connect(a, &QAction::triggered, this, [this, f] { openAny({f}); });
+    }
+    recentMenu_->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::openAny(const QStringList& paths) {
+    QStringList molecules;
+    for (const QString& p : paths) {
+        const QString suffix = QFileInfo(p).suffix().toLower();
+        if (suffix == QLatin1String("pwsession") || suffix == QLatin1String("json"))
+            openSession(p);
+        else
+            molecules << p;
+    }
+    if (molecules.isEmpty())
+        return;
+    // Same rule as the command line: a receptor* or large PDB/PDBQT is the receptor.
+    const StartupFiles files = classifyStartupFiles(molecules);
+    if (!files.receptor.isEmpty())
+        openReceptor(files.receptor);
+    if (!files.ligands.isEmpty())
+        openLigands(files.ligands);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    openAny(paths);
+    event->acceptProposedAction();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    job_.reset();
+    QMainWindow::closeEvent(event);
 }
 
 void MainWindow::about() {

@@ -1,20 +1,33 @@
 // MainWindow: the application's main window: menus, tool bar, the 3D view of the document, the
-// ligand list, and a status bar with the compute device and what is loaded.
+// ligand list, settings, the energy plot and trajectory player, and a status bar with the compute
+// device, what is loaded and the progress of the running job (which can be cancelled).
 #pragma once
 
 #include "Document.h"
+#include "MinimizeJob.h"
 #include "MoleculeLoader.h"
+#include "ScoringTarget.h"
 
 #include <QMainWindow>
+
+#include <functional>
+#include <memory>
 
 class QAction;
 class QLabel;
 class QListWidget;
 class QMenu;
+class QProgressBar;
+class QTableWidget;
+class QToolButton;
+class QUndoStack;
 
 namespace pw {
 
+class EnergyPlot;
 class MoleculeView;
+class SettingsPanel;
+class TrajectoryPlayer;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -25,16 +38,44 @@ public:
     Document& document() { return document_; }
     MoleculeView* moleculeView() const { return view_; }
     QListWidget* ligandList() const { return ligandList_; }
+    EnergyPlot* energyPlot() const { return plot_; }
+    QTableWidget* termTable() const { return termTable_; }
+    TrajectoryPlayer* player() const { return player_; }
+    SettingsPanel* settingsPanel() const { return settings_; }
+    QUndoStack* undoStack() const { return undo_; }
+    QAction* minimizeAction() const { return minimizeAction_; }
+    QAction* cancelAction() const { return cancelAction_; }
+    QAction* editModeAction() const { return editModeAction_; }
 
     // Start loading a file on a worker thread; the document changes only when it has been read
     // completely. A newer request of the same kind supersedes an older one still running.
     void openReceptor(const QString& path);
     void openLigands(const QStringList& paths);
     void openLigands(const QString& path) { openLigands(QStringList{path}); }
+    // Reads a Vina box config (center_x ... size_z) into the document; false (and the error
+    // shown) when it cannot be read.
+    bool openBoxConfig(const QString& path);
     // Loads still running.
     int pendingLoads() const { return pending_; }
 
-    // The last load error shown to the user (file:line: what was expected); empty when none.
+    // Minimizes the active ligand on a worker thread, streaming frames into the view and the plot;
+    // waits for the grid maps when they are still being built. Undoable as one step.
+    void minimize();
+    void cancelJob();
+    // A minimization, grid build or session restore is running.
+    bool busy() const;
+    bool targetReady() const;
+    // Frames of the last minimization (live, then replayed by the player).
+    const std::vector<TrajectoryPoint>& trajectory() const { return trajectory_; }
+
+    bool saveSession(const QString& path);
+    void openSession(const QString& path);
+    // Current poses of all ligands as SDF with their scores as SD tags; false (error shown) when
+    // the file cannot be written.
+    bool exportPoses(const QString& path);
+    bool exportImage(const QString& path);
+
+    // The last error shown to the user (file:line: what was expected); empty when none.
     const QString& lastError() const { return lastError_; }
     // Errors are shown in a (non-blocking, window-modal) message box unless this is turned off,
     // e.g. for unattended --screenshot runs; they are always recorded and signalled.
@@ -44,36 +85,104 @@ signals:
     // After every load, successful or not.
     void loadFinished(bool ok);
     void errorOccurred(const QString& message);
+    void targetBuilt(bool ok);
+    // ok: committed to the document; false: cancelled or failed (the document is unchanged).
+    void minimizationFinished(bool ok);
+    void sessionOpened(bool ok);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
 
 private:
+    // MainWindow.cpp: window, files, sessions, export.
     void createActions();
-    void createDock();
+    void createDocks();
     void createStatusBar();
     void startLoad(const QStringList& paths, LoadKind kind);
     void finishLoad(LoadResult result, int generation);
     void showError(const QString& message);
     void onReceptorChanged();
     void onLigandsChanged();
+    void onLigandChanged(int index);
     void showSelectedLigands();
+    // Receptor as pocket sticks plus backbone tube (or all sticks, or all when no ligand shown).
+    void updateReceptorDrawing();
     void updateStatus();
     void chooseReceptor();
     void chooseLigands();
+    void chooseSession();
+    void chooseSaveSession();
+    void chooseExportPoses();
+    void chooseExportImage();
+    void chooseBoxConfig();
+    void addRecentFile(const QString& path);
+    void updateRecentMenu();
+    void openAny(const QStringList& paths);
     void about();
 
+    // MainWindowRefinement.cpp: grids, live score, minimization, trajectory, energy panel.
+    void requestTarget();
+    void onTargetBuilt(std::shared_ptr<const ScoringTarget> target, QString error, int generation);
+    void startMinimization();
+    void onJobPrepared(const Molecule& ligand);
+    void onJobFrame(const TrajectoryPoint& point);
+    void onJobFinished(const MinimizeJobResult& result);
+    void showTrajectoryFrame(int frame);
+    void rescoreActiveLigand();
+    void showPose(const Molecule& ligand, const std::vector<Vec3>* coordinates);
+    void showTerms(const VinaScore* score, const TrajectoryPoint* point);
+    void setBoxAroundLigand(double margin);
+    void onBoxChanged();
+    void setBusy(const QString& message, bool determinate);
+    void clearBusy();
+    void initEnergyPlot();
+
+    // MainWindowEditing.cpp: dragging the ligand and its bonds, hover information.
+    void connectEditing();
+    void onDragStarted();
+    void applyLigandEdit(const std::function<bool(Molecule&)>& edit, const QString& text);
+    void onAtomHovered(int kind, int atom, QPoint globalPos);
+
     Document document_;
+    QUndoStack* undo_ = nullptr;
     MoleculeView* view_ = nullptr;
     QListWidget* ligandList_ = nullptr;
+    EnergyPlot* plot_ = nullptr;
+    QTableWidget* termTable_ = nullptr;
+    TrajectoryPlayer* player_ = nullptr;
+    SettingsPanel* settings_ = nullptr;
     QLabel* deviceLabel_ = nullptr;
     QLabel* contentsLabel_ = nullptr;
+    QLabel* scoreLabel_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QToolButton* cancelButton_ = nullptr;
     QAction* resetViewAction_ = nullptr;
+    QAction* minimizeAction_ = nullptr;
+    QAction* cancelAction_ = nullptr;
+    QAction* editModeAction_ = nullptr;
+    QAction* wholeReceptorAction_ = nullptr;
+    int dragId_ = 0;
     QMenu* viewMenu_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
     QString lastError_;
     QString lastDirectory_;
     bool errorDialogs_ = true;
-    bool framed_ = false; // the camera has been framed on loaded data once
     int pending_ = 0;
     int receptorGeneration_ = 0;
     int ligandsGeneration_ = 0;
+
+    std::shared_ptr<const ScoringTarget> target_;
+    int targetGeneration_ = 0; // increases with every requested build; older results are dropped
+    bool targetBuilding_ = false;
+    bool minimizeWhenReady_ = false;
+    bool restoringSession_ = false;
+    std::unique_ptr<MinimizeJob> job_;
+    int jobLigand_ = -1;
+    Molecule trajectoryLigand_; // the prepared molecule the trajectory's coordinates belong to
+    int trajectoryIndex_ = -1;  // which document ligand
+    std::vector<TrajectoryPoint> trajectory_;
 };
 
 } // namespace pw

@@ -1,7 +1,8 @@
 // posewright: the desktop application's entry point.
-//   posewright [FILES...] [--screenshot OUT.png] [--quit]
+//   posewright [FILES...] [--box CONFIG] [--minimize] [--screenshot OUT.png] [--quit]
 #include "MainWindow.h"
 #include "MoleculeView.h"
+#include "SettingsPanel.h"
 #include "StartupFiles.h"
 #include "ViewEnvironment.h"
 
@@ -60,6 +61,16 @@ int main(int argc, char** argv) {
         QStringLiteral("quit"),
         QStringLiteral("Exit once the files are loaded (and the screenshot written); the exit "
                        "status is 1 when a file could not be read."));
+    const QCommandLineOption boxOption(
+        QStringLiteral("box"),
+        QStringLiteral("Vina config with the search box (center_x ... size_z); default: box.txt "
+                       "next to the receptor, else around the ligand plus 4 Å."),
+        QStringLiteral("CONFIG"));
+    const QCommandLineOption minimizeOption(
+        QStringLiteral("minimize"),
+        QStringLiteral("Minimize the first ligand in the receptor once the files are loaded."));
+    parser.addOption(boxOption);
+    parser.addOption(minimizeOption);
     parser.addOption(screenshotOption);
     parser.addOption(quitOption);
     parser.process(app);
@@ -72,10 +83,14 @@ int main(int argc, char** argv) {
 
     const QString screenshot = parser.value(screenshotOption);
     const bool quit = parser.isSet(quitOption);
+    const bool minimize = parser.isSet(minimizeOption);
+    const QString box = parser.value(boxOption);
 
     pw::MainWindow window;
     // Unattended runs report errors on stderr and in the exit status, not in a dialog.
     window.setErrorDialogsEnabled(!quit);
+    if (quit)
+        window.settingsPanel()->setLivePaceMs(0); // nobody watches: full speed
     bool failed = false;
     QObject::connect(&window, &pw::MainWindow::errorOccurred, [&failed](const QString& message) {
         std::fprintf(stderr, "%s\n", qPrintable(message));
@@ -101,22 +116,43 @@ int main(int argc, char** argv) {
             QApplication::exit(2);
         });
     }
-    if (!screenshot.isEmpty() || quit) {
-        // When everything asked for has landed, let the view paint once, then shoot and/or quit.
-        auto done = [&] {
-            pw::MoleculeView* view = window.moleculeView();
-            auto finish = [&] {
-                bool ok = !failed;
-                if (!screenshot.isEmpty() && !writeScreenshot(window, screenshot))
-                    ok = false;
-                if (quit)
-                    QApplication::exit(ok ? 0 : 1);
-            };
-            // Queued: grabbing the window from inside the view's paint would recurse.
-            QObject::connect(view, &pw::MoleculeView::frameRendered, &window, finish,
-                             Qt::ConnectionType(Qt::QueuedConnection | Qt::SingleShotConnection));
-            view->update();
+    // Function scope: the connections below refer to these lambdas until exec() returns.
+    // When everything asked for has landed, let the view paint once, then shoot and/or quit.
+    auto shoot = [&] {
+        pw::MoleculeView* view = window.moleculeView();
+        auto finish = [&] {
+            bool ok = !failed;
+            if (!screenshot.isEmpty() && !writeScreenshot(window, screenshot))
+                ok = false;
+            if (quit)
+                QApplication::exit(ok ? 0 : 1);
         };
+        // Queued: grabbing the window from inside the view's paint would recurse.
+        QObject::connect(view, &pw::MoleculeView::frameRendered, &window, finish,
+                         Qt::ConnectionType(Qt::QueuedConnection | Qt::SingleShotConnection));
+        view->update();
+    };
+    // After the loads: the box, then (optionally) a minimization, then the picture.
+    auto done = [&] {
+        if (!box.isEmpty() && !window.openBoxConfig(box)) {
+            if (quit)
+                QApplication::exit(1);
+            return;
+        }
+        if (!minimize || failed) {
+            shoot();
+            return;
+        }
+        QObject::connect(
+            &window, &pw::MainWindow::minimizationFinished, &window,
+            [&](bool ok) {
+                failed = failed || !ok;
+                shoot();
+            },
+            Qt::SingleShotConnection);
+        window.minimize();
+    };
+    if (!screenshot.isEmpty() || quit || minimize || !box.isEmpty()) {
         if (loads == 0) {
             QTimer::singleShot(0, &window, done);
         } else {

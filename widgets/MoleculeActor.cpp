@@ -57,8 +57,8 @@ vtkSmartPointer<vtkActor> makeMoleculeActor(const MoleculeDrawing& drawing) {
     case DrawStyle::Receptor:
         // Thin sticks: bonds and atoms of one radius, so lone atoms (waters, ions) still show.
         mapper->UseLiquoriceStickSettings();
-        mapper->SetAtomicRadiusScaleFactor(0.1f);
-        mapper->SetBondRadius(0.1f);
+        mapper->SetAtomicRadiusScaleFactor(drawing.stickRadius > 0 ? drawing.stickRadius : 0.1f);
+        mapper->SetBondRadius(drawing.stickRadius > 0 ? drawing.stickRadius : 0.1f);
         p->SetSpecular(0.15);
         break;
     case DrawStyle::Ligand:

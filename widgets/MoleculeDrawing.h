@@ -12,6 +12,7 @@ struct DrawAtom {
     int element = 6;                  // atomic number; 0 = unknown (drawn as a dummy)
     std::array<double, 3> position{}; // Å
     std::string name;                 // PDB atom name or empty, for labels and picking
+    int source = -1;                  // index of the atom in the caller's molecule (picking)
 };
 
 struct DrawBond {
@@ -29,10 +30,25 @@ struct MoleculeDrawing {
     std::vector<DrawBond> bonds;
     DrawStyle style = DrawStyle::Ligand;
     std::string name;
+    // Receptor sticks' radius in Å; 0 keeps the thin default (the pocket is drawn thicker).
+    float stickRadius = 0.0f;
 
     bool empty() const { return atoms.empty(); }
     // Axis-aligned bounds {xmin, xmax, ymin, ymax, zmin, zmax} (VTK's order); zeros when empty.
     std::array<double, 6> bounds() const;
+};
+
+// The docking search box, drawn as a wireframe.
+struct DrawBox {
+    std::array<double, 3> center{};
+    std::array<double, 3> size{}; // edge lengths, Å
+};
+
+// A dashed line between two points: a hydrogen bond, a clash.
+enum class LineKind { HydrogenBond, Clash };
+struct DrawLine {
+    std::array<double, 3> from{}, to{};
+    LineKind kind = LineKind::HydrogenBond;
 };
 
 } // namespace pw

@@ -2,6 +2,7 @@
 
 #include "MoleculeActor.h"
 #include "PocketFraming.h"
+#include "SceneDecorations.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -33,7 +34,9 @@ constexpr double kSlabFrontMargin = 2.5;
 // A narrow field of view: less perspective, so atoms near the eye do not look huge.
 constexpr double kViewAngle = 20.0;
 
-constexpr int kWheelStep = 120; // Qt's angleDelta units per wheel notch
+constexpr int kWheelStep = 120;           // Qt's angleDelta units per wheel notch
+constexpr double kPickRadius = 8.0;       // px: how near the cursor an atom's centre must be
+constexpr double kRadiansPerPixel = 0.01; // drag sensitivity: 100 px turn ~57°
 
 } // namespace
 
@@ -71,6 +74,7 @@ MoleculeView::MoleculeView(QWidget* parent) : QOpenGLWidget(parent) {
     interactor_->Initialize();
 
     setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true); // hover reports the atom under the cursor
     setMinimumSize(200, 150);
 }
 
@@ -120,6 +124,40 @@ void MoleculeView::setLigands(const std::vector<MoleculeDrawing>& ligands) {
         renderer_->AddActor(ligandActors_.back());
     }
     renderer_->ResetCameraClippingRange();
+    update();
+}
+
+void MoleculeView::setBackbone(const std::vector<std::vector<std::array<double, 3>>>& segments) {
+    if (backboneActor_)
+        renderer_->RemoveActor(backboneActor_);
+    backboneActor_ = nullptr;
+    if (!segments.empty()) {
+        backboneActor_ = makeBackboneActor(segments);
+        renderer_->AddActor(backboneActor_);
+    }
+    update();
+}
+
+void MoleculeView::setBox(const std::optional<DrawBox>& box) {
+    if (boxActor_)
+        renderer_->RemoveActor(boxActor_);
+    boxActor_ = nullptr;
+    if (box) {
+        boxActor_ = makeBoxActor(*box);
+        renderer_->AddActor(boxActor_);
+    }
+    update();
+}
+
+void MoleculeView::setInteractionLines(const std::vector<DrawLine>& lines) {
+    if (linesActor_)
+        renderer_->RemoveActor(linesActor_);
+    linesActor_ = nullptr;
+    lines_ = lines;
+    if (!lines.empty()) {
+        linesActor_ = makeDashedLinesActor(lines);
+        renderer_->AddActor(linesActor_);
+    }
     update();
 }
 
@@ -301,7 +339,117 @@ static unsigned long releaseEventFor(Qt::MouseButton button) {
     }
 }
 
+void MoleculeView::setEditMode(bool on) {
+    editMode_ = on;
+    drag_ = Drag::None;
+    setCursor(on ? Qt::OpenHandCursor : Qt::ArrowCursor);
+}
+
+int MoleculeView::pickAtom(QPointF widgetPos, int kind) const {
+    const MoleculeDrawing* d =
+        kind == 0 ? (ligands_.empty() ? nullptr : &ligands_.front()) : &receptor_;
+    if (!d)
+        return -1;
+    const QPointF p = widgetPos * devicePixelRatioF();
+    const double reach = kPickRadius * devicePixelRatioF();
+    vtkCamera* camera = renderer_->GetActiveCamera();
+    double eye[3];
+    camera->GetPosition(eye);
+    int best = -1;
+    double bestDepth = 1e300;
+    for (const DrawAtom& a : d->atoms) {
+        const QPointF q = projectToImage(a.position);
+        if (std::hypot(q.x() - p.x(), q.y() - p.y()) > reach)
+            continue;
+        // Front-most: what the user sees under the cursor.
+        const double depth =
+            std::hypot(a.position[0] - eye[0], a.position[1] - eye[1], a.position[2] - eye[2]);
+        if (depth < bestDepth) {
+            bestDepth = depth;
+            best = a.source;
+        }
+    }
+    return best;
+}
+
+void MoleculeView::editDrag(QMouseEvent* event) {
+    const QPointF pos = event->position();
+    const QPointF delta = pos - dragLast_;
+    dragLast_ = pos;
+    if (delta.isNull())
+        return;
+    vtkCamera* camera = renderer_->GetActiveCamera();
+    double up[3], forward[3], right[3];
+    camera->GetViewUp(up);
+    camera->GetDirectionOfProjection(forward);
+    // right = forward x up
+    right[0] = forward[1] * up[2] - forward[2] * up[1];
+    right[1] = forward[2] * up[0] - forward[0] * up[2];
+    right[2] = forward[0] * up[1] - forward[1] * up[0];
+    switch (drag_) {
+    case Drag::Rotate: {
+        // A trackball: dragging right turns the near side right (about up), down about right.
+        std::array<double, 3> axis;
+        for (int k = 0; k < 3; ++k)
+            axis[k] = up[k] * delta.x() + right[k] * delta.y();
+        const double length = std::hypot(axis[0], axis[1], axis[2]);
+        if (length > 0) {
+            for (double& v : axis)
+                v /= length;
+            emit ligandRotated(axis, std::hypot(delta.x(), delta.y()) * kRadiansPerPixel);
+        }
+        break;
+    }
+    case Drag::Translate: {
+        // Å per pixel at the focal point, so the ligand follows the cursor.
+        const double perPixel = 2.0 * camera->GetDistance() *
+                                std::tan(camera->GetViewAngle() * M_PI / 360.0) /
+                                std::max(1, height());
+        std::array<double, 3> d;
+        for (int k = 0; k < 3; ++k)
+            d[k] = (right[k] * delta.x() - up[k] * delta.y()) * perPixel;
+        emit ligandTranslated(d);
+        break;
+    }
+    case Drag::Torsion:
+        emit torsionTurned(dragAtom_, delta.x() * kRadiansPerPixel * 2.0);
+        break;
+    case Drag::None:
+        break;
+    }
+}
+
+void MoleculeView::hover(QMouseEvent* event) {
+    int kind = 0, atom = pickAtom(event->position(), 0);
+    if (atom < 0) {
+        kind = 1;
+        atom = pickAtom(event->position(), 1);
+    }
+    const int key = atom < 0 ? -1 : kind * 100000 + atom;
+    if (key == hovered_)
+        return;
+    hovered_ = key;
+    emit atomHovered(atom < 0 ? -1 : kind, atom, event->globalPosition().toPoint());
+}
+
 void MoleculeView::mousePressEvent(QMouseEvent* event) {
+    if (editMode_ && event->button() == Qt::LeftButton && !ligands_.empty()) {
+        const Qt::KeyboardModifiers mods = event->modifiers();
+        drag_ = Drag::Rotate;
+        if (mods & Qt::ShiftModifier) {
+            dragAtom_ = pickAtom(event->position(), 0);
+            drag_ = dragAtom_ >= 0 ? Drag::Torsion : Drag::None;
+        } else if (mods & Qt::ControlModifier) {
+            drag_ = Drag::Translate;
+        }
+        if (drag_ != Drag::None) {
+            dragLast_ = event->position();
+            setCursor(Qt::ClosedHandCursor);
+            emit ligandDragStarted();
+        }
+        event->accept();
+        return;
+    }
     const unsigned long e = pressEventFor(event->button());
     if (e == vtkCommand::NoEvent)
         return QOpenGLWidget::mousePressEvent(event);
@@ -317,6 +465,14 @@ void MoleculeView::mouseDoubleClickEvent(QMouseEvent* event) {
 }
 
 void MoleculeView::mouseReleaseEvent(QMouseEvent* event) {
+    if (editMode_ && event->button() == Qt::LeftButton) {
+        if (drag_ != Drag::None)
+            emit ligandDragFinished();
+        drag_ = Drag::None;
+        setCursor(Qt::OpenHandCursor);
+        event->accept();
+        return;
+    }
     const unsigned long e = releaseEventFor(event->button());
     if (e == vtkCommand::NoEvent)
         return QOpenGLWidget::mouseReleaseEvent(event);
@@ -324,6 +480,13 @@ void MoleculeView::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void MoleculeView::mouseMoveEvent(QMouseEvent* event) {
+    if (drag_ != Drag::None) {
+        editDrag(event);
+        event->accept();
+        return;
+    }
+    if (event->buttons() == Qt::NoButton)
+        hover(event);
     forwardMouse(event, vtkCommand::MouseMoveEvent);
 }
 

@@ -11,6 +11,7 @@
 #include <vtkSmartPointer.h>
 
 #include <array>
+#include <optional>
 #include <vector>
 
 class vtkActor;
@@ -34,6 +35,13 @@ public:
     // call resetCamera() when new data should be framed.
     void setReceptor(const MoleculeDrawing& receptor);
     void setLigands(const std::vector<MoleculeDrawing>& ligands);
+    // The protein backbone as a tube through C-alpha traces (empty: none).
+    void setBackbone(const std::vector<std::vector<std::array<double, 3>>>& segments);
+    // The search box wireframe; nothing hides it.
+    void setBox(const std::optional<DrawBox>& box);
+    // Hydrogen bonds and clashes of the shown pose, as dashed lines.
+    void setInteractionLines(const std::vector<DrawLine>& lines);
+    int interactionLineCount() const { return static_cast<int>(lines_.size()); }
     // Frames the ligands with some of the pocket around them (what a chemist wants to see), or
     // the receptor when there is no ligand. With ligands, a slab is set: what lies more than
     // slabFront() Å in front of the focal point is clipped away, so the receptor atoms between
@@ -45,6 +53,15 @@ public:
     // Half-depth of the front part of the slab in Å; 0 when no slab is active.
     double slabFront() const { return slabFront_; }
 
+    // Edit mode: the left button moves the shown (first) ligand instead of the camera: drag to
+    // turn it about its centre, Ctrl+drag to slide it, Shift+drag on an atom to turn the
+    // rotatable bond that moves that atom. The other buttons still move the camera.
+    void setEditMode(bool on);
+    bool editMode() const { return editMode_; }
+    // The atom of the first ligand (kind 0) or of the receptor (kind 1) drawn nearest to a widget
+    // position, within a few pixels, front-most first: its source index, or -1.
+    int pickAtom(QPointF widgetPos, int kind) const;
+
     // The rendered frame, at device pixels (renders now if needed).
     QImage grabImage();
     // Where a world point (Å) lands in grabImage(): x right, y down, device pixels.
@@ -55,6 +72,15 @@ public:
 
 signals:
     void frameRendered();
+    // Edit-mode drags of the first ligand. A drag starts with dragStarted and ends with
+    // dragFinished; the steps between belong to one user action (one undo step).
+    void ligandDragStarted();
+    void ligandRotated(const std::array<double, 3>& axis, double radians); // about its centre
+    void ligandTranslated(const std::array<double, 3>& delta);             // Å
+    void torsionTurned(int sourceAtom, double radians);
+    void ligandDragFinished();
+    // The mouse rests over an atom (kind 0: first ligand, 1: receptor) or over none (-1).
+    void atomHovered(int kind, int sourceAtom, QPoint globalPos);
 
 protected:
     void initializeGL() override;
@@ -79,6 +105,9 @@ private:
     void onRenderStart(vtkObject*, unsigned long, void*);
     void releaseGraphics();
     bool forwardMouse(QMouseEvent* event, unsigned long vtkEvent, int repeat = 0);
+    void editDrag(QMouseEvent* event);
+    void hover(QMouseEvent* event);
+    enum class Drag { None, Rotate, Translate, Torsion };
     void forwardKey(QKeyEvent* event, unsigned long vtkEvent);
 
     vtkSmartPointer<vtkGenericOpenGLRenderWindow> window_;
@@ -86,6 +115,10 @@ private:
     vtkSmartPointer<vtkRenderer> renderer_;
     vtkSmartPointer<vtkActor> receptorActor_;
     std::vector<vtkSmartPointer<vtkActor>> ligandActors_;
+    vtkSmartPointer<vtkActor> boxActor_;
+    vtkSmartPointer<vtkActor> backboneActor_;
+    vtkSmartPointer<vtkActor> linesActor_;
+    std::vector<DrawLine> lines_;
     MoleculeDrawing receptor_;
     std::vector<MoleculeDrawing> ligands_;
     double slabFront_ = 0.0;
@@ -93,6 +126,11 @@ private:
     bool inPaint_ = false;
     int wheelAccumulator_ = 0;
     int frames_ = 0;
+    bool editMode_ = false;
+    Drag drag_ = Drag::None;
+    int dragAtom_ = -1;
+    QPointF dragLast_;
+    int hovered_ = -2; // kind * 100000 + atom of the last hover report
 };
 
 } // namespace pw

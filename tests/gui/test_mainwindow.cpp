@@ -1,6 +1,7 @@
 // Qt Test for the main window: on the bundled example it draws the ligand where its atoms are, a
 // broken file shows its error and keeps the document, and the command line writes a screenshot.
 #include "MainWindow.h"
+#include "MoleculeDrawings.h"
 #include "MoleculeView.h"
 #include "StartupFiles.h"
 #include "ViewEnvironment.h"
@@ -200,6 +201,27 @@ void TestMainWindow::rendersExampleWhereTheMoleculesAre() {
     std::vector<Point> all = positions(w.document().receptor());
     const std::vector<Point> lig = positions(ligand);
     all.insert(all.end(), lig.begin(), lig.end());
+    // The search box's wireframe and the backbone tube between C-alpha atoms are drawn too.
+    QVERIFY(w.document().box().has_value());
+    const pw::SearchBox& box = *w.document().box();
+    for (int edge = 0; edge < 12; ++edge) {
+        const int axis = edge / 4; // the edge runs along this axis, at the other two's extremes
+        for (double t = -0.5; t <= 0.5; t += 0.02) {
+            Point p{};
+            for (int k = 0, other = 0; k < 3; ++k) {
+                const double half = box.size[k] / 2;
+                if (k == axis)
+                    p[k] = box.center[k] + t * box.size[k];
+                else
+                    p[k] = box.center[k] + (((edge >> other++) & 1) ? half : -half);
+            }
+            all.push_back(p);
+        }
+    }
+    for (const auto& trace : pw::backboneTraces(w.document().receptor()))
+        for (size_t i = 1; i < trace.size(); ++i)
+            all.push_back({(trace[i][0] + trace[i - 1][0]) / 2, (trace[i][1] + trace[i - 1][1]) / 2,
+                           (trace[i][2] + trace[i - 1][2]) / 2});
     int wrong = 0;
     const int sampled = sampleOutsideMask(image, reachMask(*view, image.size(), all), 3, wrong);
     QCOMPARE(wrong, 0);

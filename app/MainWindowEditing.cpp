@@ -1,0 +1,90 @@
+// MainWindow's interactive editing: edit-mode drags of the active ligand (turn, slide, turn a
+// rotatable bond), each drag one undo step with the score updated at every step, and hover info.
+#include "MainWindow.h"
+
+#include "LigandEditCommand.h"
+#include "LigandEditing.h"
+#include "MoleculeView.h"
+
+#include <QAction>
+#include <QStatusBar>
+#include <QToolTip>
+#include <QUndoStack>
+
+namespace pw {
+
+void MainWindow::connectEditing() {
+    connect(editModeAction_, &QAction::toggled, view_, &MoleculeView::setEditMode);
+    connect(view_, &MoleculeView::ligandDragStarted, this, &MainWindow::onDragStarted);
+    connect(view_, &MoleculeView::ligandRotated, this,
+            [this](const std::array<double, 3>& axis, double radians) {
+                applyLigandEdit(
+                    [&](Molecule& m) {
+                        rotateLigand(m, Vec3(axis[0], axis[1], axis[2]), radians);
+                        return true;
+                    },
+                    tr("Turn ligand"));
+            });
+    connect(view_, &MoleculeView::ligandTranslated, this, [this](const std::array<double, 3>& d) {
+        applyLigandEdit(
+            [&](Molecule& m) {
+                translateLigand(m, Vec3(d[0], d[1], d[2]));
+                return true;
+            },
+            tr("Move ligand"));
+    });
+    connect(view_, &MoleculeView::torsionTurned, this, [this](int atom, double radians) {
+        applyLigandEdit([&](Molecule& m) { return turnTorsionOf(m, atom, radians); },
+                        tr("Turn bond"));
+    });
+    connect(view_, &MoleculeView::atomHovered, this, &MainWindow::onAtomHovered);
+}
+
+void MainWindow::onDragStarted() {
+    ++dragId_; // the steps of this drag merge into one undo command
+}
+
+void MainWindow::applyLigandEdit(const std::function<bool(Molecule&)>& edit, const QString& text) {
+    const int index = document_.activeLigand();
+    if (index < 0 || job_)
+        return; // no edits while a job moves the same ligand
+    const Molecule& current = document_.ligands()[static_cast<size_t>(index)];
+    // Edit the prepared form (torsion tree, types) when it has the same atoms.
+    std::optional<Molecule> prepared = preparedInPlace(current);
+    Molecule after = prepared ? *prepared : current;
+    if (!edit(after))
+        return;
+    std::optional<VinaScore> score;
+    if (prepared && targetReady())
+        score = scorePose(*target_, after);
+    undo_->push(new LigandEditCommand(document_, index, current, document_.score(index),
+                                      std::move(after), score, text, dragId_));
+}
+
+void MainWindow::onAtomHovered(int kind, int atom, QPoint globalPos) {
+    const int index = document_.activeLigand();
+    if (kind < 0 || atom < 0 || (kind == 1 && !document_.hasReceptor()) || index < 0) {
+        QToolTip::hideText();
+        return;
+    }
+    const Molecule& ligand = document_.ligands()[static_cast<size_t>(index)];
+    std::optional<Molecule> prepared =
+        targetReady() ? preparedInPlace(ligand) : std::optional<Molecule>();
+    double energy = 0;
+    const double* known = nullptr;
+    // Receptor atoms are picked in the document's order; the prepared copy must have the same.
+    const bool sameReceptor = kind == 0 || (prepared && target_->receptor.atoms.size() ==
+                                                            document_.receptor().atoms.size());
+    if (prepared && sameReceptor) {
+        energy = kind == 0 ? ligandAtomEnergy(*target_, *prepared, atom)
+                           : receptorAtomEnergy(*target_, *prepared, atom);
+        known = &energy;
+    }
+    const QString text =
+        kind == 0 ? describeAtom(prepared ? *prepared : ligand, atom, known)
+                  : describeAtom(known ? target_->receptor : document_.receptor(), atom, known);
+    QToolTip::showText(globalPos, text, view_);
+    statusBar()->showMessage(text, 4000);
+}
+
+} // namespace pw

@@ -1,0 +1,132 @@
+#include "MinimizeJob.h"
+
+#include "chem/LigandPreparation.h"
+#include "core/InputError.h"
+
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <chrono>
+#include <exception>
+#include <thread>
+
+namespace pw {
+
+RefinementOptions appRefinementOptions() {
+    RefinementOptions o;
+    o.minimize.lineSearch = LineSearchKind::StrongWolfe;
+    o.minimize.recordTrajectory = true;
+    return o;
+}
+
+MinimizeJobResult runMinimization(const ScoringTarget& target, const Molecule& ligand,
+                                  const RefinementOptions& options,
+                                  const std::function<bool(TrajectoryPoint&&)>& onFrame,
+                                  const std::function<void(const Molecule&)>& onPrepared) {
+    MinimizeJobResult out;
+    try {
+        out.ligand = prepareLigand(ligand);
+        if (onPrepared)
+            onPrepared(out.ligand);
+        const DockingTarget& t = *target.target;
+        LigandScorer mover(out.ligand, t.scoring(), t.receptor(), t.grid());
+        LigandScorer exact(out.ligand, t.scoring(), t.receptor());
+        RefinementOptions o = options;
+        if (onFrame) {
+            o.minimize.progress = [&](const MinimizeProgress& p) {
+                TrajectoryPoint point;
+                point.iteration = p.iteration;
+                point.energy = p.energy;
+                if (p.coordinates) {
+                    point.coordinates = *p.coordinates;
+                    ScoreBreakdown terms;
+                    exact.evaluate(point.coordinates, nullptr, &terms);
+                    point.interTerms = terms.interWeighted;
+                    point.intra = terms.intra;
+                }
+                return onFrame(std::move(point));
+            };
+        }
+        out.refinement = refinePose(out.ligand, mover, exact, o);
+        out.cancelled = out.refinement.reason == StopReason::Cancelled;
+        for (size_t i = 0; i < out.ligand.atoms.size(); ++i)
+            out.ligand.atoms[i].position = out.refinement.coordinates[i];
+    } catch (const InputError& e) {
+        out.error = QString::fromStdString(e.what());
+    } catch (const std::exception& e) {
+        out.error = QString::fromStdString(InputError::format(ligand.sourceFile, 0, e.what()));
+    }
+    return out;
+}
+
+MinimizeJob::MinimizeJob(std::shared_ptr<const ScoringTarget> target, Molecule ligand, int paceMs,
+                         QObject* parent)
+    : QObject(parent), target_(std::move(target)), ligand_(std::move(ligand)), paceMs_(paceMs),
+      cancel_(std::make_shared<std::atomic<bool>>(false)) {
+    qRegisterMetaType<TrajectoryPoint>();
+    qRegisterMetaType<MinimizeJobResult>();
+    qRegisterMetaType<Molecule>();
+}
+
+MinimizeJob::~MinimizeJob() {
+    cancel_->store(true);
+    future_.waitForFinished();
+}
+
+void MinimizeJob::cancel() {
+    cancel_->store(true);
+}
+
+void MinimizeJob::start() {
+    running_ = true;
+    QPointer<MinimizeJob> self(this);
+    auto target = target_;
+    auto cancel = cancel_;
+    const Molecule ligand = ligand_;
+    const int pace = paceMs_;
+    future_ = QtConcurrent::run([self, target, cancel, ligand, pace] {
+        RefinementOptions options = appRefinementOptions();
+        options.minimize.cancel = cancel.get();
+        auto last = std::chrono::steady_clock::now();
+        auto onFrame = [&](TrajectoryPoint&& p) {
+            // The destructor waits for this thread, so self is alive while cancel is unset.
+            if (cancel->load())
+                return false;
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, p = std::move(p)] {
+                    if (self)
+                        emit self->frame(p);
+                },
+                Qt::QueuedConnection);
+            if (pace > 0) {
+                std::this_thread::sleep_until(last + std::chrono::milliseconds(pace));
+                last = std::chrono::steady_clock::now();
+            }
+            return !cancel->load();
+        };
+        auto onPrepared = [&](const Molecule& m) {
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, m] {
+                    if (self)
+                        emit self->prepared(m);
+                },
+                Qt::QueuedConnection);
+        };
+        MinimizeJobResult result = runMinimization(*target, ligand, options, onFrame, onPrepared);
+        if (cancel->load())
+            result.cancelled = true;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, result = std::move(result)] {
+                if (!self)
+                    return;
+                self->running_ = false;
+                emit self->finished(result);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+} // namespace pw

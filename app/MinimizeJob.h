@@ -1,0 +1,77 @@
+// MinimizeJob: one flexible minimization of the active ligand on a worker thread, through the
+// engine's refinePose, streaming every accepted step as a frame and honouring cancel (§4).
+#pragma once
+
+#include "ScoringTarget.h"
+#include "minimize/PoseRefinement.h"
+
+#include <QFuture>
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+
+namespace pw {
+
+// One accepted step as the views show it.
+struct TrajectoryPoint {
+    int iteration = 0;
+    double energy = 0;      // the minimized objective (inter + intra), kcal/mol
+    TermArray interTerms{}; // weighted intermolecular terms (exact sums)
+    double intra = 0;
+    std::vector<Vec3> coordinates;
+};
+
+struct MinimizeJobResult {
+    Molecule ligand; // prepared, at the minimized coordinates
+    RefinementResult refinement;
+    bool cancelled = false;
+    QString error; // empty on success
+    bool ok() const { return error.isEmpty() && !cancelled; }
+};
+
+// The options the app minimizes with (tests compute the reference with the same): BFGS with a
+// strong-Wolfe search to convergence on the grid, Vina's numbers reported from exact sums.
+RefinementOptions appRefinementOptions();
+
+// Runs the job now (on the calling thread): prepares the ligand, moves it on the target's grid,
+// reports exactly. onFrame (may be empty) sees every accepted step; returning false stops.
+MinimizeJobResult runMinimization(const ScoringTarget& target, const Molecule& ligand,
+                                  const RefinementOptions& options,
+                                  const std::function<bool(TrajectoryPoint&&)>& onFrame,
+                                  const std::function<void(const Molecule&)>& onPrepared = {});
+
+class MinimizeJob : public QObject {
+    Q_OBJECT
+public:
+    // paceMs: the least time between two steps, so that a fast minimization is still seen
+    // moving (0: full speed).
+    MinimizeJob(std::shared_ptr<const ScoringTarget> target, Molecule ligand, int paceMs,
+                QObject* parent = nullptr);
+    ~MinimizeJob() override; // cancels and waits: the worker never outlives its job
+
+    void start();
+    void cancel();
+    bool running() const { return running_; }
+
+signals:
+    // The ligand as the engine moves it (prepared: hydrogens, types), before the first frame.
+    void prepared(const pw::Molecule& ligand);
+    void frame(const pw::TrajectoryPoint& point);
+    void finished(const pw::MinimizeJobResult& result);
+
+private:
+    std::shared_ptr<const ScoringTarget> target_;
+    Molecule ligand_;
+    int paceMs_;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    QFuture<void> future_;
+    bool running_ = false;
+};
+
+} // namespace pw
+
+Q_DECLARE_METATYPE(pw::TrajectoryPoint)
+Q_DECLARE_METATYPE(pw::Molecule)
+Q_DECLARE_METATYPE(pw::MinimizeJobResult)

@@ -1,0 +1,41 @@
+// ScoringTarget: the receptor side of scoring in the app: the prepared receptor and its
+// DockingTarget with grid maps for every ligand type, for one receptor, box and scoring function.
+#pragma once
+
+#include "core/Molecule.h"
+#include "score/DockingTarget.h"
+#include "score/ScoreBreakdown.h"
+
+#include <memory>
+#include <optional>
+
+namespace pw {
+
+struct ScoringTarget {
+    int receptorGeneration = 0;
+    SearchBox box;
+    ScoringKind kind = ScoringKind::Vina;
+    Molecule receptor; // prepared: AD4 and XS types
+    std::unique_ptr<DockingTarget> target;
+
+    bool matches(int generation, const SearchBox& b, ScoringKind k) const {
+        return generation == receptorGeneration && k == kind && b.center == box.center &&
+               b.size == box.size;
+    }
+};
+
+// Prepares the receptor and builds the grid maps for all ligand types (0.3-1 s for a 22 Å box:
+// call it on a worker thread). Throws InputError when the receptor cannot be prepared.
+std::shared_ptr<const ScoringTarget> buildScoringTarget(const Molecule& receptor, int generation,
+                                                        const SearchBox& box, ScoringKind kind,
+                                                        int threads);
+
+// The ligand as the scorer needs it (XS types, torsion tree); the same atoms in the same order as
+// the input, or nothing (preparation would add hydrogens or fails: minimize prepares it then).
+std::optional<Molecule> preparedInPlace(const Molecule& ligand);
+
+// The pose's score as Vina --score_only reports it (exact sums over receptor atoms), with the
+// per-term breakdown. ligand must be prepared (preparedInPlace or the result of a minimization).
+VinaScore scorePose(const ScoringTarget& target, const Molecule& ligand);
+
+} // namespace pw

@@ -1,0 +1,238 @@
+#include "SessionFile.h"
+
+#include "MoleculeLoader.h"
+#include "chem/LigandPreparation.h"
+#include "core/InputError.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+namespace pw {
+namespace {
+
+constexpr int kSessionVersion = 1;
+const char* const kFormat = "posewright-session";
+
+QJsonArray vec(const Vec3& v) {
+    return {v.x(), v.y(), v.z()};
+}
+
+Vec3 toVec(const QJsonValue& value, const QString& path, const char* what) {
+    const QJsonArray a = value.toArray();
+    if (a.size() != 3 || !a[0].isDouble() || !a[1].isDouble() || !a[2].isDouble())
+        throw InputError(path.toStdString(), 0,
+                         std::string(what) + ": expected an array of three numbers");
+    return {a[0].toDouble(), a[1].toDouble(), a[2].toDouble()};
+}
+
+QString boxSourceName(BoxSource s) {
+    switch (s) {
+    case BoxSource::File:
+        return QStringLiteral("file");
+    case BoxSource::Ligand:
+        return QStringLiteral("ligand");
+    case BoxSource::Typed:
+        return QStringLiteral("typed");
+    case BoxSource::None:
+        break;
+    }
+    return QStringLiteral("none");
+}
+
+BoxSource boxSourceFrom(const QString& s) {
+    if (s == QLatin1String("file"))
+        return BoxSource::File;
+    if (s == QLatin1String("ligand"))
+        return BoxSource::Ligand;
+    return BoxSource::Typed;
+}
+
+QJsonObject scoreJson(const VinaScore& s) {
+    QJsonObject o{{"affinity", s.affinity},   {"inter", s.inter},     {"intra", s.intra},
+                  {"torsional", s.torsional}, {"unbound", s.unbound}, {"numTors", s.numTors}};
+    QJsonObject terms;
+    for (int t = 0; t < kScoreTermCount; ++t)
+        terms[QString::fromLatin1(scoreTermName(t).data())] = s.terms.interWeighted[t];
+    o["interTerms"] = terms;
+    o["intraTotal"] = s.terms.intra;
+    return o;
+}
+
+VinaScore scoreFrom(const QJsonObject& o) {
+    VinaScore s;
+    s.affinity = o["affinity"].toDouble();
+    s.inter = o["inter"].toDouble();
+    s.intra = o["intra"].toDouble();
+    s.torsional = o["torsional"].toDouble();
+    s.unbound = o["unbound"].toDouble();
+    s.numTors = o["numTors"].toDouble();
+    const QJsonObject terms = o["interTerms"].toObject();
+    for (int t = 0; t < kScoreTermCount; ++t)
+        s.terms.interWeighted[t] = terms[QString::fromLatin1(scoreTermName(t).data())].toDouble();
+    s.terms.inter = s.inter;
+    s.terms.intra = o["intraTotal"].toDouble();
+    return s;
+}
+
+} // namespace
+
+Session sessionOf(const Document& d) {
+    Session s;
+    s.receptorPath = d.hasReceptor() ? QFileInfo(d.receptorPath()).absoluteFilePath() : QString();
+    for (const QString& p : d.ligandPaths())
+        s.ligandPaths << QFileInfo(p).absoluteFilePath();
+    for (int i = 0; i < static_cast<int>(d.ligands().size()); ++i) {
+        const Molecule& m = d.ligands()[static_cast<size_t>(i)];
+        SessionLigand l;
+        l.prepared =
+            m.atoms.empty() || m.atoms.front().xs != XsType::None || m.torsionTree.has_value();
+        for (const Atom& a : m.atoms)
+            l.coordinates.push_back(a.position);
+        l.score = d.score(i);
+        s.ligands.push_back(std::move(l));
+    }
+    s.box = d.box();
+    s.boxSource = d.boxSource();
+    s.scoring = d.scoring();
+    s.device = d.device();
+    s.active = d.activeLigand();
+    return s;
+}
+
+void writeSession(const QString& path, const Session& s) {
+    const QDir dir = QFileInfo(path).absoluteDir();
+    QJsonObject root{{"format", kFormat}, {"version", kSessionVersion}};
+    root["receptor"] = s.receptorPath.isEmpty() ? QString() : dir.relativeFilePath(s.receptorPath);
+    QJsonArray files;
+    for (const QString& p : s.ligandPaths)
+        files.append(dir.relativeFilePath(p));
+    root["ligandFiles"] = files;
+    QJsonArray ligands;
+    for (const SessionLigand& l : s.ligands) {
+        QJsonArray coords;
+        for (const Vec3& v : l.coordinates)
+            coords.append(vec(v));
+        QJsonObject o{{"prepared", l.prepared}, {"coordinates", coords}};
+        if (l.score)
+            o["score"] = scoreJson(*l.score);
+        ligands.append(o);
+    }
+    root["ligands"] = ligands;
+    if (s.box)
+        root["box"] = QJsonObject{{"center", vec(s.box->center)},
+                                  {"size", vec(s.box->size)},
+                                  {"source", boxSourceName(s.boxSource)}};
+    root["scoring"] = QString::fromLatin1(scoringKindName(s.scoring).data());
+    root["device"] = s.device;
+    root["activeLigand"] = s.active;
+
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(QJsonDocument(root).toJson(QJsonDocument::Indented)) < 0 || !file.commit())
+        throw InputError(path.toStdString(), 0,
+                         "cannot write the session: " + file.errorString().toStdString());
+}
+
+Session readSession(const QString& path) {
+    const std::string file = path.toStdString();
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        throw InputError(file, 0, "cannot open the session: " + f.errorString().toStdString());
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &error);
+    if (doc.isNull())
+        throw InputError(file, 0,
+                         "a JSON session expected (" + error.errorString().toStdString() +
+                             " at byte " + std::to_string(error.offset) + ")");
+    const QJsonObject root = doc.object();
+    if (root["format"].toString() != QLatin1String(kFormat))
+        throw InputError(file, 0,
+                         "a Posewright session expected (\"format\": \"" + std::string(kFormat) +
+                             "\")");
+    if (root["version"].toInt() != kSessionVersion)
+        throw InputError(file, 0, "session version 1 expected");
+    const QDir dir = QFileInfo(path).absoluteDir();
+    Session s;
+    const QString receptor = root["receptor"].toString();
+    if (!receptor.isEmpty())
+        s.receptorPath = QDir::cleanPath(dir.absoluteFilePath(receptor));
+    for (const QJsonValue& v : root["ligandFiles"].toArray())
+        s.ligandPaths << QDir::cleanPath(dir.absoluteFilePath(v.toString()));
+    for (const QJsonValue& v : root["ligands"].toArray()) {
+        const QJsonObject o = v.toObject();
+        SessionLigand l;
+        l.prepared = o["prepared"].toBool();
+        for (const QJsonValue& c : o["coordinates"].toArray())
+            l.coordinates.push_back(toVec(c, path, "ligand coordinates"));
+        if (o.contains("score"))
+            l.score = scoreFrom(o["score"].toObject());
+        s.ligands.push_back(std::move(l));
+    }
+    if (root.contains("box")) {
+        const QJsonObject b = root["box"].toObject();
+        s.box =
+            SearchBox{toVec(b["center"], path, "box center"), toVec(b["size"], path, "box size")};
+        s.boxSource = boxSourceFrom(b["source"].toString());
+    }
+    const QString scoring = root["scoring"].toString(QStringLiteral("vina"));
+    if (scoring != QLatin1String("vina") && scoring != QLatin1String("vinardo"))
+        throw InputError(file, 0, "scoring \"vina\" or \"vinardo\" expected");
+    s.scoring = scoring == QLatin1String("vina") ? ScoringKind::Vina : ScoringKind::Vinardo;
+    s.device = root["device"].toString(QStringLiteral("auto"));
+    s.active = root["activeLigand"].toInt(-1);
+    return s;
+}
+
+RestoredSession restoreSession(const QString& path) {
+    RestoredSession out;
+    try {
+        out.session = readSession(path);
+        const Session& s = out.session;
+        if (!s.receptorPath.isEmpty()) {
+            LoadResult r = loadMolecules({s.receptorPath}, LoadKind::Receptor);
+            if (!r.ok())
+                throw InputError(path.toStdString(), 0,
+                                 "the session's receptor: " + r.error.toStdString());
+            out.receptor = std::move(r.molecules.front());
+        }
+        if (!s.ligandPaths.isEmpty()) {
+            LoadResult r = loadMolecules(s.ligandPaths, LoadKind::Ligands);
+            if (!r.ok())
+                throw InputError(path.toStdString(), 0,
+                                 "the session's ligands: " + r.error.toStdString());
+            out.ligands = std::move(r.molecules);
+        }
+        if (s.ligands.size() != out.ligands.size())
+            throw InputError(path.toStdString(), 0,
+                             std::to_string(s.ligands.size()) + " ligand poses for " +
+                                 std::to_string(out.ligands.size()) +
+                                 " ligands in the files: the files changed since the session");
+        for (size_t i = 0; i < out.ligands.size(); ++i) {
+            const SessionLigand& l = s.ligands[i];
+            Molecule& m = out.ligands[i];
+            if (l.prepared)
+                m = prepareLigand(m);
+            if (l.coordinates.size() != m.atoms.size())
+                throw InputError(path.toStdString(), 0,
+                                 "ligand " + std::to_string(i + 1) + ": " +
+                                     std::to_string(l.coordinates.size()) + " coordinates for " +
+                                     std::to_string(m.atoms.size()) + " atoms");
+            for (size_t k = 0; k < m.atoms.size(); ++k)
+                m.atoms[k].position = l.coordinates[k];
+        }
+    } catch (const InputError& e) {
+        out = RestoredSession{};
+        out.error = QString::fromStdString(e.what());
+    } catch (const std::exception& e) {
+        out = RestoredSession{};
+        out.error = QString::fromStdString(InputError::format(path.toStdString(), 0, e.what()));
+    }
+    return out;
+}
+
+} // namespace pw

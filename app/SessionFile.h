@@ -1,0 +1,47 @@
+// SessionFile: saves and restores what the user has open as JSON: receptor and ligand files
+// (relative to the session file), every ligand's current pose and score, the box and settings.
+#pragma once
+
+#include "Document.h"
+
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace pw {
+
+struct SessionLigand {
+    bool prepared = false;         // the pose belongs to the prepared molecule (hydrogens added)
+    std::vector<Vec3> coordinates; // one per atom of the (prepared) molecule
+    std::optional<VinaScore> score;
+};
+
+struct Session {
+    QString receptorPath; // absolute
+    QStringList ligandPaths;
+    std::vector<SessionLigand> ligands;
+    std::optional<SearchBox> box;
+    BoxSource boxSource = BoxSource::None;
+    ScoringKind scoring = ScoringKind::Vina;
+    QString device = QStringLiteral("auto");
+    int active = -1;
+};
+
+Session sessionOf(const Document& document);
+// Writes through a temporary file (nothing half-written). Throws InputError(path, 0, why).
+void writeSession(const QString& path, const Session& session);
+// Throws InputError(path, 0, what was expected) for anything but a session this version wrote.
+Session readSession(const QString& path);
+
+// The session's molecules, read and posed (run it on a worker thread): on failure error says why
+// and nothing else is set.
+struct RestoredSession {
+    Session session;
+    std::optional<Molecule> receptor;
+    std::vector<Molecule> ligands;
+    QString error;
+};
+RestoredSession restoreSession(const QString& path);
+
+} // namespace pw

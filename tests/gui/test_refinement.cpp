@@ -1,0 +1,327 @@
+// Qt Test for refinement in the main window, on the bundled 1stp example: the Minimize action runs
+// on a worker and streams frames, ends at the CPU reference's energy, is one undo step, can be
+// cancelled midway, replays in the player; sessions and SDF export keep poses and energies.
+#include "EnergyPlot.h"
+#include "MainWindow.h"
+#include "MinimizeJob.h"
+#include "MoleculeView.h"
+#include "SettingsPanel.h"
+#include "StartupFiles.h"
+#include "TrajectoryPlayer.h"
+#include "ViewEnvironment.h"
+#include "chem/LigandPreparation.h"
+#include "chem/MoleculeReader.h"
+#include "chem/ReceptorPreparation.h"
+#include "score/DockingTarget.h"
+
+#include <QAction>
+#include <QFile>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <cmath>
+
+static void prepareGraphics() {
+    pw::prepareQtForVtk();
+}
+Q_CONSTRUCTOR_FUNCTION(prepareGraphics)
+
+using namespace pw;
+
+namespace {
+
+std::vector<Vec3> coordinatesOf(const Molecule& m) {
+    std::vector<Vec3> out;
+    for (const Atom& a : m.atoms)
+        out.push_back(a.position);
+    return out;
+}
+
+double maxDeviation(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+    if (a.size() != b.size())
+        return 1e9;
+    double d = 0;
+    for (size_t i = 0; i < a.size(); ++i)
+        d = std::max(d, (a[i] - b[i]).norm());
+    return d;
+}
+
+int countNonBackground(const QImage& image) {
+    const QColor bg = MoleculeView::backgroundColor();
+    int n = 0;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2) {
+            const QRgb c = image.pixel(x, y);
+            n += std::abs(qRed(c) - bg.red()) + std::abs(qGreen(c) - bg.green()) +
+                             std::abs(qBlue(c) - bg.blue()) >
+                         18
+                     ? 1
+                     : 0;
+        }
+    return n;
+}
+
+// Opens the example and waits until its grid maps are built and the ligand is scored.
+bool openExample(MainWindow& w, const StartupFiles& files) {
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w))
+        return false;
+    w.openReceptor(files.receptor);
+    w.openLigands(files.ligands);
+    return QTest::qWaitFor([&] { return w.pendingLoads() == 0 && w.targetReady() && !w.busy(); },
+                           120000) &&
+           w.document().score(0).has_value();
+}
+
+bool minimizeThroughUi(MainWindow& w, int paceMs, bool* ok = nullptr) {
+    w.settingsPanel()->setLivePaceMs(paceMs);
+    QSignalSpy finished(&w, &MainWindow::minimizationFinished);
+    w.minimizeAction()->trigger();
+    if (!finished.wait(120000) && finished.isEmpty())
+        return false;
+    if (ok)
+        *ok = finished.front().front().toBool();
+    return true;
+}
+
+} // namespace
+
+class TestRefinement : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void minimizeReachesTheCpuReference();
+    void cancelMidwayLeavesTheDocument();
+    void playerReplaysTheTrajectory();
+    void sessionRoundTripKeepsPosesAndEnergies();
+    void exportWritesScoresAsSdTags();
+    void brokenSessionShowsErrorAndKeepsDocument();
+
+private:
+    StartupFiles example_;
+    double referenceAffinity_ = 0;
+    std::vector<Vec3> referenceCoords_;
+    int referenceIterations_ = 0;
+};
+
+void TestRefinement::initTestCase() {
+    example_ = bundledExampleFiles();
+    QVERIFY2(!example_.receptor.isEmpty(), "bundled example resources/examples/1stp not found");
+    // The CPU reference: refinePose directly, with the options the app uses.
+    const std::string dir = bundledExampleDir().toStdString() + "/";
+    const Molecule receptor = prepareReceptor(readMolecule(dir + "receptor.pdbqt"));
+    DockingTarget target(receptor, readBoxConfig(dir + "box.txt"), ScoringKind::Vina, 1);
+    const ReceptorGrid& grid = target.gridFor(DockingTarget::commonLigandTypes());
+    const Molecule ligand = prepareLigand(readMolecule(dir + "ligand.pdbqt"));
+    LigandScorer mover(ligand, target.scoring(), target.receptor(), &grid);
+    LigandScorer exact(ligand, target.scoring(), target.receptor());
+    const RefinementResult r = refinePose(ligand, mover, exact, appRefinementOptions());
+    referenceAffinity_ = r.score.affinity;
+    referenceCoords_ = r.coordinates;
+    referenceIterations_ = r.iterations;
+    QVERIFY(r.iterations > 1);
+    QVERIFY(r.score.affinity < r.start.affinity);
+}
+
+void TestRefinement::minimizeReachesTheCpuReference() {
+    MainWindow w;
+    QVERIFY(openExample(w, example_));
+    const std::vector<Vec3> start = coordinatesOf(w.document().ligands()[0]);
+    const double startAffinity = w.document().score(0)->affinity;
+    const int undoBefore = w.undoStack()->count();
+
+    bool ok = false;
+    QVERIFY(minimizeThroughUi(w, 0, &ok));
+    QVERIFY2(ok, qPrintable(w.lastError()));
+    QVERIFY(!w.busy());
+
+    // The engine's numbers, through the UI: same energy and pose as refinePose directly.
+    const auto& score = w.document().score(0);
+    QVERIFY(score.has_value());
+    qInfo("app %.6f reference %.6f (start %.3f) after %d steps, %zu frames", score->affinity,
+          referenceAffinity_, startAffinity, referenceIterations_, w.trajectory().size());
+    QVERIFY(std::abs(score->affinity - referenceAffinity_) < 1e-6);
+    QVERIFY(maxDeviation(coordinatesOf(w.document().ligands()[0]), referenceCoords_) < 1e-6);
+    QVERIFY(score->affinity < startAffinity);
+    // Live frames: one per accepted step plus the start, all plotted.
+    QVERIFY(w.trajectory().size() > 1);
+    QCOMPARE(static_cast<int>(w.trajectory().size()), referenceIterations_ + 1);
+    QCOMPARE(w.energyPlot()->pointCount(), static_cast<int>(w.trajectory().size()));
+    QVERIFY(w.energyPlot()->values(0).back() < w.energyPlot()->values(0).front());
+    // The status bar and the table show the new affinity.
+    QCOMPARE(w.termTable()->item(0, 1)->text(), QString::number(score->affinity, 'f', 3));
+
+    // The view shows the pocket, and the pose's hydrogen bonds (biotin makes several).
+    MoleculeView* view = w.moleculeView();
+    const int frames = view->framesRendered();
+    view->update();
+    QVERIFY(QTest::qWaitFor([&] { return view->framesRendered() > frames; }, 10000));
+    const QImage image = view->grabImage().convertToFormat(QImage::Format_RGB32);
+    QVERIFY(countNonBackground(image) > image.width() * image.height() / 4 / 10);
+    QVERIFY(view->interactionLineCount() >= 3);
+
+    // One undo step brings back the pose (and score) from before; redo the minimized one.
+    QCOMPARE(w.undoStack()->count(), undoBefore + 1);
+    w.undoStack()->undo();
+    QVERIFY(maxDeviation(coordinatesOf(w.document().ligands()[0]), start) < 1e-9);
+    QVERIFY(std::abs(w.document().score(0)->affinity - startAffinity) < 1e-9);
+    w.undoStack()->redo();
+    QVERIFY(maxDeviation(coordinatesOf(w.document().ligands()[0]), referenceCoords_) < 1e-6);
+}
+
+void TestRefinement::cancelMidwayLeavesTheDocument() {
+    MainWindow w;
+    QVERIFY(openExample(w, example_));
+    const std::vector<Vec3> start = coordinatesOf(w.document().ligands()[0]);
+    const double startAffinity = w.document().score(0)->affinity;
+    // Paced so that it is still running when the first frames have been shown.
+    w.settingsPanel()->setLivePaceMs(40);
+    QSignalSpy finished(&w, &MainWindow::minimizationFinished);
+    w.minimizeAction()->trigger();
+    QVERIFY(w.busy());
+    QVERIFY(!w.minimizeAction()->isEnabled());
+    QVERIFY(w.cancelAction()->isEnabled());
+    QVERIFY(QTest::qWaitFor([&] { return w.energyPlot()->pointCount() >= 3; }, 60000));
+    QVERIFY2(finished.isEmpty(), "the paced minimization ended before it could be cancelled");
+    w.cancelAction()->trigger();
+    QVERIFY(finished.wait(60000) || !finished.isEmpty());
+    QCOMPARE(finished.front().front().toBool(), false);
+    QVERIFY(!w.busy());
+    QVERIFY(w.minimizeAction()->isEnabled());
+    QVERIFY(w.trajectory().size() < static_cast<size_t>(referenceIterations_ + 1));
+    // Nothing was committed: same pose, same score, nothing to undo.
+    QVERIFY(maxDeviation(coordinatesOf(w.document().ligands()[0]), start) < 1e-12);
+    QCOMPARE(w.document().score(0)->affinity, startAffinity);
+    QCOMPARE(w.undoStack()->count(), 0);
+    // And a new run still works to the end.
+    bool ok = false;
+    QVERIFY(minimizeThroughUi(w, 0, &ok));
+    QVERIFY(ok);
+    QVERIFY(std::abs(w.document().score(0)->affinity - referenceAffinity_) < 1e-6);
+}
+
+void TestRefinement::playerReplaysTheTrajectory() {
+    MainWindow w;
+    QVERIFY(openExample(w, example_));
+    bool ok = false;
+    QVERIFY(minimizeThroughUi(w, 0, &ok));
+    QVERIFY(ok);
+    TrajectoryPlayer* player = w.player();
+    const int n = static_cast<int>(w.trajectory().size());
+    QCOMPARE(player->frameCount(), n);
+    QCOMPARE(player->currentFrame(), n - 1);
+    QSignalSpy shown(player, &TrajectoryPlayer::frameChanged);
+    player->setCurrentFrame(0);
+    QCOMPARE(w.termTable()->item(0, 1)->text(),
+             QString::number(w.trajectory().front().energy, 'f', 3));
+    player->stepForward();
+    QCOMPARE(player->currentFrame(), 1);
+    QCOMPARE(w.termTable()->item(0, 1)->text(), QString::number(w.trajectory()[1].energy, 'f', 3));
+    // Playing runs to the last frame and stops there.
+    player->play();
+    QVERIFY(player->playing());
+    QVERIFY(QTest::qWaitFor([&] { return !player->playing(); }, 60000));
+    QCOMPARE(player->currentFrame(), n - 1);
+    QCOMPARE(shown.count(), n); // 0, 1, then 2 .. n-1
+}
+
+void TestRefinement::sessionRoundTripKeepsPosesAndEnergies() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("refined.pwsession"));
+    std::vector<Vec3> saved;
+    double affinity = 0;
+    {
+        MainWindow w;
+        QVERIFY(openExample(w, example_));
+        bool ok = false;
+        QVERIFY(minimizeThroughUi(w, 0, &ok));
+        QVERIFY(ok);
+        saved = coordinatesOf(w.document().ligands()[0]);
+        affinity = w.document().score(0)->affinity;
+        QVERIFY(w.saveSession(path));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"refined.pwsession"});
+    }
+    MainWindow w;
+    w.show();
+    QSignalSpy opened(&w, &MainWindow::sessionOpened);
+    w.openSession(path);
+    QVERIFY(opened.wait(60000) || !opened.isEmpty());
+    QVERIFY2(opened.front().front().toBool(), qPrintable(w.lastError()));
+    QVERIFY(w.document().hasReceptor());
+    QCOMPARE(w.document().ligands().size(), size_t(1));
+    QVERIFY(maxDeviation(coordinatesOf(w.document().ligands()[0]), saved) < 1e-9);
+    QVERIFY(std::abs(w.document().score(0)->affinity - affinity) < 1e-9);
+    QVERIFY(w.document().box().has_value());
+    // Once the grids are rebuilt the pose is rescored: the same energy from scratch.
+    QVERIFY(QTest::qWaitFor([&] { return w.targetReady() && !w.busy(); }, 120000));
+    QVERIFY(w.document().score(0).has_value());
+    QVERIFY(std::abs(w.document().score(0)->affinity - affinity) < 1e-6);
+}
+
+void TestRefinement::exportWritesScoresAsSdTags() {
+    MainWindow w;
+    QVERIFY(openExample(w, example_));
+    bool ok = false;
+    QVERIFY(minimizeThroughUi(w, 0, &ok));
+    QVERIFY(ok);
+    QTemporaryDir dir;
+    const QString sdf = dir.filePath(QStringLiteral("poses.sdf"));
+    QVERIFY(w.exportPoses(sdf));
+    const std::vector<Molecule> back = readMolecules(sdf.toStdString());
+    QCOMPARE(back.size(), size_t(1));
+    const std::string* tag = back[0].property("minimizedAffinity");
+    QVERIFY(tag);
+    QVERIFY(std::abs(std::stod(*tag) - w.document().score(0)->affinity) < 1e-4);
+    QVERIFY(back[0].property("vina_hbond"));
+    // Heavy atoms where the minimized pose put them.
+    const Molecule& doc = w.document().ligands()[0];
+    int matched = 0;
+    for (const Atom& a : back[0].atoms)
+        for (const Atom& b : doc.atoms)
+            matched +=
+                a.element != 1 && a.element == b.element && (a.position - b.position).norm() < 1e-3
+                    ? 1
+                    : 0;
+    QCOMPARE(matched, doc.heavyAtomCount());
+    // A PNG of the view, written whole.
+    const QString png = dir.filePath(QStringLiteral("view.png"));
+    QVERIFY(w.exportImage(png));
+    QVERIFY(!QImage(png).isNull());
+    // Unwritable targets report an error naming the file and leave nothing behind.
+    w.setErrorDialogsEnabled(false);
+    QVERIFY(!w.exportPoses(dir.filePath(QStringLiteral("missing/dir/poses.sdf"))));
+    QVERIFY2(w.lastError().contains(QStringLiteral("missing/dir/poses.sdf")),
+             qPrintable(w.lastError()));
+}
+
+void TestRefinement::brokenSessionShowsErrorAndKeepsDocument() {
+    MainWindow w;
+    QVERIFY(openExample(w, example_));
+    w.setErrorDialogsEnabled(false);
+    const std::vector<Vec3> start = coordinatesOf(w.document().ligands()[0]);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("broken.pwsession"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"format\": \"posewright-session\", \"version\": 1, \"ligands\": [ {\"coordinates\": "
+            "[[1, 2]]} ]}");
+    f.close();
+    QSignalSpy opened(&w, &MainWindow::sessionOpened);
+    w.openSession(path);
+    QVERIFY(opened.wait(30000) || !opened.isEmpty());
+    QCOMPARE(opened.front().front().toBool(), false);
+    QVERIFY2(w.lastError().contains(QStringLiteral("broken.pwsession")), qPrintable(w.lastError()));
+    QVERIFY2(w.lastError().contains(QStringLiteral("three numbers")), qPrintable(w.lastError()));
+    QVERIFY(w.document().hasReceptor());
+    QCOMPARE(w.document().ligands().size(), size_t(1));
+    QVERIFY(maxDeviation(coordinatesOf(w.document().ligands()[0]), start) < 1e-12);
+}
+
+QTEST_MAIN(TestRefinement)
+#include "test_refinement.moc"
