@@ -63,6 +63,11 @@ int runBenchMinimize(const std::vector<std::string>& args) {
                  {"algorithm", OptionKind::Value},
                  {"reduction", OptionKind::Value},
                  {"repeat", OptionKind::Value},
+                 {"interpolation", OptionKind::Value},
+                 {"exact", OptionKind::Flag},
+                 {"start", OptionKind::Value},
+                 {"conditioning", OptionKind::Flag},
+                 {"max-step", OptionKind::Value},
                  {"write-poses", OptionKind::Value}});
     CommandLine cl(args, spec);
     const std::string ligandFile = cl.required("ligand");
@@ -88,6 +93,18 @@ int runBenchMinimize(const std::vector<std::string>& args) {
             throw UsageError("--reduction expects shared or shuffle, got '" + *r + "'");
         setenv("POSEWRIGHT_CUDA_REDUCTION", r->c_str(), 1);
     }
+    GridInterpolation interpolation = GridInterpolation::Trilinear;
+    const std::string interpolationName = cl.value("interpolation", "trilinear");
+    if (!parseGridInterpolation(interpolationName, interpolation))
+        throw UsageError(
+            "--interpolation expects trilinear, catmull-rom (cubic) or bspline, got '" +
+            interpolationName + "'");
+    const std::string startKind = cl.value("start", "random");
+    if (startKind != "random" && startKind != "near")
+        throw UsageError("--start expects random (30 deg, 1 A, random torsions) or near (5 deg, "
+                         "0.17 A, torsions +-5 deg), got '" +
+                         startKind + "'");
+    const bool conditioning = cl.flag("conditioning");
     const int hostThreads =
         threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
@@ -111,8 +128,25 @@ int runBenchMinimize(const std::vector<std::string>& args) {
         options.refinement.vinaSteps = true;
     else
         options.refinement.minimize.lineSearch = LineSearchKind::StrongWolfe;
+    options.refinement.gridInterpolation = interpolation;
+    options.exact = cl.flag("exact");
+    if (auto m = cl.value("max-step")) {
+        char* end = nullptr;
+        const double v = std::strtod(m->c_str(), &end);
+        if (!end || *end || !(v >= 0) || v > 1e6)
+            throw UsageError("--max-step expects a pose-space length >= 0 (A and radians), got '" +
+                             *m + "'");
+        options.refinement.minimize.maxStepNorm = v;
+    }
 
-    PosePerturbation perturbation(ligand);
+    PerturbationOptions perturb;
+    if (startKind == "near") {
+        perturb.maxRotationDegrees = 5.0;
+        perturb.maxTranslation = 5.0 / 30.0;
+        perturb.randomTorsions = false;
+        perturb.maxTorsionDegrees = 5.0;
+    }
+    PosePerturbation perturbation(ligand, perturb);
     const long maxN = *std::max_element(sizes.begin(), sizes.end());
     const std::vector<Molecule> all = perturbedPoses(perturbation, seed, maxN, hostThreads);
     if (auto out = cl.value("write-poses")) {
@@ -179,6 +213,45 @@ int runBenchMinimize(const std::vector<std::string>& args) {
         o.add("median_affinity", median, 5).add("penalized_fraction", double(penalized) / n, 4);
         o.add("mean_iterations", iterations / n, 5).add("mean_evaluations", evaluations / n, 5);
         o.add("evaluations_per_second", evaluations / best, 7);
+        o.add("interpolation", gridInterpolationName(interpolation));
+        o.add("exact", options.exact).add("start", startKind);
+        o.add("max_step", options.refinement.minimize.maxStepNorm, 4);
+        // How far the mover's model (energy - its intra) is from the reported inter, on average.
+        double modelGap = 0;
+        for (const RefinementResult& r : results)
+            if (std::abs(r.score.inter) < 1000)
+                modelGap += std::abs(r.energy - r.score.intra - r.score.inter);
+        o.add("mean_model_vs_reported_inter", modelGap / n, 5);
+        long converged = 0;
+        for (const RefinementResult& r : results)
+            converged += r.reason == StopReason::Converged;
+        o.add("converged_fraction", double(converged) / n, 4);
+        if (conditioning) {
+            // The same batch with every start coordinate rounded to float: how often does the
+            // minimization land on the same result (affinity within 0.01 kcal/mol or 1e-4
+            // relative when penalized, heavy-atom RMSD within 0.1 A)? The GPU-vs-CPU test's
+            // criterion, applied to one backend against itself.
+            std::vector<Molecule> rounded(batch);
+            for (Molecule& m : rounded)
+                for (Atom& a : m.atoms)
+                    for (int d = 0; d < 3; ++d)
+                        a.position[d] = static_cast<float>(a.position[d]);
+            std::vector<RefinementResult> other;
+            backend->minimize(target, rounded, options, other);
+            long agree = 0;
+            double worst = 0;
+            for (long i = 0; i < n; ++i) {
+                const double a = results[i].score.affinity, b = other[i].score.affinity;
+                const double tol = std::abs(a) > 1000 ? 1e-4 * std::abs(a) : 0.01;
+                const double rmsd =
+                    heavyAtomRmsd(batch[i], results[i].coordinates, other[i].coordinates);
+                agree += std::abs(a - b) <= tol && rmsd <= 0.1;
+                if (std::abs(a) < 1000)
+                    worst = std::max(worst, std::abs(a - b));
+            }
+            o.add("self_agreement", agree).add("self_agreement_fraction", double(agree) / n, 4);
+            o.add("self_worst_affinity_difference", worst, 4);
+        }
         o.add("grid_seconds", gridSeconds, 4).add("setup_seconds", setupSeconds, 4);
         o.add("repeat", repeat).add("seed", static_cast<long>(seed));
         o.add("peak_rss_mib", maxRssMiB(), 7);

@@ -20,6 +20,11 @@
 namespace pw::cuda {
 namespace {
 
+static_assert(static_cast<int>(GridInterpolation::Trilinear) == 0 &&
+                  static_cast<int>(GridInterpolation::CatmullRom) == 1 &&
+                  static_cast<int>(GridInterpolation::BSpline) == 2,
+              "ScoringParamsGpu::interpolation codes");
+
 void check(cudaError_t e, const char* what) {
     if (e != cudaSuccess)
         throw std::runtime_error(std::string("CUDA ") + what + ": " + cudaGetErrorString(e));
@@ -432,6 +437,8 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
             check(cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice),
                   "template upload");
     };
+    // The interpolation is per batch (it is not part of the uploaded maps).
+    im.scoring.interpolation = static_cast<int>(options.refinement.gridInterpolation);
     upload(im.dTemplates, tg);
     upload(im.dAtoms, atoms);
     upload(im.dNodes, nodes);
@@ -449,6 +456,7 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     sp.wolfeInitial = float(mo.wolfe.initialStep), sp.wolfeMaxStep = float(mo.wolfe.maxStep);
     sp.wolfeMaxEvaluations = mo.wolfe.maxEvaluations;
     sp.gradientTolerance = float(vinaSteps ? 1e-5 : mo.gradientTolerance);
+    sp.maxStepNorm = vinaSteps ? 0.0f : float(mo.maxStepNorm);
 
     const int maxTorsions = maxNodes - 1;
     const long chunk = std::max(1, chunk_);

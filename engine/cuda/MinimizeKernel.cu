@@ -81,9 +81,36 @@ struct WarpState {
     int lane;
 };
 
+// Weights of samples a-1..a+2 at fraction t and their t-derivatives (ReceptorGrid.cpp
+// cubicWeights): mode 1 Catmull-Rom, mode 2 uniform cubic B-spline.
+__device__ __forceinline__ void cubicWeights(int mode, float t, float w[4], float d[4]) {
+    const float t2 = t * t, t3 = t2 * t;
+    if (mode == 1) {
+        w[0] = 0.5f * (-t3 + 2 * t2 - t);
+        w[1] = 0.5f * (3 * t3 - 5 * t2 + 2);
+        w[2] = 0.5f * (-3 * t3 + 4 * t2 + t);
+        w[3] = 0.5f * (t3 - t2);
+        d[0] = 0.5f * (-3 * t2 + 4 * t - 1);
+        d[1] = 0.5f * (9 * t2 - 10 * t);
+        d[2] = 0.5f * (-9 * t2 + 8 * t + 1);
+        d[3] = 0.5f * (3 * t2 - 2 * t);
+    } else {
+        const float u = 1 - t;
+        const float k = 1.0f / 6.0f;
+        w[0] = k * u * u * u;
+        w[1] = k * (3 * t3 - 6 * t2 + 4);
+        w[2] = k * (-3 * t3 + 3 * t2 + 3 * t + 1);
+        w[3] = k * t3;
+        d[0] = -0.5f * u * u;
+        d[1] = 0.5f * (3 * t2 - 4 * t);
+        d[2] = 0.5f * (-3 * t2 + 2 * t + 1);
+        d[3] = 0.5f * t2;
+    }
+}
+
 // Receptor map energy of one atom, with Vina's out-of-box handling (value at the nearest face,
 // gradient along that axis zero, 1e6 per A outside) and the curl; gradient into g.
-__device__ float atomInter(const ScoringParamsGpu& s, int type, float3 p, float3* g) {
+__device__ float atomInter(const ScoringParamsGpu& s, int type, float3 p, float3* g, int mode) {
     const float* m = s.maps[type];
     const int n[3] = {s.nx, s.ny, s.nz};
     const float pc[3] = {p.x, p.y, p.z};
@@ -114,6 +141,48 @@ __device__ float atomInter(const ScoringParamsGpu& s, int type, float3 p, float3
         }
     }
     const int sy = s.nz, sx = s.ny * s.nz;
+    if (mode != 0) {
+        // Tricubic over the 4x4x4 samples around the cell (edge samples repeated).
+        int idx[3][4];
+        float w[3][4], dw[3][4];
+        for (int d = 0; d < 3; ++d) {
+            for (int k = 0; k < 4; ++k)
+                idx[d][k] = min(max(a[d] - 1 + k, 0), n[d] - 1);
+            cubicWeights(mode, f[d], w[d], dw[d]);
+        }
+        float v = 0, vx = 0, vy = 0, vz = 0;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            float cy = 0, cyDy = 0, cyDz = 0;
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                const float* row = m + idx[0][i] * sx + idx[1][j] * sy;
+                float cz = 0, czDz = 0;
+#pragma unroll
+                for (int k = 0; k < 4; ++k) {
+                    const float q = __ldg(row + idx[2][k]);
+                    cz += w[2][k] * q;
+                    czDz += dw[2][k] * q;
+                }
+                cy += w[1][j] * cz;
+                cyDy += dw[1][j] * cz;
+                cyDz += w[1][j] * czDz;
+            }
+            v += w[0][i] * cy;
+            vx += dw[0][i] * cy;
+            vy += w[0][i] * cyDy;
+            vz += w[0][i] * cyDz;
+        }
+        float scale;
+        const float e = curl(v, s.curlV, scale);
+        if (g) {
+            const float k = scale * s.invSpacing;
+            *g = make_float3((inside[0] ? k * vx : 0.0f) + s.outSlope * og[0],
+                             (inside[1] ? k * vy : 0.0f) + s.outSlope * og[1],
+                             (inside[2] ? k * vz : 0.0f) + s.outSlope * og[2]);
+        }
+        return e + s.outSlope * outside;
+    }
     const float* c = m + a[0] * sx + a[1] * sy + a[2];
     const float f000 = __ldg(c), f001 = __ldg(c + 1);
     const float f010 = __ldg(c + sy), f011 = __ldg(c + sy + 1);
@@ -298,7 +367,7 @@ __device__ float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduction red
         const int type = (w.atoms[i] & 255) - 1;
         float3 g = make_float3(0, 0, 0);
         if (type >= 0)
-            e += atomInter(s, type, w.coords[i], &g);
+            e += atomInter(s, type, w.coords[i], &g, s.interpolation);
         w.grad[i] = g;
     }
     __syncwarp();
@@ -360,7 +429,7 @@ __device__ void reportedTerms(WarpState& w, const ScoringParamsGpu& s, float& in
     for (int i = w.lane; i < w.A; i += 32) {
         const int type = (w.atoms[i] & 255) - 1;
         if (type >= 0)
-            ei += atomInter(s, type, w.coords[i], nullptr);
+            ei += atomInter(s, type, w.coords[i], nullptr, 0);
     }
     for (int q = w.lane; q < w.nPairs; q += 32) {
         const PairGpu pr = w.pairs[q];
@@ -446,9 +515,10 @@ struct Line {
     }
 };
 
-__device__ LineResult armijo(Line& phi, float value0, float slope0, const SearchParamsGpu& sp) {
+__device__ LineResult armijo(Line& phi, float value0, float slope0, const SearchParamsGpu& sp,
+                             float initial) {
     LineResult r;
-    float alpha = sp.armijoInitial;
+    float alpha = initial;
     for (int trial = 0; trial < sp.armijoTrials; ++trial) {
         float slope;
         const float value = phi(alpha, slope);
@@ -481,8 +551,8 @@ __device__ float cubicStep(const LinePoint& a, const LinePoint& b) {
 }
 
 // Strong Wolfe (LineSearch.cpp strongWolfeSearch, step for step).
-__device__ LineResult strongWolfe(Line& phi, float value0, float slope0,
-                                  const SearchParamsGpu& sp) {
+__device__ LineResult strongWolfe(Line& phi, float value0, float slope0, const SearchParamsGpu& sp,
+                                  float initial) {
     LineResult r;
     const float decreaseSlope = sp.wolfeC1 * slope0, curvature = -sp.wolfeC2 * slope0;
     LinePoint best{0.0f, value0, slope0}, last{0, 0, 0};
@@ -522,7 +592,7 @@ __device__ LineResult strongWolfe(Line& phi, float value0, float slope0,
         return finish(best, false);
     };
     LinePoint prev{0.0f, value0, slope0};
-    float alpha = sp.wolfeInitial;
+    float alpha = initial;
     while (r.evaluations < sp.wolfeMaxEvaluations) {
         const LinePoint t = eval(alpha);
         if (!sufficient(t) || (r.evaluations > 1 && t.value >= prev.value))
@@ -666,7 +736,11 @@ __global__ void __launch_bounds__(128, 6)
             __syncwarp();
             pg = -gNorm * gNorm;
         }
-        LineResult ls = sp.armijo ? armijo(line, f0, pg, sp) : strongWolfe(line, f0, pg, sp);
+        float initial = sp.armijo ? sp.armijoInitial : sp.wolfeInitial;
+        if (sp.maxStepNorm > 0.0f)
+            initial = fminf(initial, sp.maxStepNorm / sqrtf(warpDot(w, w.p, w.p, w.D)));
+        LineResult ls =
+            sp.armijo ? armijo(line, f0, pg, sp, initial) : strongWolfe(line, f0, pg, sp, initial);
         evaluations += ls.evaluations;
         float updateAlpha = ls.alpha;
         if (!ls.satisfied) {

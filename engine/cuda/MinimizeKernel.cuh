@@ -27,6 +27,9 @@ struct ScoringParamsGpu {
     float3 gridBegin;
     float invSpacing, spacing;
     int nx, ny, nz;
+    // How the minimizer reads the maps (pw::GridInterpolation: 0 trilinear, 1 Catmull-Rom,
+    // 2 cubic B-spline); the reported numbers always use Vina's trilinear read.
+    int interpolation;
 };
 
 // The minimizer's algorithm (mirrors pw::MinimizeOptions).
@@ -38,6 +41,7 @@ struct SearchParamsGpu {
     float wolfeC1, wolfeC2, wolfeInitial, wolfeMaxStep;
     int wolfeMaxEvaluations;
     float gradientTolerance;
+    float maxStepNorm; // > 0: first trial of every search at most this far (MinimizeOptions)
 };
 
 struct BatchGpu {

@@ -1,5 +1,6 @@
 #include "BfgsMinimizer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -177,9 +178,21 @@ void BfgsMinimizer::minimize(PoseObjective& f, const Pose& start, const Minimize
             pg = -gNorm * gNorm;
         }
 
-        LineSearchResult ls = options.lineSearch == LineSearchKind::Armijo
-                                  ? armijoSearch(line, f0, pg, options.armijo)
-                                  : strongWolfeSearch(line, f0, pg, options.wolfe);
+        LineSearchResult ls;
+        if (options.maxStepNorm > 0) {
+            const double cap = options.maxStepNorm / ws.p.norm();
+            ArmijoParameters armijo = options.armijo;
+            StrongWolfeParameters wolfe = options.wolfe;
+            armijo.initialStep = std::min(armijo.initialStep, cap);
+            wolfe.initialStep = std::min(wolfe.initialStep, cap);
+            ls = options.lineSearch == LineSearchKind::Armijo
+                     ? armijoSearch(line, f0, pg, armijo)
+                     : strongWolfeSearch(line, f0, pg, wolfe);
+        } else {
+            ls = options.lineSearch == LineSearchKind::Armijo
+                     ? armijoSearch(line, f0, pg, options.armijo)
+                     : strongWolfeSearch(line, f0, pg, options.wolfe);
+        }
         evaluations += ls.evaluations;
         double updateAlpha = ls.alpha;
         if (!ls.satisfied) {

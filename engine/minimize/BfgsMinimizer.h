@@ -41,6 +41,11 @@ struct MinimizeOptions {
     StrongWolfeParameters wolfe;
     int maxIterations = 1000;        // Vina's quasi_newton default max_steps
     double gradientTolerance = 1e-5; // on the Euclidean norm of the pose-space gradient
+    // When > 0, every line search starts at alpha = min(initialStep, maxStepNorm / |p|): no
+    // trial moves further than this in pose space (A and radians). Vina has no such cap: from a
+    // clashing start its first direction -g is ~1e3 long, and the searches then sample poses
+    // hundreds of A (and radians) away, which makes the path a chaotic function of the start.
+    double maxStepNorm = 0;
     // Replays Vina's loop exactly: the stop test looks at the gradient before the step, a failed
     // line search still takes its last trial, and its Hessian update uses alpha * multiplier.
     bool vinaCompatible = false;

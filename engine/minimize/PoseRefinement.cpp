@@ -3,6 +3,7 @@
 #include "core/LigandKinematics.h"
 
 #include <cmath>
+#include <optional>
 
 namespace pw {
 
@@ -33,10 +34,16 @@ RefinementResult refinePose(const Molecule& ligand, const LigandScorer& mover,
     for (const Atom& a : ligand.atoms)
         startCoords.push_back(a.position);
 
+    std::optional<LigandScorer> smooth;
+    if (mover.usesGrid() && options.gridInterpolation != mover.gridInterpolation()) {
+        smooth.emplace(mover);
+        smooth->setGridInterpolation(options.gridInterpolation);
+    }
+    const LigandScorer& moving = smooth ? *smooth : mover;
     LigandKinematics kinematics(ligand);
     CartesianPoseObjective objective(
-        kinematics, [&mover](const std::vector<Vec3>& coords, std::vector<Vec3>& gradient) {
-            return mover.evaluate(coords, &gradient);
+        kinematics, [&moving](const std::vector<Vec3>& coords, std::vector<Vec3>& gradient) {
+            return moving.evaluate(coords, &gradient);
         });
 
     MinimizeOptions minimize = options.minimize;

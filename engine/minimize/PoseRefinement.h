@@ -10,17 +10,21 @@
 namespace pw {
 
 struct RefinementOptions {
-    MinimizeOptions minimize;    // line search, tolerance, iteration cap, trajectory, cancel
+    MinimizeOptions minimize; // line search, tolerance, iteration cap, trajectory, cancel
     // Vina --local_only: Armijo search and (25 + movable atoms)/3 steps, converged or not.
     bool vinaSteps = false;
+    // How a grid mover reads its maps while minimizing (the reported scores keep the reporter's
+    // own reading). A tricubic with strong Wolfe to convergence makes the minimized pose a
+    // well-conditioned function of the start (GPU and CPU agree; tests/bench/RESULTS.md).
+    GridInterpolation gridInterpolation = GridInterpolation::Trilinear;
 };
 
 struct RefinementResult {
     std::vector<Vec3> coordinates; // minimized, every atom of the ligand (hydrogens too)
     Pose pose;
-    VinaScore start;      // the input pose, reported as Vina --score_only would
-    VinaScore score;      // the minimized pose, reported as Vina --local_only does
-    double energy = 0;    // the minimized objective (inter + intra of the scorer that moved it)
+    VinaScore start;          // the input pose, reported as Vina --score_only would
+    VinaScore score;          // the minimized pose, reported as Vina --local_only does
+    double energy = 0;        // the minimized objective (inter + intra of the scorer that moved it)
     double rmsdFromStart = 0; // heavy atoms, same atom order (no symmetry)
     int iterations = 0;
     int evaluations = 0;

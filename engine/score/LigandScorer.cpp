@@ -66,7 +66,7 @@ double LigandScorer::interEnergy(const std::vector<Vec3>& coords, std::vector<Ve
         if (grid_) {
             double outside;
             Vec3 og;
-            e = grid_->interpolate(t, x, g, outside, og);
+            e = grid_->interpolate(t, x, g, outside, og, interpolation_);
             e = curl(e, &scale);
             const double pen = slope * outside;
             penaltyTotal += pen;

