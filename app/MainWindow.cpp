@@ -233,6 +233,7 @@ void MainWindow::createDocks() {
     termTable_ = new QTableWidget(0, 2, energy);
     termTable_->setObjectName(QStringLiteral("termTable"));
     termTable_->setHorizontalHeaderLabels({tr("Term"), tr("kcal/mol")});
+    termTable_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     termTable_->horizontalHeader()->setStretchLastSection(true);
     termTable_->verticalHeader()->hide();
     termTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -242,6 +243,8 @@ void MainWindow::createDocks() {
     addDockWidget(Qt::RightDockWidgetArea, energyDock);
     viewMenu_->addAction(energyDock->toggleViewAction());
     resizeDocks({energyDock}, {440}, Qt::Horizontal);
+    // A short ligand list (one ligand in the common case), the settings below it in full.
+    resizeDocks({dock, settingsDock}, {140, 520}, Qt::Vertical);
     initEnergyPlot();
     connect(player_, &TrajectoryPlayer::frameChanged, this, &MainWindow::showTrajectoryFrame);
 }

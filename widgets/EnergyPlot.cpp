@@ -20,6 +20,11 @@ double niceStep(double span, int ticks) {
     return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * p;
 }
 
+const QColor kBackground(20, 24, 32); // MoleculeView::backgroundColor()
+const QColor kFrame(80, 88, 104);
+const QColor kText(210, 214, 222);
+const QColor kMutedText(130, 136, 150);
+
 } // namespace
 
 EnergyPlot::EnergyPlot(QWidget* parent) : QWidget(parent) {
@@ -66,14 +71,15 @@ void EnergyPlot::setMarker(int index) {
 void EnergyPlot::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
-    p.fillRect(rect(), palette().base());
+    // Dark like the 3D view beside it: the curves are light colours.
+    p.fillRect(rect(), kBackground);
     const QFontMetrics fm(font());
     const QRectF plot = QRectF(rect()).adjusted(fm.horizontalAdvance(QStringLiteral("-0000.0")) + 8,
                                                 fm.height() + 6, -10, -(fm.height() + 10));
-    p.setPen(palette().color(QPalette::Mid));
+    p.setPen(kFrame);
     p.drawRect(plot);
     if (xs_.empty()) {
-        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.setPen(kMutedText);
         p.drawText(plot, Qt::AlignCenter, tr("Minimize to see the energy fall"));
         return;
     }
@@ -102,11 +108,11 @@ void EnergyPlot::paintEvent(QPaintEvent*) {
                        plot.bottom() - (y - lo) / (hi - lo) * plot.height());
     };
     // Grid and labels.
-    const QColor text = palette().color(QPalette::Text);
+    const QColor text = kText;
     const double ystep = niceStep(hi - lo, 4);
     for (double y = std::ceil(lo / ystep) * ystep; y <= hi; y += ystep) {
         const QPointF a = map(x0, y);
-        p.setPen(QPen(palette().color(QPalette::Midlight), 0, Qt::DotLine));
+        p.setPen(QPen(kFrame, 0, Qt::DotLine));
         p.drawLine(a, QPointF(plot.right(), a.y()));
         p.setPen(text);
         p.drawText(QRectF(0, a.y() - fm.height() / 2.0, plot.left() - 4, fm.height()),

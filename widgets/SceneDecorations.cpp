@@ -20,7 +20,8 @@ namespace {
 
 constexpr double kDash = 0.25;             // Å drawn
 constexpr double kGap = 0.20;              // Å left out
-constexpr double kBackboneRadius = 0.35;   // Å
+constexpr double kDashRadius = 0.07;       // Å
+constexpr double kBackboneRadius = 0.28;   // Å
 constexpr double kBackboneSampling = 0.95; // Å between spline samples
 
 } // namespace
@@ -37,8 +38,10 @@ vtkSmartPointer<vtkActor> makeBoxActor(const DrawBox& box) {
     mapper->SetInputConnection(outline->GetOutputPort());
     auto actor = vtkSmartPointer<vtkActor>::New();
     actor->SetMapper(mapper);
-    actor->GetProperty()->SetColor(0.95, 0.75, 0.25);
-    actor->GetProperty()->SetLineWidth(1.5);
+    // Pale and half transparent: a frame of reference, not a subject.
+    actor->GetProperty()->SetColor(0.75, 0.8, 0.9);
+    actor->GetProperty()->SetOpacity(0.45);
+    actor->GetProperty()->SetLineWidth(1.0);
     actor->GetProperty()->LightingOff();
     actor->PickableOff();
     return actor;
@@ -78,13 +81,19 @@ vtkSmartPointer<vtkActor> makeDashedLinesActor(const std::vector<DrawLine>& line
     poly->SetPoints(points);
     poly->SetLines(cells);
     poly->GetCellData()->SetScalars(colors);
+    // Thin tubes, not GL lines: core-profile drivers (Mesa among them) draw lines one pixel wide.
+    vtkNew<vtkTubeFilter> tube;
+    tube->SetInputData(poly);
+    tube->SetRadius(kDashRadius);
+    tube->SetNumberOfSides(8);
     vtkNew<vtkPolyDataMapper> mapper;
-    mapper->SetInputData(poly);
+    mapper->SetInputConnection(tube->GetOutputPort());
     mapper->SetColorModeToDirectScalars();
+    mapper->SetScalarModeToUseCellData();
     auto actor = vtkSmartPointer<vtkActor>::New();
     actor->SetMapper(mapper);
-    actor->GetProperty()->SetLineWidth(3.0);
-    actor->GetProperty()->LightingOff();
+    actor->GetProperty()->SetAmbient(0.5);
+    actor->GetProperty()->SetDiffuse(0.6);
     actor->PickableOff();
     return actor;
 }
@@ -119,7 +128,7 @@ vtkSmartPointer<vtkActor> makeBackboneActor(const std::vector<Trace>& segments) 
     auto actor = vtkSmartPointer<vtkActor>::New();
     actor->SetMapper(mapper);
     vtkProperty* p = actor->GetProperty();
-    p->SetColor(0.55, 0.62, 0.78);
+    p->SetColor(0.42, 0.5, 0.68);
     p->SetAmbient(0.2);
     p->SetDiffuse(0.75);
     p->SetSpecular(0.2);

@@ -121,6 +121,27 @@ int sampleOutsideMask(const QImage& image, const QImage& mask, int step, int& wr
     return sampled;
 }
 
+// Points every 0.2 Å along the 12 edges of the search box's wireframe.
+std::vector<Point> boxEdgePoints(const pw::SearchBox& box) {
+    std::vector<Point> out;
+    for (int edge = 0; edge < 12; ++edge) {
+        const int axis = edge / 4; // the edge runs along this axis, at the other two's extremes
+        const int steps = static_cast<int>(box.size[axis] / 0.2);
+        for (int s = 0; s <= steps; ++s) {
+            Point p{};
+            for (int k = 0, other = 0; k < 3; ++k) {
+                const double half = box.size[k] / 2;
+                if (k == axis)
+                    p[k] = box.center[k] - half + box.size[k] * s / steps;
+                else
+                    p[k] = box.center[k] + (((edge >> other++) & 1) ? half : -half);
+            }
+            out.push_back(p);
+        }
+    }
+    return out;
+}
+
 // Ligand atoms whose projection has a drawn pixel within 3 px, and carbons with a green one.
 struct LigandHits {
     int atoms = 0, drawn = 0, carbons = 0, green = 0;
@@ -203,21 +224,8 @@ void TestMainWindow::rendersExampleWhereTheMoleculesAre() {
     all.insert(all.end(), lig.begin(), lig.end());
     // The search box's wireframe and the backbone tube between C-alpha atoms are drawn too.
     QVERIFY(w.document().box().has_value());
-    const pw::SearchBox& box = *w.document().box();
-    for (int edge = 0; edge < 12; ++edge) {
-        const int axis = edge / 4; // the edge runs along this axis, at the other two's extremes
-        for (double t = -0.5; t <= 0.5; t += 0.02) {
-            Point p{};
-            for (int k = 0, other = 0; k < 3; ++k) {
-                const double half = box.size[k] / 2;
-                if (k == axis)
-                    p[k] = box.center[k] + t * box.size[k];
-                else
-                    p[k] = box.center[k] + (((edge >> other++) & 1) ? half : -half);
-            }
-            all.push_back(p);
-        }
-    }
+    const std::vector<Point> edges = boxEdgePoints(*w.document().box());
+    all.insert(all.end(), edges.begin(), edges.end());
     for (const auto& trace : pw::backboneTraces(w.document().receptor()))
         for (size_t i = 1; i < trace.size(); ++i)
             all.push_back({(trace[i][0] + trace[i - 1][0]) / 2, (trace[i][1] + trace[i - 1][1]) / 2,
@@ -243,10 +251,20 @@ void TestMainWindow::ligandAloneLeavesTheRestBackground() {
     QCOMPARE(hits.drawn, hits.atoms);
     QCOMPARE(hits.green, hits.carbons);
 
-    // Most of the view is far from the 16 atoms: all of it must be background.
+    // Most of the view is far from the 16 atoms and the search box drawn around them (the ligand
+    // plus 4 Å, as no box was given): all of it must be background.
+    QVERIFY(w.document().box().has_value());
+    QCOMPARE(w.document().boxSource(), pw::BoxSource::Ligand);
+    // The wireframe is a thin line: a narrow band around it.
+    QImage mask = reachMask(*view, image.size(), positions(ligand));
+    {
+        QPainter painter(&mask);
+        painter.setCompositionMode(QPainter::CompositionMode_Lighten);
+        painter.drawImage(0, 0,
+                          reachMask(*view, image.size(), boxEdgePoints(*w.document().box()), 0.1));
+    }
     int wrong = 0;
-    const int sampled =
-        sampleOutsideMask(image, reachMask(*view, image.size(), positions(ligand)), 2, wrong);
+    const int sampled = sampleOutsideMask(image, mask, 2, wrong);
     QVERIFY2(sampled > image.width() * image.height() / 4 / 2,
              qPrintable(QStringLiteral("only %1 pixels sampled far from atoms").arg(sampled)));
     QCOMPARE(wrong, 0);
