@@ -25,7 +25,8 @@ public:
 
     // Grid-based minimization of every ligand (coordinates = start pose) on target's grid, which
     // must hold the ligands' XS types. Reported numbers (score, start) are Vina's grid-mode
-    // numbers: inter from the maps, intra from the tabulated potential, unbound = own intra;
+    // numbers: inter from the maps (read with options' gridInterpolation, as the minimizer reads
+    // them), intra from the tabulated potential, unbound = own intra;
     // terms breakdowns are left zero. Throws InputError for a ligand the kernel cannot take.
     void minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
                   const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,

@@ -421,15 +421,15 @@ __device__ float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduction red
     return static_cast<float>(total);
 }
 
-// Vina's reported numbers at the current coordinates: grid inter (with penalty) and tabulated
-// intra.
+// Vina's reported numbers at the current coordinates: grid inter (with penalty; read as the
+// minimizer reads the maps, PoseRefinement's grid reporter does the same) and tabulated intra.
 __device__ void reportedTerms(WarpState& w, const ScoringParamsGpu& s, float& inter, float& intra) {
     double ei = 0.0, ea = 0.0;
     float scale;
     for (int i = w.lane; i < w.A; i += 32) {
         const int type = (w.atoms[i] & 255) - 1;
         if (type >= 0)
-            ei += atomInter(s, type, w.coords[i], nullptr, 0);
+            ei += atomInter(s, type, w.coords[i], nullptr, s.interpolation);
     }
     for (int q = w.lane; q < w.nPairs; q += 32) {
         const PairGpu pr = w.pairs[q];

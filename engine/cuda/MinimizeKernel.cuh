@@ -28,7 +28,7 @@ struct ScoringParamsGpu {
     float invSpacing, spacing;
     int nx, ny, nz;
     // How the minimizer reads the maps (pw::GridInterpolation: 0 trilinear, 1 Catmull-Rom,
-    // 2 cubic B-spline); the reported numbers always use Vina's trilinear read.
+    // 2 cubic B-spline); the reported grid inter uses the same read.
     int interpolation;
 };
 

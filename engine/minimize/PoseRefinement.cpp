@@ -40,6 +40,15 @@ RefinementResult refinePose(const Molecule& ligand, const LigandScorer& mover,
         smooth->setGridInterpolation(options.gridInterpolation);
     }
     const LigandScorer& moving = smooth ? *smooth : mover;
+    // A grid reporter reads the maps the same way: at a minimum of the smooth read its value is
+    // flat, while the trilinear read still has a slope there (their difference), which would turn
+    // rounding-sized position differences into reported-affinity differences.
+    std::optional<LigandScorer> smoothReporter;
+    if (reporter.usesGrid() && options.gridInterpolation != reporter.gridInterpolation()) {
+        smoothReporter.emplace(reporter);
+        smoothReporter->setGridInterpolation(options.gridInterpolation);
+    }
+    const LigandScorer& reporting = smoothReporter ? *smoothReporter : reporter;
     LigandKinematics kinematics(ligand);
     CartesianPoseObjective objective(
         kinematics, [&moving](const std::vector<Vec3>& coords, std::vector<Vec3>& gradient) {
@@ -58,10 +67,10 @@ RefinementResult refinePose(const Molecule& ligand, const LigandScorer& mover,
     MinimizeResult m = BfgsMinimizer::minimize(objective, kinematics.referencePose(), minimize);
 
     RefinementResult r;
-    r.start = reporter.finalScore(startCoords);
+    r.start = reporting.finalScore(startCoords);
     r.coordinates = m.coordinates.empty() ? kinematics.coordinates(m.pose) : m.coordinates;
     r.pose = m.pose;
-    r.score = reporter.finalScore(r.coordinates);
+    r.score = reporting.finalScore(r.coordinates);
     r.energy = m.energy;
     r.rmsdFromStart = heavyAtomRmsd(ligand, startCoords, r.coordinates);
     r.iterations = m.iterations;

@@ -13,9 +13,9 @@ struct RefinementOptions {
     MinimizeOptions minimize; // line search, tolerance, iteration cap, trajectory, cancel
     // Vina --local_only: Armijo search and (25 + movable atoms)/3 steps, converged or not.
     bool vinaSteps = false;
-    // How a grid mover reads its maps while minimizing (the reported scores keep the reporter's
-    // own reading). A tricubic with strong Wolfe to convergence makes the minimized pose a
-    // well-conditioned function of the start (GPU and CPU agree; tests/bench/RESULTS.md).
+    // How a grid mover (and a grid reporter) reads its maps; an exact reporter is unaffected. A
+    // tricubic with strong Wolfe to convergence makes the minimized pose a well-conditioned
+    // function of the start (GPU and CPU agree; tests/bench/RESULTS.md).
     GridInterpolation gridInterpolation = GridInterpolation::Trilinear;
 };
 
