@@ -85,7 +85,10 @@ void Document::setScoring(ScoringKind kind) {
 }
 
 void Document::setDevice(const QString& device) {
+    if (device == device_)
+        return;
     device_ = device;
+    emit deviceChanged();
 }
 
 QString Document::summary() const {

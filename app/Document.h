@@ -68,6 +68,7 @@ signals:
     void activeLigandChanged(int index);
     void boxChanged();
     void scoringChanged();
+    void deviceChanged();
 
 private:
     std::optional<Molecule> receptor_;

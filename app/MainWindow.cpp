@@ -173,6 +173,17 @@ void MainWindow::createActions() {
                                           "within 6 Å of the ligands as sticks"));
     connect(wholeReceptorAction_, &QAction::toggled, this, &MainWindow::updateReceptorDrawing);
     viewMenu_->addAction(wholeReceptorAction_);
+    editBoxAction_ = new QAction(tr("Edit &box in the view"), this);
+    editBoxAction_->setCheckable(true);
+    editBoxAction_->setStatusTip(tr("Drag the box's face handles to resize it, its centre to "
+                                    "move it"));
+    connect(editBoxAction_, &QAction::toggled, view_, &MoleculeView::setBoxEditable);
+    connect(view_, &MoleculeView::boxEdited, this, [this](const DrawBox& b) {
+        document_.setBox(SearchBox{Vec3(b.center[0], b.center[1], b.center[2]),
+                                   Vec3(b.size[0], b.size[1], b.size[2])},
+                         BoxSource::Typed);
+    });
+    viewMenu_->addAction(editBoxAction_);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(about);
     updateRecentMenu();
@@ -218,6 +229,7 @@ void MainWindow::createDocks() {
     connect(settings_, &SettingsPanel::boxFromLigandRequested, this,
             &MainWindow::setBoxAroundLigand);
     connect(settings_, &SettingsPanel::boxFromFileRequested, this, &MainWindow::chooseBoxConfig);
+    connect(settings_, &SettingsPanel::boxAroundResidues, this, &MainWindow::setBoxAroundResidues);
     connect(settings_, &SettingsPanel::boxTyped, this,
             [this](const SearchBox& b) { document_.setBox(b, BoxSource::Typed); });
 
@@ -250,18 +262,9 @@ void MainWindow::createDocks() {
 }
 
 void MainWindow::createStatusBar() {
-    // The compute device as the backend layer chooses it (ARCHITECTURE.md §3).
-    std::string note;
-    std::string description = "CPU";
-    try {
-        std::unique_ptr<Backend> backend =
-            createBackend(parseDeviceRequest(document_.device().toStdString()), 0, note);
-        description = backend->description();
-    } catch (const std::exception& e) {
-        note = e.what();
-    }
-    deviceLabel_ = new QLabel(tr("Device: %1").arg(QString::fromStdString(description)), this);
-    deviceLabel_->setToolTip(QString::fromStdString(note));
+    deviceLabel_ = new QLabel(this);
+    updateDeviceLabel();
+    connect(&document_, &Document::deviceChanged, this, &MainWindow::updateDeviceLabel);
     contentsLabel_ = new QLabel(this);
     scoreLabel_ = new QLabel(this);
     scoreLabel_->setObjectName(QStringLiteral("scoreLabel"));
@@ -277,6 +280,24 @@ void MainWindow::createStatusBar() {
     statusBar()->addPermanentWidget(contentsLabel_);
     statusBar()->addPermanentWidget(deviceLabel_);
     updateStatus();
+}
+
+void MainWindow::updateDeviceLabel() {
+    // The compute device as the backend layer chooses it (ARCHITECTURE.md §3); the note says
+    // why when a GPU was asked for and the CPU runs instead.
+    std::string note;
+    QString description = tr("CPU");
+    try {
+        std::unique_ptr<Backend> backend =
+            createBackend(parseDeviceRequest(document_.device().toStdString()), 0, note);
+        description = QString::fromStdString(backend->description());
+    } catch (const std::exception& e) {
+        note = e.what();
+    }
+    deviceLabel_->setText(tr("Device: %1").arg(description));
+    deviceLabel_->setToolTip(QString::fromStdString(note));
+    if (!note.empty())
+        statusBar()->showMessage(QString::fromStdString(note), 8000);
 }
 
 void MainWindow::openReceptor(const QString& path) {
@@ -553,8 +574,11 @@ void MainWindow::openSession(const QString& path) {
         {
             // One target build for the whole session, not one per changed setting.
             const QSignalBlocker block(&document_);
+            const QSignalBlocker blockPanel(settings_);
             document_.setScoring(s.scoring);
             document_.setDevice(s.device);
+            settings_->setScoring(s.scoring);
+            settings_->setDevice(s.device);
             document_.setBox(s.box, s.boxSource);
         }
         if (r.receptor)
@@ -567,6 +591,7 @@ void MainWindow::openSession(const QString& path) {
             ligandList_->item(s.active)->setSelected(true);
         }
         onBoxChanged();
+        updateDeviceLabel();
         emit sessionOpened(true);
     });
     watcher->setFuture(QtConcurrent::run([path] { return restoreSession(path); }));

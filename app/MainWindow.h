@@ -46,6 +46,7 @@ public:
     QAction* minimizeAction() const { return minimizeAction_; }
     QAction* cancelAction() const { return cancelAction_; }
     QAction* editModeAction() const { return editModeAction_; }
+    QAction* editBoxAction() const { return editBoxAction_; }
 
     // Start loading a file on a worker thread; the document changes only when it has been read
     // completely. A newer request of the same kind supersedes an older one still running.
@@ -77,6 +78,7 @@ public:
 
     // The last error shown to the user (file:line: what was expected); empty when none.
     const QString& lastError() const { return lastError_; }
+    QLabel* deviceLabel() const { return deviceLabel_; }
     // Errors are shown in a (non-blocking, window-modal) message box unless this is turned off,
     // e.g. for unattended --screenshot runs; they are always recorded and signalled.
     void setErrorDialogsEnabled(bool enabled) { errorDialogs_ = enabled; }
@@ -110,6 +112,7 @@ private:
     // Receptor as pocket sticks plus backbone tube (or all sticks, or all when no ligand shown).
     void updateReceptorDrawing();
     void updateStatus();
+    void updateDeviceLabel();
     void chooseReceptor();
     void chooseLigands();
     void chooseSession();
@@ -134,6 +137,8 @@ private:
     void showPose(const Molecule& ligand, const std::vector<Vec3>* coordinates);
     void showTerms(const VinaScore* score, const TrajectoryPoint* point);
     void setBoxAroundLigand(double margin);
+    // "A:23, A:27, 43" (chain optional): the residues' atoms plus a margin.
+    void setBoxAroundResidues(const QString& residues, double margin);
     void onBoxChanged();
     void setBusy(const QString& message, bool determinate);
     void clearBusy();
@@ -163,6 +168,7 @@ private:
     QAction* cancelAction_ = nullptr;
     QAction* editModeAction_ = nullptr;
     QAction* wholeReceptorAction_ = nullptr;
+    QAction* editBoxAction_ = nullptr;
     int dragId_ = 0;
     QMenu* viewMenu_ = nullptr;
     QMenu* recentMenu_ = nullptr;

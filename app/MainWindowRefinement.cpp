@@ -11,6 +11,7 @@
 #include "TrajectoryPlayer.h"
 #include "core/InputError.h"
 
+#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QListWidget>
 #include <QProgressBar>
@@ -164,6 +165,44 @@ void MainWindow::setBoxAroundLigand(double margin) {
         return;
     document_.setBox(autoboxSmina(document_.ligands()[static_cast<size_t>(active)], margin),
                      BoxSource::Ligand);
+}
+
+void MainWindow::setBoxAroundResidues(const QString& residues, double margin) {
+    if (!document_.hasReceptor())
+        return;
+    const Molecule& receptor = document_.receptor();
+    Molecule selection;
+    QStringList missing;
+    for (QString item : residues.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        item = item.trimmed();
+        QChar chain;
+        if (item.size() > 2 && item[1] == QLatin1Char(':')) {
+            chain = item[0];
+            item = item.mid(2);
+        }
+        bool ok = false;
+        const int number = item.toInt(&ok);
+        int found = 0;
+        for (const Atom& a : receptor.atoms) {
+            if (!ok || a.residue < 0)
+                continue;
+            const Residue& r = receptor.residues[static_cast<size_t>(a.residue)];
+            if (r.number == number && (chain.isNull() || QChar(r.chain) == chain)) {
+                selection.atoms.push_back(a);
+                ++found;
+            }
+        }
+        if (found == 0)
+            missing << (chain.isNull() ? QString() : QString(chain) + QLatin1Char(':')) + item;
+    }
+    if (!missing.isEmpty() || selection.atoms.empty()) {
+        showError(tr("No residue %1 in %2: residues are given as numbers with an optional "
+                     "chain, e.g. \"A:23, A:27, 43\".")
+                      .arg(missing.isEmpty() ? residues : missing.join(QStringLiteral(", ")),
+                           QFileInfo(document_.receptorPath()).fileName()));
+        return;
+    }
+    document_.setBox(autoboxSmina(selection, margin), BoxSource::Typed);
 }
 
 void MainWindow::rescoreActiveLigand() {

@@ -7,6 +7,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -61,8 +62,20 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     margin_->setSuffix(QStringLiteral(" Å"));
     grid->addWidget(fromLigand, 3, 0, 1, 2);
     grid->addWidget(margin_, 3, 2, 1, 2);
+    residues_ = new QLineEdit(boxGroup);
+    residues_->setObjectName(QStringLiteral("boxResidues"));
+    residues_->setPlaceholderText(tr("A:23, A:27, 43"));
+    residues_->setToolTip(tr("Residue numbers, with an optional chain: the box encloses their "
+                             "atoms plus the margin"));
+    auto* fromResidues = new QPushButton(tr("Around residues"), boxGroup);
+    grid->addWidget(fromResidues, 4, 0, 1, 2);
+    grid->addWidget(residues_, 4, 2, 1, 2);
     auto* fromFile = new QPushButton(tr("Read Vina config..."), boxGroup);
-    grid->addWidget(fromFile, 4, 0, 1, 4);
+    grid->addWidget(fromFile, 5, 0, 1, 4);
+    connect(fromResidues, &QPushButton::clicked, this,
+            [this] { emit boxAroundResidues(residues_->text(), margin_->value()); });
+    connect(residues_, &QLineEdit::returnPressed, this,
+            [this] { emit boxAroundResidues(residues_->text(), margin_->value()); });
     layout->addWidget(boxGroup);
     layout->addStretch(1);
 
@@ -101,6 +114,18 @@ int SettingsPanel::livePaceMs() const {
 
 void SettingsPanel::setLivePaceMs(int ms) {
     pace_->setValue(ms);
+}
+
+void SettingsPanel::setDevice(const QString& device) {
+    const int i = device_->findData(device);
+    if (i >= 0)
+        device_->setCurrentIndex(i);
+}
+
+void SettingsPanel::setScoring(ScoringKind kind) {
+    const int i = scoring_->findData(static_cast<int>(kind));
+    if (i >= 0)
+        scoring_->setCurrentIndex(i);
 }
 
 void SettingsPanel::showBox(const SearchBox& box) {

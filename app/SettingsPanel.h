@@ -10,6 +10,7 @@
 #include <array>
 
 class QComboBox;
+class QLineEdit;
 class QDoubleSpinBox;
 class QSpinBox;
 
@@ -27,6 +28,8 @@ public:
     void setLivePaceMs(int ms);
     // Shows a box in the spin boxes (without emitting boxTyped).
     void showBox(const SearchBox& box);
+    void setDevice(const QString& device);
+    void setScoring(ScoringKind kind);
 
 signals:
     void scoringChanged(pw::ScoringKind kind);
@@ -34,11 +37,13 @@ signals:
     void boxFromLigandRequested(double margin);
     void boxFromFileRequested();
     void boxTyped(const pw::SearchBox& box);
+    void boxAroundResidues(const QString& residues, double margin);
 
 private:
     QComboBox* scoring_ = nullptr;
     QComboBox* device_ = nullptr;
     QDoubleSpinBox* margin_ = nullptr;
+    QLineEdit* residues_ = nullptr;
     QSpinBox* pace_ = nullptr;
     std::array<QDoubleSpinBox*, 3> center_{}, size_{};
 };

@@ -10,6 +10,8 @@
 #include <QWheelEvent>
 
 #include <vtkActor.h>
+#include <vtkBoxRepresentation.h>
+#include <vtkBoxWidget2.h>
 #include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
 #include <vtkGenericOpenGLRenderWindow.h>
@@ -17,6 +19,8 @@
 #include <vtkInteractorStyleTrackballCamera.h>
 #include <vtkNew.h>
 #include <vtkOpenGLState.h>
+#include <vtkPolyData.h>
+#include <vtkProperty.h>
 #include <vtkRenderer.h>
 
 #include <algorithm>
@@ -92,6 +96,8 @@ MoleculeView::~MoleculeView() {
     window_->RemoveAllObservers();
     interactor_->RemoveAllObservers();
     renderer_->RemoveAllObservers();
+    if (boxWidget_)
+        boxWidget_->RemoveAllObservers();
 }
 
 vtkRenderer* MoleculeView::renderer() const {
@@ -142,11 +148,77 @@ void MoleculeView::setBox(const std::optional<DrawBox>& box) {
     if (boxActor_)
         renderer_->RemoveActor(boxActor_);
     boxActor_ = nullptr;
+    box_ = box;
+    if (boxWidget_) {
+        placeBoxWidget();
+        update();
+        return; // the widget draws the box while it is edited
+    }
     if (box) {
         boxActor_ = makeBoxActor(*box);
         renderer_->AddActor(boxActor_);
     }
     update();
+}
+
+void MoleculeView::setBoxEditable(bool on) {
+    if (on == boxEditable())
+        return;
+    if (on) {
+        boxWidget_ = vtkSmartPointer<vtkBoxWidget2>::New();
+        boxWidget_->SetInteractor(interactor_);
+        boxWidget_->SetDefaultRenderer(renderer_);
+        boxWidget_->SetCurrentRenderer(renderer_);
+        boxWidget_->RotationEnabledOff();
+        vtkNew<vtkBoxRepresentation> rep;
+        rep->SetPlaceFactor(1.0);
+        rep->GetOutlineProperty()->SetColor(0.95, 0.8, 0.3);
+        rep->HandlesOn();
+        boxWidget_->SetRepresentation(rep);
+        boxWidget_->AddObserver(vtkCommand::EndInteractionEvent, this,
+                                &MoleculeView::onBoxWidgetEnd);
+        if (boxActor_)
+            renderer_->RemoveActor(boxActor_);
+        boxActor_ = nullptr;
+        placeBoxWidget();
+    } else {
+        boxWidget_->Off();
+        boxWidget_->RemoveAllObservers();
+        boxWidget_ = nullptr;
+        setBox(box_);
+    }
+    update();
+}
+
+void MoleculeView::placeBoxWidget() {
+    if (!boxWidget_)
+        return;
+    if (!box_) {
+        boxWidget_->Off();
+        return;
+    }
+    double bounds[6];
+    for (int k = 0; k < 3; ++k) {
+        bounds[2 * k] = box_->center[k] - box_->size[k] / 2;
+        bounds[2 * k + 1] = box_->center[k] + box_->size[k] / 2;
+    }
+    boxWidget_->GetRepresentation()->PlaceWidget(bounds);
+    boxWidget_->On();
+}
+
+void MoleculeView::onBoxWidgetEnd(vtkObject*, unsigned long, void*) {
+    auto* rep = static_cast<vtkBoxRepresentation*>(boxWidget_->GetRepresentation());
+    vtkNew<vtkPolyData> poly;
+    rep->GetPolyData(poly);
+    double b[6];
+    poly->GetBounds(b);
+    DrawBox box;
+    for (int k = 0; k < 3; ++k) {
+        box.center[k] = (b[2 * k] + b[2 * k + 1]) / 2;
+        box.size[k] = b[2 * k + 1] - b[2 * k];
+    }
+    box_ = box;
+    emit boxEdited(box);
 }
 
 void MoleculeView::setInteractionLines(const std::vector<DrawLine>& lines) {

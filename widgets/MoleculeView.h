@@ -15,6 +15,7 @@
 #include <vector>
 
 class vtkActor;
+class vtkBoxWidget2;
 class vtkGenericOpenGLRenderWindow;
 class vtkGenericRenderWindowInteractor;
 class vtkObject;
@@ -39,6 +40,10 @@ public:
     void setBackbone(const std::vector<std::vector<std::array<double, 3>>>& segments);
     // The search box wireframe; nothing hides it.
     void setBox(const std::optional<DrawBox>& box);
+    // Box editing: handles on the box's faces resize it, the centre handle moves it (rotation is
+    // off: Vina's box is axis-aligned); boxEdited reports the result when a drag ends.
+    void setBoxEditable(bool on);
+    bool boxEditable() const { return boxWidget_ != nullptr; }
     // Hydrogen bonds and clashes of the shown pose, as dashed lines.
     void setInteractionLines(const std::vector<DrawLine>& lines);
     int interactionLineCount() const { return static_cast<int>(lines_.size()); }
@@ -81,6 +86,7 @@ signals:
     void ligandDragFinished();
     // The mouse rests over an atom (kind 0: first ligand, 1: receptor) or over none (-1).
     void atomHovered(int kind, int sourceAtom, QPoint globalPos);
+    void boxEdited(const pw::DrawBox& box);
 
 protected:
     void initializeGL() override;
@@ -103,6 +109,8 @@ private:
     void onFrame(vtkObject*, unsigned long, void*);
     void onInteractorRender(vtkObject*, unsigned long, void*);
     void onRenderStart(vtkObject*, unsigned long, void*);
+    void onBoxWidgetEnd(vtkObject*, unsigned long, void*);
+    void placeBoxWidget();
     void releaseGraphics();
     bool forwardMouse(QMouseEvent* event, unsigned long vtkEvent, int repeat = 0);
     void editDrag(QMouseEvent* event);
@@ -117,6 +125,8 @@ private:
     std::vector<vtkSmartPointer<vtkActor>> ligandActors_;
     vtkSmartPointer<vtkActor> boxActor_;
     vtkSmartPointer<vtkActor> backboneActor_;
+    vtkSmartPointer<vtkBoxWidget2> boxWidget_;
+    std::optional<DrawBox> box_;
     vtkSmartPointer<vtkActor> linesActor_;
     std::vector<DrawLine> lines_;
     MoleculeDrawing receptor_;

@@ -1,0 +1,224 @@
+// Qt Test for the refinement settings in the main window (bundled 1stp example): the device line
+// in the status bar, switching to Vinardo rescoring the pose, a box around typed residues (and
+// a clear error for unknown ones), the box resized by dragging its handle in the view, and the
+// command line's --minimize and --box.
+#include "MainWindow.h"
+#include "MoleculeView.h"
+#include "SettingsPanel.h"
+#include "StartupFiles.h"
+#include "ViewEnvironment.h"
+#include "core/Molecule.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <vtkCamera.h>
+#include <vtkRenderer.h>
+
+#include <cmath>
+
+static void prepareGraphics() {
+    pw::prepareQtForVtk();
+}
+Q_CONSTRUCTOR_FUNCTION(prepareGraphics)
+
+using namespace pw;
+
+namespace {
+
+bool settle(MainWindow& w) {
+    return QTest::qWaitFor([&] { return w.pendingLoads() == 0 && w.targetReady() && !w.busy(); },
+                           120000);
+}
+
+bool openExample(MainWindow& w) {
+    const StartupFiles files = bundledExampleFiles();
+    w.setErrorDialogsEnabled(false);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w))
+        return false;
+    w.openReceptor(files.receptor);
+    w.openLigands(files.ligands);
+    return settle(w) && w.document().score(0).has_value();
+}
+
+QPoint widgetPoint(const MoleculeView& view, const Vec3& p) {
+    return (view.projectToImage({p.x(), p.y(), p.z()}) / view.devicePixelRatioF()).toPoint();
+}
+
+} // namespace
+
+class TestSettings : public QObject {
+    Q_OBJECT
+
+private slots:
+    void deviceLineSaysWhatRuns();
+    void vinardoRescoresThePose();
+    void boxAroundTypedResidues();
+    void boxHandleDragResizesTheBox();
+    void commandLineMinimizesWithBox();
+    void commandLineReportsBadBox();
+};
+
+void TestSettings::deviceLineSaysWhatRuns() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    QVERIFY2(w.deviceLabel()->text().startsWith(QStringLiteral("Device: ")),
+             qPrintable(w.deviceLabel()->text()));
+    auto* device = w.settingsPanel()->findChild<QComboBox*>(QStringLiteral("deviceBox"));
+    QVERIFY(device);
+    device->setCurrentIndex(device->findData(QStringLiteral("cpu")));
+    QCOMPARE(w.document().device(), QStringLiteral("cpu"));
+    QVERIFY2(w.deviceLabel()->text().startsWith(QStringLiteral("Device: CPU")),
+             qPrintable(w.deviceLabel()->text()));
+#ifndef POSEWRIGHT_HAVE_CUDA
+    // Asking for a GPU in a build without CUDA: the CPU runs, and the tooltip says why.
+    device->setCurrentIndex(device->findData(QStringLiteral("cuda")));
+    QVERIFY(w.deviceLabel()->text().startsWith(QStringLiteral("Device: CPU")));
+    QVERIFY2(!w.deviceLabel()->toolTip().isEmpty(), "no reason given for the CPU fallback");
+#endif
+}
+
+void TestSettings::vinardoRescoresThePose() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    const double vina = w.document().score(0)->affinity;
+    auto* scoring = w.settingsPanel()->findChild<QComboBox*>(QStringLiteral("scoringBox"));
+    QVERIFY(scoring);
+    scoring->setCurrentIndex(scoring->findData(static_cast<int>(ScoringKind::Vinardo)));
+    QCOMPARE(w.document().scoring(), ScoringKind::Vinardo);
+    QVERIFY(!w.targetReady()); // new maps are needed
+    QVERIFY(settle(w));
+    QVERIFY(w.document().score(0).has_value());
+    const double vinardo = w.document().score(0)->affinity;
+    QVERIFY2(std::abs(vinardo - vina) > 0.05,
+             qPrintable(QStringLiteral("%1 vs %2").arg(vinardo).arg(vina)));
+    // Vinardo has no gauss2 term.
+    QCOMPARE(w.document().score(0)->terms.interWeighted[Gauss2], 0.0);
+}
+
+void TestSettings::boxAroundTypedResidues() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    // The two receptor residues nearest the ligand's centre.
+    const Molecule& receptor = w.document().receptor();
+    const Vec3 c = w.document().ligands()[0].centroid();
+    std::vector<std::pair<double, int>> byDistance;
+    for (const Atom& a : receptor.atoms)
+        byDistance.push_back({(a.position - c).norm(), a.residue});
+    std::sort(byDistance.begin(), byDistance.end());
+    const int r1 = byDistance.front().second;
+    int r2 = -1;
+    for (const auto& [d, r] : byDistance)
+        if (r != r1) {
+            r2 = r;
+            break;
+        }
+    const Residue& a = receptor.residues[static_cast<size_t>(r1)];
+    const Residue& b = receptor.residues[static_cast<size_t>(r2)];
+    QString text = QStringLiteral("%1, %2").arg(a.number).arg(b.number);
+    if (a.chain != ' ')
+        text = QStringLiteral("%1:%2, %3:%4").arg(a.chain).arg(a.number).arg(b.chain).arg(b.number);
+    auto* edit = w.settingsPanel()->findChild<QLineEdit*>(QStringLiteral("boxResidues"));
+    QVERIFY(edit);
+    edit->setText(text);
+    QTest::keyClick(edit, Qt::Key_Return);
+    QCOMPARE(w.document().boxSource(), BoxSource::Typed);
+    // The box: both residues' atoms plus the 4 Å margin on every side.
+    Molecule selection;
+    for (const Atom& atom : receptor.atoms)
+        if (atom.residue >= 0 &&
+            (receptor.residues[static_cast<size_t>(atom.residue)].number == a.number ||
+             receptor.residues[static_cast<size_t>(atom.residue)].number == b.number))
+            selection.atoms.push_back(atom);
+    const auto [lo, hi] = selection.boundingBox();
+    const SearchBox& box = *w.document().box();
+    for (int k = 0; k < 3; ++k) {
+        QVERIFY(std::abs(box.center[k] - (lo[k] + hi[k]) / 2) < 1e-9);
+        QVERIFY(std::abs(box.size[k] - (hi[k] - lo[k] + 8.0)) < 1e-9);
+    }
+    QVERIFY(settle(w)); // maps for the new box
+
+    // An unknown residue: an error naming it, and the box stays.
+    edit->setText(QStringLiteral("%1, 9999").arg(a.number));
+    QTest::keyClick(edit, Qt::Key_Return);
+    QVERIFY2(w.lastError().contains(QStringLiteral("No residue 9999")), qPrintable(w.lastError()));
+    QCOMPARE(w.document().box()->center, box.center);
+}
+
+void TestSettings::boxHandleDragResizesTheBox() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    MoleculeView* view = w.moleculeView();
+    w.editBoxAction()->setChecked(true);
+    QVERIFY(view->boxEditable());
+    const int frames = view->framesRendered();
+    view->update();
+    QVERIFY(QTest::qWaitFor([&] { return view->framesRendered() > frames; }, 10000));
+    // The face seen most edge-on (its handle lies near the focal depth, inside the slab).
+    const SearchBox before = *w.document().box();
+    double dir[3];
+    view->renderer()->GetActiveCamera()->GetDirectionOfProjection(dir);
+    int axis = 0;
+    for (int k = 1; k < 3; ++k)
+        axis = std::abs(dir[k]) < std::abs(dir[axis]) ? k : axis;
+    Vec3 face = before.center;
+    face[axis] += before.size[axis] / 2;
+    const QPoint handle = widgetPoint(*view, face);
+    const QPoint centre = widgetPoint(*view, before.center);
+    QVERIFY(view->rect().contains(handle));
+    // Outwards, along the face normal as seen on screen.
+    const QPointF out =
+        QPointF(handle - centre) / std::hypot(handle.x() - centre.x(), handle.y() - centre.y());
+    QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, handle);
+    for (int s = 1; s <= 5; ++s)
+        QTest::mouseMove(view, handle + (out * 8.0 * s).toPoint());
+    QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, handle + (out * 40.0).toPoint());
+    QCOMPARE(w.document().boxSource(), BoxSource::Typed);
+    const SearchBox& after = *w.document().box();
+    QVERIFY2(after.size[axis] > before.size[axis] + 1.0,
+             qPrintable(QStringLiteral("%1 -> %2").arg(before.size[axis]).arg(after.size[axis])));
+    for (int k = 0; k < 3; ++k)
+        if (k != axis)
+            QVERIFY(std::abs(after.size[k] - before.size[k]) < 1e-6);
+    QVERIFY(settle(w)); // the grid follows the new box
+}
+
+void TestSettings::commandLineMinimizesWithBox() {
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("minimized.png"));
+    const StartupFiles files = bundledExampleFiles();
+    QProcess p;
+    p.start(QStringLiteral(POSEWRIGHT_APP),
+            {files.receptor, files.ligands.front(), QStringLiteral("--box"),
+             bundledExampleDir() + QStringLiteral("/box.txt"), QStringLiteral("--minimize"),
+             QStringLiteral("--screenshot"), png, QStringLiteral("--quit")});
+    QVERIFY2(p.waitForFinished(180000), "posewright did not exit");
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    QVERIFY(!QImage(png).isNull());
+}
+
+void TestSettings::commandLineReportsBadBox() {
+    QTemporaryDir dir;
+    const QString config = dir.filePath(QStringLiteral("box.conf"));
+    QFile f(config);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("center_x = 1\ncenter_y = oops\n");
+    f.close();
+    QProcess p;
+    p.start(
+        QStringLiteral(POSEWRIGHT_APP),
+        {QStringLiteral("--box"), config, QStringLiteral("--minimize"), QStringLiteral("--quit")});
+    QVERIFY2(p.waitForFinished(180000), "posewright did not exit");
+    QCOMPARE(p.exitCode(), 1);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains(QStringLiteral("box.conf:2")), qPrintable(err));
+}
+
+QTEST_MAIN(TestSettings)
+#include "test_settings.moc"
