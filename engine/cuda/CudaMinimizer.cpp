@@ -3,6 +3,7 @@
 #include "MinimizeKernel.cuh"
 #include "core/InputError.h"
 #include "core/LigandKinematics.h"
+#include "minimize/IntraSmoothing.h"
 #include "score/VinaConstants.h"
 #include "score/VinaTopology.h"
 
@@ -137,6 +138,7 @@ struct CudaMinimizer::Impl {
     std::vector<float*> deviceMaps;
     float4* dPairParams = nullptr;
     float* dTable = nullptr;
+    float2* dCutoffShift = nullptr;
     ScoringParamsGpu scoring{};
     Vec3 centre = Vec3::Zero(); // kernel coordinates = lab coordinates - centre
     // Templates of the current batch.
@@ -162,6 +164,7 @@ struct CudaMinimizer::Impl {
         for (float* m : deviceMaps)
             cudaFree(m);
         cudaFree(dPairParams), cudaFree(dTable), cudaFree(dTemplates), cudaFree(dAtoms);
+        cudaFree(dCutoffShift);
         cudaFree(dNodes), cudaFree(dPairs);
     }
 
@@ -244,6 +247,22 @@ struct CudaMinimizer::Impl {
             cudaMemcpy(dPairParams, pp.data(), pp.size() * sizeof(float4), cudaMemcpyHostToDevice),
             "pair upload");
         s.pairParams = dPairParams;
+
+        // Per type pair: the intra potential at the cutoff (IntraSmoothing's force shift).
+        std::vector<float2> shift(kXsTypeCount * kXsTypeCount);
+        for (int i = 0; i < kXsTypeCount; ++i)
+            for (int j = 0; j < kXsTypeCount; ++j) {
+                double value, slope;
+                IntraSmoothing::cutoffShift(sf, i, j, value, slope);
+                shift[i * kXsTypeCount + j] = make_float2(float(value), float(slope));
+            }
+        cudaFree(dCutoffShift);
+        check(cudaMalloc(reinterpret_cast<void**>(&dCutoffShift), shift.size() * sizeof(float2)),
+              "alloc");
+        check(cudaMemcpy(dCutoffShift, shift.data(), shift.size() * sizeof(float2),
+                         cudaMemcpyHostToDevice),
+              "shift upload");
+        s.cutoffShift = dCutoffShift;
 
         // Vina's tabulated potential, bin by bin, read back through ScoringFunction.
         s.tableFactor = static_cast<float>(ScoringFunction::kTableSamplesPerA2);
@@ -439,6 +458,8 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     };
     // The interpolation is per batch (it is not part of the uploaded maps).
     im.scoring.interpolation = static_cast<int>(options.refinement.gridInterpolation);
+    im.scoring.rampHalfWidth = static_cast<float>(options.refinement.rampSmoothing);
+    im.scoring.shiftCutoff = options.refinement.intraCutoffShift ? 1 : 0;
     upload(im.dTemplates, tg);
     upload(im.dAtoms, atoms);
     upload(im.dNodes, nodes);

@@ -260,6 +260,49 @@ __device__ float pairEnergy(const ScoringParamsGpu& s, int typePair, float r2, f
     return e;
 }
 
+// IntraSmoothing.cpp: quadratic rounding of a unit slope change at v = 0 over [-h, h], minus the
+// kink, and the correction of one ramp (1 at good, 0 at bad) at surface distance d.
+__device__ __forceinline__ float kinkCorrection(float v, float h, float& dv) {
+    if (v <= -h || v >= h) {
+        dv = 0.0f;
+        return 0.0f;
+    }
+    const float u = v + h;
+    dv = u / (2 * h) - (v > 0.0f ? 1.0f : 0.0f);
+    return u * u / (4 * h) - fmaxf(0.0f, v);
+}
+__device__ __forceinline__ float rampCorrection(float good, float bad, float h, float d,
+                                                float& dd) {
+    const float lo = fminf(good, bad), hi = fmaxf(good, bad), m = 1.0f / (good - bad);
+    float a, b;
+    const float e = m * (kinkCorrection(d - lo, h, a) - kinkCorrection(d - hi, h, b));
+    dd = m * (a - b);
+    return e;
+}
+// The intra pair's ramp rounding (added after the curl, as PoseRefinement adds it) and
+// d/d(r^2).
+__device__ float pairRampCorrection(const ScoringParamsGpu& s, int typePair, float r2,
+                                    float& dEdr2) {
+    dEdr2 = 0.0f;
+    if (r2 >= s.cutoff2 || !(r2 > 0.0f))
+        return 0.0f;
+    const float4 pp = __ldg(s.pairParams + typePair);
+    if (pp.y == 0.0f && pp.z == 0.0f)
+        return 0.0f;
+    const float r = sqrtf(r2), d = r - pp.x;
+    float e = 0.0f, de = 0.0f, dd;
+    if (pp.y != 0.0f) {
+        e += s.w[3] * rampCorrection(s.hydGood, s.hydBad, s.rampHalfWidth, d, dd);
+        de += s.w[3] * dd;
+    }
+    if (pp.z != 0.0f) {
+        e += s.w[4] * rampCorrection(s.hbGood, s.hbBad, s.rampHalfWidth, d, dd);
+        de += s.w[4] * dd;
+    }
+    dEdr2 = de / (2.0f * r);
+    return e;
+}
+
 // Fragment frames (lane 0, parents first) and then atom coordinates (all lanes) of a pose.
 __device__ void placeAtoms(WarpState& w, const float* pose) {
     if (w.lane == 0) {
@@ -377,7 +420,20 @@ __device__ float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduction red
         float dEdr2, scale;
         const float pe = pairEnergy(s, pr.typePair, dot3(d, d), dEdr2);
         e += curl(pe, s.curlV, scale);
-        const float k = 2.0f * scale * dEdr2;
+        float k = 2.0f * scale * dEdr2;
+        if (s.rampHalfWidth > 0.0f) {
+            float cd;
+            e += pairRampCorrection(s, pr.typePair, dot3(d, d), cd);
+            k += 2.0f * cd;
+        }
+        if (s.shiftCutoff) {
+            const float r2 = dot3(d, d);
+            if (r2 < s.cutoff2) {
+                const float2 c = __ldg(s.cutoffShift + pr.typePair);
+                e -= c.x + (r2 - s.cutoff2) * c.y;
+                k -= 2.0f * c.y;
+            }
+        }
         if (k != 0.0f) {
             atomicAdd(&w.grad[pr.j].x, k * d.x);
             atomicAdd(&w.grad[pr.j].y, k * d.y);

@@ -30,6 +30,11 @@ struct ScoringParamsGpu {
     // How the minimizer reads the maps (pw::GridInterpolation: 0 trilinear, 1 Catmull-Rom,
     // 2 cubic B-spline); the reported grid inter uses the same read.
     int interpolation;
+    // pw::IntraSmoothing: > 0, half-width (A) of the C1 rounding of the intra ramp kinks; and
+    // the force-shifted cutoff, per type pair E(rc2) and dE/dr2(rc2) of the CPU's spline.
+    float rampHalfWidth;
+    int shiftCutoff;
+    const float2* cutoffShift;
 };
 
 // The minimizer's algorithm (mirrors pw::MinimizeOptions).

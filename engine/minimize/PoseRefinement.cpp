@@ -1,11 +1,21 @@
 #include "PoseRefinement.h"
 
+#include "IntraSmoothing.h"
 #include "core/LigandKinematics.h"
 
 #include <cmath>
 #include <optional>
 
 namespace pw {
+
+RefinementOptions RefinementOptions::wellConditioned() {
+    RefinementOptions o;
+    o.minimize.lineSearch = LineSearchKind::StrongWolfe;
+    o.gridInterpolation = GridInterpolation::CatmullRom;
+    o.rampSmoothing = 0.05;
+    o.intraCutoffShift = true;
+    return o;
+}
 
 int vinaMovableAtoms(const Molecule& ligand) {
     int n = 0;
@@ -49,10 +59,14 @@ RefinementResult refinePose(const Molecule& ligand, const LigandScorer& mover,
         smoothReporter->setGridInterpolation(options.gridInterpolation);
     }
     const LigandScorer& reporting = smoothReporter ? *smoothReporter : reporter;
+    const IntraSmoothing ramps(moving, options.rampSmoothing, options.intraCutoffShift);
     LigandKinematics kinematics(ligand);
     CartesianPoseObjective objective(
-        kinematics, [&moving](const std::vector<Vec3>& coords, std::vector<Vec3>& gradient) {
-            return moving.evaluate(coords, &gradient);
+        kinematics, [&](const std::vector<Vec3>& coords, std::vector<Vec3>& gradient) {
+            double e = moving.evaluate(coords, &gradient);
+            if (!ramps.empty())
+                e += ramps.evaluate(coords, &gradient);
+            return e;
         });
 
     MinimizeOptions minimize = options.minimize;

@@ -17,6 +17,17 @@ struct RefinementOptions {
     // tricubic with strong Wolfe to convergence makes the minimized pose a well-conditioned
     // function of the start (GPU and CPU agree; tests/bench/RESULTS.md).
     GridInterpolation gridInterpolation = GridInterpolation::Trilinear;
+    // C1 intramolecular potential while minimizing (IntraSmoothing.h): half-width (A) of the
+    // rounding of the hydrophobic/H-bond ramp kinks (0 = Vina's ramps), and the force-shifted
+    // cutoff. Reported scores are unaffected.
+    double rampSmoothing = 0;
+    bool intraCutoffShift = false;
+
+    // The well-conditioned configuration (tests/bench/RESULTS.md): strong Wolfe to |g| < 1e-5,
+    // Catmull-Rom map reads, ramps rounded over 0.05 A, cutoff force-shifted. Minimized poses then
+    // depend smoothly on the start, so GPU (float) and CPU (double) agree on >= 99% of near-native
+    // starts.
+    static RefinementOptions wellConditioned();
 };
 
 struct RefinementResult {
