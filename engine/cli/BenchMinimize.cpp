@@ -130,7 +130,6 @@ int runBenchMinimize(const std::vector<std::string>& args) {
         options.refinement.vinaSteps = true;
     else
         options.refinement.minimize.lineSearch = LineSearchKind::StrongWolfe;
-    options.refinement.gridInterpolation = interpolation;
     if (cl.flag("smooth")) {
         // RefinementOptions::wellConditioned(): strong Wolfe, Catmull-Rom, ramps rounded.
         if (algorithm == "vina" && cl.value("algorithm"))
@@ -138,6 +137,8 @@ int runBenchMinimize(const std::vector<std::string>& args) {
                              "--algorithm vina");
         options.refinement = RefinementOptions::wellConditioned();
     }
+    if (!cl.flag("smooth") || cl.value("interpolation"))
+        options.refinement.gridInterpolation = interpolation; // explicit choice wins
     if (auto v = cl.value("ramp-smoothing")) {
         char* end = nullptr;
         const double w = std::strtod(v->c_str(), &end);
