@@ -322,6 +322,8 @@ void MainWindow::startLoad(const QStringList& paths, LoadKind kind) {
     const int generation =
         kind == LoadKind::Receptor ? ++receptorGeneration_ : ++ligandsGeneration_;
     ++pending_;
+    if (kind == LoadKind::Ligands)
+        ++ligandLoadsPending_;
     statusBar()->showMessage(tr("Reading %1...").arg(QFileInfo(paths.value(0)).fileName()));
     auto* watcher = new QFutureWatcher<LoadResult>(this);
     connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, generation] {
@@ -335,6 +337,8 @@ void MainWindow::startLoad(const QStringList& paths, LoadKind kind) {
 void MainWindow::finishLoad(LoadResult result, int generation) {
     --pending_;
     const bool receptor = result.kind == LoadKind::Receptor;
+    if (!receptor && --ligandLoadsPending_ == 0 && !result.ok())
+        updateReceptorDrawing(); // no ligands coming: show the whole receptor now
     const int current = receptor ? receptorGeneration_ : ligandsGeneration_;
     if (generation != current) {
         emit loadFinished(result.ok()); // superseded by a newer request: drop it
@@ -470,6 +474,13 @@ void MainWindow::updateReceptorDrawing() {
         if (ligandList_->item(row)->isSelected() &&
             row < static_cast<int>(document_.ligands().size()))
             shown.push_back(&document_.ligands()[static_cast<size_t>(row)]);
+    if (shown.empty() && ligandLoadsPending_ > 0 && !wholeReceptorAction_->isChecked()) {
+        // Ligands are on their way: drawing all 1000+ atoms now would be replaced by the pocket
+        // a moment later (and a software renderer takes ~0.1 s over the first frame).
+        view_->setReceptor({});
+        view_->setBackbone({});
+        return;
+    }
     MoleculeDrawing pocket;
     if (!wholeReceptorAction_->isChecked() && !shown.empty())
         pocket = pocketDrawing(document_.receptor(), shown);

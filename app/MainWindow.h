@@ -178,6 +178,7 @@ private:
     int pending_ = 0;
     int receptorGeneration_ = 0;
     int ligandsGeneration_ = 0;
+    int ligandLoadsPending_ = 0; // the receptor waits for them: its pocket is what is drawn
 
     std::shared_ptr<const ScoringTarget> target_;
     int targetGeneration_ = 0; // increases with every requested build; older results are dropped

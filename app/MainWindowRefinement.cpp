@@ -326,6 +326,11 @@ void MainWindow::onJobFinished(const MinimizeJobResult& result) {
     clearBusy();
     const int index = jobLigand_;
     jobLigand_ = -1;
+    // The whole trajectory (the live frames were a sample of it when unpaced).
+    trajectory_ = result.trajectory;
+    plot_->clearPoints();
+    for (const TrajectoryPoint& p : trajectory_)
+        plot_->addPoint(p.iteration, seriesValues(p));
     player_->setFrameCount(static_cast<int>(trajectory_.size()));
     if (!result.ok() || index < 0 || index >= static_cast<int>(document_.ligands().size())) {
         if (!result.error.isEmpty())

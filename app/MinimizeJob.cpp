@@ -11,11 +11,16 @@
 #include <thread>
 
 namespace pw {
+namespace {
+
+constexpr std::chrono::milliseconds kMinFrameInterval{16}; // one 60 Hz display refresh
+
+} // namespace
 
 RefinementOptions appRefinementOptions() {
     RefinementOptions o;
     o.minimize.lineSearch = LineSearchKind::StrongWolfe;
-    o.minimize.recordTrajectory = true;
+    o.minimize.recordTrajectory = false; // the job keeps its own frames, with their terms
     return o;
 }
 
@@ -88,17 +93,26 @@ void MinimizeJob::start() {
         RefinementOptions options = appRefinementOptions();
         options.minimize.cancel = cancel.get();
         auto last = std::chrono::steady_clock::now();
+        auto lastShown = last - kMinFrameInterval;
+        std::vector<TrajectoryPoint> points;
         auto onFrame = [&](TrajectoryPoint&& p) {
             // The destructor waits for this thread, so self is alive while cancel is unset.
             if (cancel->load())
                 return false;
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, p = std::move(p)] {
-                    if (self)
-                        emit self->frame(p);
-                },
-                Qt::QueuedConnection);
+            points.push_back(p);
+            // Unpaced, a step takes microseconds: the view gets at most one frame per display
+            // refresh, the rest arrive with the result (the GUI is never flooded).
+            const auto now = std::chrono::steady_clock::now();
+            if (pace > 0 || now - lastShown >= kMinFrameInterval) {
+                lastShown = now;
+                QMetaObject::invokeMethod(
+                    self.data(),
+                    [self, p = std::move(p)] {
+                        if (self)
+                            emit self->frame(p);
+                    },
+                    Qt::QueuedConnection);
+            }
             if (pace > 0) {
                 std::this_thread::sleep_until(last + std::chrono::milliseconds(pace));
                 last = std::chrono::steady_clock::now();
@@ -117,6 +131,7 @@ void MinimizeJob::start() {
         MinimizeJobResult result = runMinimization(*target, ligand, options, onFrame, onPrepared);
         if (cancel->load())
             result.cancelled = true;
+        result.trajectory = std::move(points);
         QMetaObject::invokeMethod(
             self.data(),
             [self, result = std::move(result)] {

@@ -28,6 +28,8 @@ struct MinimizeJobResult {
     RefinementResult refinement;
     bool cancelled = false;
     QString error; // empty on success
+    // Every accepted step (the start included) with its terms; frame() showed some of them.
+    std::vector<TrajectoryPoint> trajectory;
     bool ok() const { return error.isEmpty() && !cancelled; }
 };
 
@@ -58,6 +60,7 @@ public:
 signals:
     // The ligand as the engine moves it (prepared: hydrogens, types), before the first frame.
     void prepared(const pw::Molecule& ligand);
+    // A step to show now: every step when paced, else at most one per display refresh.
     void frame(const pw::TrajectoryPoint& point);
     void finished(const pw::MinimizeJobResult& result);
 

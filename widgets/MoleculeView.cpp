@@ -4,6 +4,7 @@
 #include "PocketFraming.h"
 #include "SceneDecorations.h"
 
+#include <QElapsedTimer>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -311,6 +312,8 @@ void MoleculeView::resizeGL(int w, int h) {
 void MoleculeView::paintGL() {
     if (!window_->GetReadyForRendering())
         return;
+    QElapsedTimer timer;
+    timer.start();
     inPaint_ = true;
     vtkOpenGLState* state = window_->GetState();
     state->Reset();
@@ -334,6 +337,7 @@ void MoleculeView::paintGL() {
     state->Pop();
     inPaint_ = false;
     ++frames_;
+    paintNs_ += timer.nsecsElapsed();
     emit frameRendered();
 }
 

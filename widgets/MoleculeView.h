@@ -73,6 +73,8 @@ public:
     QPointF projectToImage(const std::array<double, 3>& world) const;
     // Number of frames painted so far (tests wait for the first).
     int framesRendered() const { return frames_; }
+    // Milliseconds spent in paintGL so far (rendering cost, apart from the application's work).
+    double paintMilliseconds() const { return paintNs_ / 1e6; }
     vtkRenderer* renderer() const;
 
 signals:
@@ -136,6 +138,7 @@ private:
     bool inPaint_ = false;
     int wheelAccumulator_ = 0;
     int frames_ = 0;
+    qint64 paintNs_ = 0;
     bool editMode_ = false;
     Drag drag_ = Drag::None;
     int dragAtom_ = -1;
