@@ -173,6 +173,13 @@ void MainWindow::createActions() {
                                           "within 6 Å of the ligands as sticks"));
     connect(wholeReceptorAction_, &QAction::toggled, this, &MainWindow::updateReceptorDrawing);
     viewMenu_->addAction(wholeReceptorAction_);
+    auto* surfaceAction = new QAction(tr("Pocket &surface"), this);
+    surfaceAction->setCheckable(true);
+    surfaceAction->setObjectName(QStringLiteral("surfaceAction"));
+    surfaceAction->setStatusTip(tr("A translucent molecular surface over the receptor atoms "
+                                   "shown (the pocket)"));
+    connect(surfaceAction, &QAction::toggled, view_, &MoleculeView::setSurfaceVisible);
+    viewMenu_->addAction(surfaceAction);
     editBoxAction_ = new QAction(tr("Edit &box in the view"), this);
     editBoxAction_->setCheckable(true);
     editBoxAction_->setStatusTip(tr("Drag the box's face handles to resize it, its centre to "

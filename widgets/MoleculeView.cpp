@@ -1,5 +1,6 @@
 #include "MoleculeView.h"
 
+#include "MolecularSurface.h"
 #include "MoleculeActor.h"
 #include "PocketFraming.h"
 #include "SceneDecorations.h"
@@ -115,8 +116,25 @@ void MoleculeView::setReceptor(const MoleculeDrawing& receptor) {
         receptorActor_ = makeMoleculeActor(receptor_);
         renderer_->AddActor(receptorActor_);
     }
+    rebuildSurface();
     renderer_->ResetCameraClippingRange(); // new atoms may lie beyond the old clipping planes
     update();
+}
+
+void MoleculeView::setSurfaceVisible(bool visible) {
+    surfaceVisible_ = visible;
+    rebuildSurface();
+    update();
+}
+
+void MoleculeView::rebuildSurface() {
+    if (surfaceActor_)
+        renderer_->RemoveActor(surfaceActor_);
+    surfaceActor_ = nullptr;
+    if (surfaceVisible_ && !receptor_.empty()) {
+        surfaceActor_ = makeSurfaceActor(receptor_);
+        renderer_->AddActor(surfaceActor_);
+    }
 }
 
 void MoleculeView::setLigands(const std::vector<MoleculeDrawing>& ligands) {

@@ -36,6 +36,9 @@ public:
     // call resetCamera() when new data should be framed.
     void setReceptor(const MoleculeDrawing& receptor);
     void setLigands(const std::vector<MoleculeDrawing>& ligands);
+    // A translucent molecular surface over the receptor atoms drawn (the pocket).
+    void setSurfaceVisible(bool visible);
+    bool surfaceVisible() const { return surfaceVisible_; }
     // The protein backbone as a tube through C-alpha traces (empty: none).
     void setBackbone(const std::vector<std::vector<std::array<double, 3>>>& segments);
     // The search box wireframe; nothing hides it.
@@ -113,6 +116,7 @@ private:
     void onRenderStart(vtkObject*, unsigned long, void*);
     void onBoxWidgetEnd(vtkObject*, unsigned long, void*);
     void placeBoxWidget();
+    void rebuildSurface();
     void releaseGraphics();
     bool forwardMouse(QMouseEvent* event, unsigned long vtkEvent, int repeat = 0);
     void editDrag(QMouseEvent* event);
@@ -127,6 +131,8 @@ private:
     std::vector<vtkSmartPointer<vtkActor>> ligandActors_;
     vtkSmartPointer<vtkActor> boxActor_;
     vtkSmartPointer<vtkActor> backboneActor_;
+    vtkSmartPointer<vtkActor> surfaceActor_;
+    bool surfaceVisible_ = false;
     vtkSmartPointer<vtkBoxWidget2> boxWidget_;
     std::optional<DrawBox> box_;
     vtkSmartPointer<vtkActor> linesActor_;

@@ -1,6 +1,7 @@
 // Qt Test for the molecule view on molecules built in code (no files, no engine): colours by
 // style, framing from the open side of a pocket, and mouse/wheel input reaching VTK's camera.
 #include "ElementColors.h"
+#include "MolecularSurface.h"
 #include "MoleculeView.h"
 #include "PocketFraming.h"
 #include "ViewEnvironment.h"
@@ -9,6 +10,8 @@
 #include <QtTest>
 
 #include <vtkCamera.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
 #include <vtkRenderer.h>
 
 #include <cmath>
@@ -78,6 +81,8 @@ private slots:
     void drawsLigandAtomsInTheirColours();
     void mouseDragRotatesAndWheelZooms();
     void survivesMovingToAnotherWindow();
+    void surfaceOfOneAtomIsItsVdwSphere();
+    void surfaceOfTwoAtomsJoinsOnlyWhenClose();
 };
 
 void TestMoleculeView::carbonColourFollowsStyle() {
@@ -214,6 +219,44 @@ void TestMoleculeView::survivesMovingToAnotherWindow() {
     const QPointF c2 = view->projectToImage({1.52, 0.0, 0.0});
     QVERIFY2(sameHue(pixelAt(image, c2), atomColor(6, DrawStyle::Ligand), 12),
              qPrintable(QColor(pixelAt(image, c2)).name()));
+}
+
+void TestMoleculeView::surfaceOfOneAtomIsItsVdwSphere() {
+    pw::MoleculeDrawing d;
+    d.atoms.push_back({8, {1.0, -2.0, 0.5}, "O", 0});
+    const vtkSmartPointer<vtkPolyData> s = pw::blobbySurface(d, 0.25);
+    QVERIFY(s->GetNumberOfPoints() > 100);
+    double worst = 0;
+    for (vtkIdType i = 0; i < s->GetNumberOfPoints(); ++i) {
+        double p[3];
+        s->GetPoint(i, p);
+        const double r = std::hypot(p[0] - 1.0, p[1] + 2.0, p[2] - 0.5);
+        worst = std::max(worst, std::abs(r - pw::vdwRadius(8)));
+    }
+    QVERIFY2(worst < 0.05, qPrintable(QString::number(worst))); // Bondi's 1.52 Å for O
+}
+
+void TestMoleculeView::surfaceOfTwoAtomsJoinsOnlyWhenClose() {
+    // The midpoint between two carbons is inside the surface when they are bonded (1.5 Å), and
+    // far outside when they are 8 Å apart: no surface point lies near it then.
+    auto nearestToMidpoint = [](double separation) {
+        pw::MoleculeDrawing d;
+        d.atoms.push_back({6, {0, 0, 0}, "C1", 0});
+        d.atoms.push_back({6, {separation, 0, 0}, "C2", 1});
+        const vtkSmartPointer<vtkPolyData> s = pw::blobbySurface(d, 0.25);
+        double nearest = 1e9;
+        for (vtkIdType i = 0; i < s->GetNumberOfPoints(); ++i) {
+            double p[3];
+            s->GetPoint(i, p);
+            nearest = std::min(nearest, std::hypot(p[0] - separation / 2, p[1], p[2]));
+        }
+        return nearest;
+    };
+    // Bonded: one body whose waist is at least the two spheres' (sqrt(1.7^2 - 0.75^2) = 1.53 Å)
+    // and swollen a little where both atoms contribute, as blobby surfaces are.
+    const double bonded = nearestToMidpoint(1.5);
+    QVERIFY2(bonded > 1.52 && bonded < 1.9, qPrintable(QString::number(bonded)));
+    QVERIFY(nearestToMidpoint(8.0) > 2.0); // two spheres
 }
 
 QTEST_MAIN(TestMoleculeView)

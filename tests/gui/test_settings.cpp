@@ -61,6 +61,7 @@ private slots:
     void vinardoRescoresThePose();
     void boxAroundTypedResidues();
     void boxHandleDragResizesTheBox();
+    void pocketSurfaceCoversTheReceptor();
     void commandLineMinimizesWithBox();
     void commandLineReportsBadBox();
 };
@@ -187,6 +188,37 @@ void TestSettings::boxHandleDragResizesTheBox() {
         if (k != axis)
             QVERIFY(std::abs(after.size[k] - before.size[k]) < 1e-6);
     QVERIFY(settle(w)); // the grid follows the new box
+}
+
+void TestSettings::pocketSurfaceCoversTheReceptor() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    MoleculeView* view = w.moleculeView();
+    auto grab = [view] {
+        const int frames = view->framesRendered();
+        view->update();
+        QTest::qWaitFor([&] { return view->framesRendered() > frames; }, 10000);
+        return view->grabImage().convertToFormat(QImage::Format_RGB32);
+    };
+    // Count background pixels: the translucent surface covers gaps between the pocket's sticks.
+    auto background = [](const QImage& image) {
+        const QColor bg = MoleculeView::backgroundColor();
+        int n = 0;
+        for (int y = 0; y < image.height(); y += 2)
+            for (int x = 0; x < image.width(); x += 2)
+                n += image.pixel(x, y) == bg.rgb() ? 1 : 0;
+        return n;
+    };
+    const int before = background(grab());
+    auto* surface = w.findChild<QAction*>(QStringLiteral("surfaceAction"));
+    QVERIFY(surface);
+    surface->setChecked(true);
+    QVERIFY(view->surfaceVisible());
+    const int after = background(grab());
+    QVERIFY2(after < before * 9 / 10,
+             qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
+    surface->setChecked(false);
+    QCOMPARE(background(grab()), before);
 }
 
 void TestSettings::commandLineMinimizesWithBox() {
