@@ -9,6 +9,7 @@
 
 #include <QAction>
 #include <QElapsedTimer>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QUndoStack>
 #include <QtTest>
@@ -18,6 +19,8 @@
 
 static void prepareGraphics() {
     pw::prepareQtForVtk();
+    // Recent files go to QSettings: keep the user's own list out of the tests.
+    QStandardPaths::setTestModeEnabled(true);
 }
 Q_CONSTRUCTOR_FUNCTION(prepareGraphics)
 

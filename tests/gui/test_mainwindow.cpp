@@ -13,6 +13,7 @@
 #include <QPainter>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -27,6 +28,8 @@
 // QTEST_MAIN creates the QApplication: the surface format and platform must be set before that.
 static void prepareGraphics() {
     pw::prepareQtForVtk();
+    // Recent files go to QSettings: keep the user's own list out of the tests.
+    QStandardPaths::setTestModeEnabled(true);
 }
 Q_CONSTRUCTOR_FUNCTION(prepareGraphics)
 

@@ -20,6 +20,7 @@
 #include <QFile>
 #include <QMessageBox>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -29,6 +30,8 @@
 
 static void prepareGraphics() {
     pw::prepareQtForVtk();
+    // Recent files go to QSettings: keep the user's own list out of the tests.
+    QStandardPaths::setTestModeEnabled(true);
 }
 Q_CONSTRUCTOR_FUNCTION(prepareGraphics)
 

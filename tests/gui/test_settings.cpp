@@ -11,9 +11,17 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMimeData>
 #include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -24,6 +32,8 @@
 
 static void prepareGraphics() {
     pw::prepareQtForVtk();
+    // Recent files go to QSettings: keep the user's own list out of the tests.
+    QStandardPaths::setTestModeEnabled(true);
 }
 Q_CONSTRUCTOR_FUNCTION(prepareGraphics)
 
@@ -62,6 +72,8 @@ private slots:
     void boxAroundTypedResidues();
     void boxHandleDragResizesTheBox();
     void pocketSurfaceCoversTheReceptor();
+    void recentFilesReopen();
+    void droppedFilesOpen();
     void commandLineMinimizesWithBox();
     void commandLineReportsBadBox();
 };
@@ -219,6 +231,52 @@ void TestSettings::pocketSurfaceCoversTheReceptor() {
              qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
     surface->setChecked(false);
     QCOMPARE(background(grab()), before);
+}
+
+void TestSettings::recentFilesReopen() {
+    QSettings().remove(QStringLiteral("recentFiles"));
+    MainWindow w;
+    QVERIFY(openExample(w));
+    QMenu* recent = nullptr;
+    for (QMenu* m : w.findChildren<QMenu*>())
+        if (m->title() == QStringLiteral("Open r&ecent"))
+            recent = m;
+    QVERIFY(recent);
+    QStringList names;
+    QAction* ligand = nullptr;
+    for (QAction* a : recent->actions()) {
+        names << a->text();
+        if (a->text() == QStringLiteral("ligand.pdbqt"))
+            ligand = a;
+    }
+    QVERIFY2(names.contains(QStringLiteral("receptor.pdbqt")), qPrintable(names.join(',')));
+    QVERIFY(ligand);
+    // Reopening a ligand file from the menu replaces the ligands (and the undo history).
+    QSignalSpy changed(&w.document(), &Document::ligandsChanged);
+    ligand->trigger();
+    QVERIFY(QTest::qWaitFor([&] { return changed.count() > 0 && w.pendingLoads() == 0; }, 30000));
+    QCOMPARE(w.document().ligands().size(), size_t(1));
+}
+
+void TestSettings::droppedFilesOpen() {
+    MainWindow w;
+    w.setErrorDialogsEnabled(false);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const StartupFiles files = bundledExampleFiles();
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(files.ligands.front()), QUrl::fromLocalFile(files.receptor)});
+    const QPointF at(w.width() / 2.0, w.height() / 2.0);
+    QDragEnterEvent enter(at.toPoint(), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &drop);
+    QVERIFY(settle(w));
+    // The receptor is recognised as such whatever the order of the drop.
+    QVERIFY(w.document().hasReceptor());
+    QCOMPARE(QFileInfo(w.document().receptorPath()).fileName(), QStringLiteral("receptor.pdbqt"));
+    QCOMPARE(w.document().ligands().size(), size_t(1));
 }
 
 void TestSettings::commandLineMinimizesWithBox() {
