@@ -185,6 +185,7 @@ private:
     bool targetBuilding_ = false;
     bool minimizeWhenReady_ = false;
     bool restoringSession_ = false;
+    int sessionGeneration_ = 0;
     std::unique_ptr<MinimizeJob> job_;
     int jobLigand_ = -1;
     Molecule trajectoryLigand_; // the prepared molecule the trajectory's coordinates belong to

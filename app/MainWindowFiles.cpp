@@ -173,13 +173,18 @@ bool MainWindow::saveSession(const QString& path) {
 void MainWindow::openSession(const QString& path) {
     cancelJob();
     restoringSession_ = true;
+    const int generation = ++sessionGeneration_;
     ++pending_;
     setBusy(tr("Opening session %1...").arg(QFileInfo(path).fileName()), false);
     auto* watcher = new QFutureWatcher<RestoredSession>(this);
-    connect(watcher, &QFutureWatcher<RestoredSession>::finished, this, [this, watcher] {
+    connect(watcher, &QFutureWatcher<RestoredSession>::finished, this, [this, watcher, generation] {
         RestoredSession r = watcher->result();
         watcher->deleteLater();
         --pending_;
+        if (generation != sessionGeneration_) {
+            emit sessionOpened(false); // cancelled or superseded: the document stays as it is
+            return;
+        }
         restoringSession_ = false;
         clearBusy();
         if (!r.error.isEmpty()) {

@@ -360,6 +360,12 @@ void MainWindow::cancelJob() {
         job_->cancel(); // finished() arrives with cancelled set
         return;
     }
+    if (restoringSession_) {
+        ++sessionGeneration_; // the files are read to their end; the session is not applied
+        restoringSession_ = false;
+        clearBusy();
+        statusBar()->showMessage(tr("Opening the session cancelled"), 5000);
+    }
     if (targetBuilding_) {
         ++targetGeneration_; // the build runs to its end; its result is dropped
         targetBuilding_ = false;

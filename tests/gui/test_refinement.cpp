@@ -150,6 +150,8 @@ private slots:
     void sessionRoundTripKeepsPosesAndEnergies();
     void exportWritesScoresAsSdTags();
     void brokenSessionShowsErrorAndKeepsDocument();
+    void termCurvesToggleFromTheTable();
+    void cancelledSessionKeepsTheDocument();
     void guiThreadNeverStalls();
 
 private:
@@ -371,6 +373,54 @@ void TestRefinement::brokenSessionShowsErrorAndKeepsDocument() {
     QVERIFY(w.document().hasReceptor());
     QCOMPARE(w.document().ligands().size(), size_t(1));
     QVERIFY(maxDeviation(coordinatesOf(w.document().ligands()[0]), start) < 1e-12);
+}
+
+void TestRefinement::termCurvesToggleFromTheTable() {
+    MainWindow w;
+    QVERIFY(openExample(w, example_));
+    bool ok = false;
+    QVERIFY(minimizeThroughUi(w, 0, &ok));
+    QVERIFY(ok);
+    QTableWidget* table = w.termTable();
+    EnergyPlot* plot = w.energyPlot();
+    // Every per-term row has a check box that shows its curve; the curve holds that term's values.
+    int hbondRow = -1;
+    for (int row = 0; row < table->rowCount(); ++row)
+        if (table->item(row, 0)->text().trimmed() == QStringLiteral("hbond"))
+            hbondRow = row;
+    QVERIFY(hbondRow >= 0);
+    QTableWidgetItem* item = table->item(hbondRow, 0);
+    const int series = item->data(Qt::UserRole).toInt();
+    QCOMPARE(series, 1 + HydrogenBond);
+    QVERIFY(!plot->seriesVisible(series));
+    item->setCheckState(Qt::Checked);
+    QVERIFY(plot->seriesVisible(series));
+    QCOMPARE(plot->values(series).size(), w.trajectory().size());
+    QCOMPARE(plot->values(series).back(), w.trajectory().back().interTerms[HydrogenBond]);
+    // The table shows the committed pose's terms: its hbond is the document score's.
+    QCOMPARE(table->item(hbondRow, 1)->text(),
+             QString::number(w.document().score(0)->terms.interWeighted[HydrogenBond], 'f', 3));
+    item->setCheckState(Qt::Unchecked);
+    QVERIFY(!plot->seriesVisible(series));
+}
+
+void TestRefinement::cancelledSessionKeepsTheDocument() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("s.pwsession"));
+    MainWindow w;
+    QVERIFY(openExample(w, example_));
+    QVERIFY(w.saveSession(path));
+    w.openLigands(QStringLiteral(POSEWRIGHT_TEST_DATA "/shapes/cdk2.sdf"));
+    QVERIFY(QTest::qWaitFor([&] { return w.pendingLoads() == 0; }, 30000));
+    QCOMPARE(w.document().ligands().size(), size_t(47));
+    QSignalSpy opened(&w, &MainWindow::sessionOpened);
+    w.openSession(path);
+    QVERIFY(w.busy());
+    w.cancelAction()->trigger();
+    QVERIFY(opened.wait(30000) || !opened.isEmpty());
+    QCOMPARE(opened.front().front().toBool(), false);
+    QCOMPARE(w.document().ligands().size(), size_t(47)); // not the session's one ligand
+    QVERIFY(!w.busy());
 }
 
 // Loading, grid building and minimizing run on workers: every event the GUI thread handles
