@@ -170,6 +170,7 @@ private:
     QAction* wholeReceptorAction_ = nullptr;
     QAction* editBoxAction_ = nullptr;
     int dragId_ = 0;
+    bool dragScorable_ = false;
     QMenu* viewMenu_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QString lastError_;

@@ -42,6 +42,11 @@ void MainWindow::connectEditing() {
 
 void MainWindow::onDragStarted() {
     ++dragId_; // the steps of this drag merge into one undo command
+    // Whether the ligand can be scored as it is (a PDBQT, or minimized before): decided once per
+    // drag, since preparing a ligand that needs hydrogens runs RDKit, too slow for every step.
+    const int index = document_.activeLigand();
+    dragScorable_ =
+        index >= 0 && preparedInPlace(document_.ligands()[static_cast<size_t>(index)]).has_value();
 }
 
 void MainWindow::applyLigandEdit(const std::function<bool(Molecule&)>& edit, const QString& text) {
@@ -50,7 +55,8 @@ void MainWindow::applyLigandEdit(const std::function<bool(Molecule&)>& edit, con
         return; // no edits while a job moves the same ligand
     const Molecule& current = document_.ligands()[static_cast<size_t>(index)];
     // Edit the prepared form (torsion tree, types) when it has the same atoms.
-    std::optional<Molecule> prepared = preparedInPlace(current);
+    std::optional<Molecule> prepared =
+        dragScorable_ ? preparedInPlace(current) : std::optional<Molecule>();
     Molecule after = prepared ? *prepared : current;
     if (!edit(after))
         return;
