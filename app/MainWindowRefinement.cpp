@@ -28,9 +28,9 @@ namespace {
 // Series of the energy plot: the objective, then Vina's weighted intermolecular terms, then the
 // intramolecular energy.
 const QStringList& seriesNames() {
-    static const QStringList names = {QStringLiteral("total"),       QStringLiteral("gauss1"),
-                                      QStringLiteral("gauss2"),      QStringLiteral("repulsion"),
-                                      QStringLiteral("hydrophobic"), QStringLiteral("hbond"),
+    static const QStringList names = {QStringLiteral("inter + intra"), QStringLiteral("gauss1"),
+                                      QStringLiteral("gauss2"),        QStringLiteral("repulsion"),
+                                      QStringLiteral("hydrophobic"),   QStringLiteral("hbond"),
                                       QStringLiteral("intra")};
     return names;
 }
