@@ -69,6 +69,8 @@ int runMinimize(const std::vector<std::string>& args) {
                   {"device", OptionKind::Value},
                   {"threads", OptionKind::Value},
                   {"vina-steps", OptionKind::Flag},
+                  {"smooth", OptionKind::Flag},
+                  {"interpolation", OptionKind::Value},
                   {"exact", OptionKind::Flag},
                   {"line-search", OptionKind::Value},
                   {"max-iterations", OptionKind::Value},
@@ -86,7 +88,15 @@ int runMinimize(const std::vector<std::string>& args) {
 
     MinimizeBatchOptions options;
     options.exact = cl.flag("exact");
+    if (cl.flag("smooth") && cl.flag("vina-steps"))
+        throw UsageError("--smooth and --vina-steps exclude each other");
+    if (cl.flag("smooth")) // well-conditioned: GPU and CPU results agree (tests/bench/RESULTS.md)
+        options.refinement = RefinementOptions::wellConditioned();
     options.refinement.vinaSteps = cl.flag("vina-steps");
+    if (auto mode = cl.value("interpolation"))
+        if (!parseGridInterpolation(*mode, options.refinement.gridInterpolation))
+            throw UsageError("--interpolation expects trilinear, catmull-rom or bspline, got '" +
+                             *mode + "'");
     MinimizeOptions& mo = options.refinement.minimize;
     mo.maxIterations = cl.intValue("max-iterations", mo.maxIterations, 1, 1000000);
     mo.gradientTolerance = cl.doubleValue("tolerance", mo.gradientTolerance, 0.0, 1e6);

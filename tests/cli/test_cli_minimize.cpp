@@ -129,6 +129,22 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("no polar hydrogens"), r.err.constData());
     }
+    void smoothMode() {
+        // The well-conditioned configuration, like the default one, ends at least as low as
+        // Vina 1.2.3 --local_only from the crystal pose (-6.940, tests/data/reference/1stp.json).
+        const QStringList base{"minimize", "--receptor", data("complexes/1stp/receptor.pdbqt"),
+                               "--box", data("complexes/1stp/box.txt"), "--device", "cpu",
+                               "--json", "--ligands", data("complexes/1stp/ligand_xtal.pdbqt")};
+        CliRun plain = runCli(base);
+        CliRun smooth = runCli(base + QStringList{"--smooth"});
+        QCOMPARE(smooth.exitCode, 0);
+        const double a = jsonLines(plain.out).value(0)["affinity"].toDouble();
+        const double b = jsonLines(smooth.out).value(0)["affinity"].toDouble();
+        QVERIFY2(a <= -6.940 + 0.05 && b <= -6.940 + 0.05,
+                 qPrintable(QString("default %1, smooth %2").arg(a).arg(b)));
+        CliRun both = runCli(base + QStringList{"--smooth", "--vina-steps"});
+        QCOMPARE(both.exitCode, 2);
+    }
     void usage() {
         CliRun r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt")});
         QCOMPARE(r.exitCode, 2);
