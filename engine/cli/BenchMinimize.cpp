@@ -102,9 +102,9 @@ int runBenchMinimize(const std::vector<std::string>& args) {
             "--interpolation expects trilinear, catmull-rom (cubic) or bspline, got '" +
             interpolationName + "'");
     const std::string startKind = cl.value("start", "random");
-    if (startKind != "random" && startKind != "near")
-        throw UsageError("--start expects random (30 deg, 1 A, random torsions) or near (5 deg, "
-                         "0.17 A, torsions +-5 deg), got '" +
+    if (startKind != "random" && startKind != "near" && startKind != "rigid")
+        throw UsageError("--start expects random (30 deg, 1 A, random torsions), near (5 deg, "
+                         "0.17 A, torsions +-5 deg) or rigid (30 deg, 1 A, torsions kept), got '" +
                          startKind + "'");
     const bool conditioning = cl.flag("conditioning");
     const int hostThreads =
@@ -163,6 +163,10 @@ int runBenchMinimize(const std::vector<std::string>& args) {
         perturb.maxTranslation = 5.0 / 30.0;
         perturb.randomTorsions = false;
         perturb.maxTorsionDegrees = 5.0;
+    } else if (startKind == "rigid") {
+        // As the Vina reference poses (../shared/reference/vina-1.2.3): a rigid move only, so
+        // that Vina accepts every start (it refuses a batch when a ligand leaves the grid).
+        perturb.randomTorsions = false;
     }
     PosePerturbation perturbation(ligand, perturb);
     const long maxN = *std::max_element(sizes.begin(), sizes.end());
