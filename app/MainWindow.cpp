@@ -136,6 +136,8 @@ void MainWindow::createActions() {
     file->addAction(exportPosesAction);
     file->addAction(exportImageAction);
     file->addSeparator();
+    setupSimilarity(file);
+    file->addSeparator();
     file->addAction(quit);
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(undoAction);

@@ -14,6 +14,7 @@
 #include <memory>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QListWidget;
 class QMenu;
@@ -27,6 +28,7 @@ namespace pw {
 class EnergyPlot;
 class MoleculeView;
 class SettingsPanel;
+class SimilarityPanel;
 class TrajectoryPlayer;
 
 class MainWindow : public QMainWindow {
@@ -47,6 +49,10 @@ public:
     QAction* cancelAction() const { return cancelAction_; }
     QAction* editModeAction() const { return editModeAction_; }
     QAction* editBoxAction() const { return editBoxAction_; }
+    // LINGO similarity table of a hit list (File > Open hit list), in its own dock.
+    SimilarityPanel* similarityPanel() const { return similarity_; }
+    void openHitList(const QString& path);
+    void showLigandSimilarity();
 
     // Start loading a file on a worker thread; the document changes only when it has been read
     // completely. A newer request of the same kind supersedes an older one still running.
@@ -169,6 +175,10 @@ private:
     QAction* editModeAction_ = nullptr;
     QAction* wholeReceptorAction_ = nullptr;
     QAction* editBoxAction_ = nullptr;
+    // The similarity dock and its File menu action (MainWindowSimilarity.cpp).
+    void setupSimilarity(QMenu* fileMenu);
+    SimilarityPanel* similarity_ = nullptr;
+    QDockWidget* similarityDock_ = nullptr;
     int dragId_ = 0;
     bool dragScorable_ = false;
     QMenu* viewMenu_ = nullptr;
