@@ -137,6 +137,7 @@ void MainWindow::createActions() {
     file->addAction(exportImageAction);
     file->addSeparator();
     setupSimilarity(file);
+    setupOverlay(file);
     file->addSeparator();
     file->addAction(quit);
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));

@@ -28,6 +28,7 @@ namespace pw {
 class EnergyPlot;
 class MoleculeView;
 class SettingsPanel;
+class OverlayPanel;
 class SimilarityPanel;
 class TrajectoryPlayer;
 
@@ -53,6 +54,9 @@ public:
     SimilarityPanel* similarityPanel() const { return similarity_; }
     void openHitList(const QString& path);
     void showLigandSimilarity();
+    // Shape overlay workspace (File > Shape overlay): record 0 of a file is the reference.
+    OverlayPanel* overlayPanel() const { return overlay_; }
+    void openOverlay(const QString& path);
 
     // Start loading a file on a worker thread; the document changes only when it has been read
     // completely. A newer request of the same kind supersedes an older one still running.
@@ -179,6 +183,10 @@ private:
     void setupSimilarity(QMenu* fileMenu);
     SimilarityPanel* similarity_ = nullptr;
     QDockWidget* similarityDock_ = nullptr;
+    // The shape overlay dock and its File menu action (MainWindowOverlay.cpp).
+    void setupOverlay(QMenu* fileMenu);
+    OverlayPanel* overlay_ = nullptr;
+    QDockWidget* overlayDock_ = nullptr;
     int dragId_ = 0;
     bool dragScorable_ = false;
     QMenu* viewMenu_ = nullptr;
