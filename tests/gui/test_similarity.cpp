@@ -82,6 +82,7 @@ private slots:
     void cellShowsDepictions();
     void badLineIsReportedAndSkipped();
     void clusteredOrderKeepsGroupsTogether();
+    void cancelKeepsPreviousTable();
     void mainWindowOpensHitList();
 };
 
@@ -251,6 +252,23 @@ void SimilarityTest::clusteredOrderKeepsGroupsTogether() {
     const auto nn = nearestNeighbours(m.data(), n, 0, 1);
     QCOMPARE(int(nn.size()), 1);
     QCOMPARE(nn[0].first, 2);
+}
+
+void SimilarityTest::cancelKeepsPreviousTable() {
+    QTemporaryDir dir;
+    SimilarityPanel panel;
+    QVERIFY(load(panel, slice(dir, 10)));
+    QSignalSpy done(&panel, &SimilarityPanel::finished);
+    panel.openSmilesFile(kNci);
+    QVERIFY(panel.busy());
+    panel.cancel();
+    QVERIFY(done.wait(60000));
+    QCOMPARE(done.first().first().toBool(), false);
+    QVERIFY2(panel.messages().contains(QStringLiteral("cancelled")), qPrintable(panel.messages()));
+    QCOMPARE(panel.model()->hitCount(), 10);
+    // Not cancelled, the same file gives all 300 hits.
+    QVERIFY(load(panel, kNci));
+    QCOMPARE(panel.model()->hitCount(), 300);
 }
 
 void SimilarityTest::mainWindowOpensHitList() {
