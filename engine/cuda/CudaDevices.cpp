@@ -10,8 +10,15 @@ std::vector<CudaDeviceInfo> cudaDevices(std::string* why) {
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess) {
-        if (why)
-            *why = std::string("no usable CUDA device: ") + cudaGetErrorString(err);
+        if (why) {
+            // The two common cases in words a user can act on; the runtime's text otherwise.
+            if (err == cudaErrorInsufficientDriver)
+                *why = "no usable CUDA device: no NVIDIA driver, or one older than this build's CUDA";
+            else if (err == cudaErrorNoDevice)
+                *why = "no CUDA device found";
+            else
+                *why = std::string("no usable CUDA device: ") + cudaGetErrorString(err);
+        }
         cudaGetLastError(); // clear the sticky error so later calls start clean
         return out;
     }
