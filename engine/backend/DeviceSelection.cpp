@@ -15,7 +15,7 @@ DeviceRequest parseDeviceRequest(const std::string& text) {
         r.kind = DeviceRequest::Kind::Auto;
     else if (text == "cpu")
         r.kind = DeviceRequest::Kind::Cpu;
-    else if (text == "cuda" || text == "gpu")
+    else if (text == "cuda")
         r.kind = DeviceRequest::Kind::Cuda;
     else if (text.rfind("cuda:", 0) == 0) {
         r.kind = DeviceRequest::Kind::Cuda;

@@ -52,8 +52,9 @@ inline void split(std::string_view s, std::vector<std::string_view>& out) {
     }
 }
 
-// Whole (trimmed) field as a number; false when empty or not entirely a number.
-inline bool toDouble(std::string_view s, double& out) {
+// Whole (trimmed) field as a number (a leading '+' allowed); false when empty or not entirely
+// a number.
+template <class T> bool toNumber(std::string_view s, T& out) {
     s = trim(s);
     if (!s.empty() && s[0] == '+')
         s.remove_prefix(1);
@@ -62,26 +63,9 @@ inline bool toDouble(std::string_view s, double& out) {
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
     return ec == std::errc() && p == s.data() + s.size();
 }
-
-inline bool toInt(std::string_view s, int& out) {
-    s = trim(s);
-    if (!s.empty() && s[0] == '+')
-        s.remove_prefix(1);
-    if (s.empty())
-        return false;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return ec == std::errc() && p == s.data() + s.size();
-}
-
-inline bool toLong(std::string_view s, long& out) {
-    s = trim(s);
-    if (!s.empty() && s[0] == '+')
-        s.remove_prefix(1);
-    if (s.empty())
-        return false;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return ec == std::errc() && p == s.data() + s.size();
-}
+inline bool toDouble(std::string_view s, double& out) { return toNumber(s, out); }
+inline bool toInt(std::string_view s, int& out) { return toNumber(s, out); }
+inline bool toLong(std::string_view s, long& out) { return toNumber(s, out); }
 
 inline bool allFinite(double x, double y, double z) {
     return std::isfinite(x) && std::isfinite(y) && std::isfinite(z);

@@ -3,6 +3,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Json.h"
+#include "OverlaySetup.h"
 #include "chem/MoleculeReader.h"
 #include "core/InputError.h"
 #include "cuda/ShapeOverlayCuda.h"
@@ -36,37 +37,16 @@ int runBenchOverlay(const std::vector<std::string>& args) {
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional().front() + "'");
     shape::OverlayOptions options;
-    options.starts = cl.intValue("starts", 4, 1, 12);
-    if (!shape::validStartCount(options.starts))
-        throw UsageError("--starts: expected 1, 4 or 12");
+    shape::ShapeModelOptions modelOptions;
+    parseShapeOptions(cl, options, modelOptions);
     options.optimizer.maxIterations =
         cl.intValue("iterations", options.optimizer.maxIterations, 0, 1000);
-    shape::ShapeModelOptions modelOptions;
-    const std::string radii = cl.value("radii", "carbon");
-    if (radii == "element")
-        modelOptions.radii = shape::RadiiMode::Element;
-    else if (radii != "carbon")
-        throw UsageError("--radii: expected carbon or element, got '" + radii + "'");
     const int repeat = cl.intValue("repeat", 3, 1, 100);
     const int threads = cl.intValue("threads", 0, 0, 1024);
-    const std::string deviceSpec = cl.value("device", "auto");
-    if (deviceSpec != "auto" && deviceSpec != "cpu" && deviceSpec.rfind("cuda", 0) != 0)
-        throw UsageError("--device: expected auto, cpu, cuda or cuda:N, got '" + deviceSpec + "'");
-    int deviceIndex = 0;
-    if (deviceSpec.rfind("cuda:", 0) == 0) {
-        try {
-            deviceIndex = std::stoi(deviceSpec.substr(5));
-        } catch (const std::exception&) {
-            throw UsageError("--device: expected cuda:N, got '" + deviceSpec + "'");
-        }
-    }
-    std::string why;
-    bool gpu = deviceSpec != "cpu" && cuda::shapeGpuUsable(deviceIndex, &why);
-    if (!gpu && deviceSpec.rfind("cuda", 0) == 0)
-        throw InputError("", 0,
-                         "--device " + deviceSpec + ": CUDA device not usable (" + why + ")");
-    if (!gpu && deviceSpec == "auto")
-        std::cerr << "note: no usable CUDA device (" << why << "); benchmarking the CPU\n";
+    const OverlayDevice device =
+        chooseOverlayDevice(cl.value("device", "auto"), "benchmarking the CPU");
+    const bool gpu = device.gpu;
+    const int deviceIndex = device.index;
 
     auto t0 = Clock::now();
     const Molecule refMol = readMolecule(cl.required("reference"));

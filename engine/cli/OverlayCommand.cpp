@@ -3,6 +3,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Json.h"
+#include "OverlaySetup.h"
 #include "chem/MoleculeReader.h"
 #include "chem/MoleculeWriter.h"
 #include "chem/ShapeFeatures.h"
@@ -20,45 +21,6 @@ namespace pw::cli {
 namespace {
 
 constexpr int kBatch = 65536; // fits read, overlaid and printed per round (bounded memory)
-
-struct DeviceChoice {
-    bool gpu = false;
-    int index = 0;
-};
-
-DeviceChoice chooseDevice(const std::string& spec) {
-    DeviceChoice d;
-    if (spec == "cpu")
-        return d;
-    if (spec == "auto") {
-        std::string why;
-        if (cuda::shapeGpuUsable(0, &why)) {
-            d.gpu = true;
-            return d;
-        }
-        std::cerr << "note: no usable CUDA device (" << why << "); overlaying on the CPU\n";
-        return d;
-    }
-    if (spec == "cuda" || spec.rfind("cuda:", 0) == 0) {
-        d.gpu = true;
-        if (spec.size() > 5) {
-            try {
-                size_t used = 0;
-                d.index = std::stoi(spec.substr(5), &used);
-                if (used != spec.size() - 5 || d.index < 0)
-                    throw std::invalid_argument("");
-            } catch (const std::exception&) {
-                throw UsageError("--device: expected auto, cpu, cuda or cuda:N, got '" + spec +
-                                 "'");
-            }
-        }
-        std::string why;
-        if (!cuda::shapeGpuUsable(d.index, &why))
-            throw InputError("", 0, "--device " + spec + ": CUDA device not usable (" + why + ")");
-        return d;
-    }
-    throw UsageError("--device: expected auto, cpu, cuda or cuda:N, got '" + spec + "'");
-}
 
 std::string scoresJson(const std::string& name, const shape::ShapeScores& s) {
     JsonObject o;
@@ -98,19 +60,13 @@ int runOverlay(const std::vector<std::string>& args) {
         throw UsageError("unexpected argument '" + cl.positional().front() + "'");
     const std::string refPath = cl.required("reference"), fitPath = cl.required("fit");
     shape::OverlayOptions options;
-    options.starts = cl.intValue("starts", 4, 1, 12);
-    if (!shape::validStartCount(options.starts))
-        throw UsageError("--starts: expected 1, 4 or 12");
-    options.colour = cl.flag("color");
     shape::ShapeModelOptions modelOptions;
-    const std::string radii = cl.value("radii", "carbon");
-    if (radii == "element")
-        modelOptions.radii = shape::RadiiMode::Element;
-    else if (radii != "carbon")
-        throw UsageError("--radii: expected carbon or element, got '" + radii + "'");
+    parseShapeOptions(cl, options, modelOptions);
+    options.colour = cl.flag("color");
     const bool scoreOnly = cl.flag("score-only"), json = cl.flag("json");
     const int threads = cl.intValue("threads", 0, 0, 1024);
-    const DeviceChoice device = chooseDevice(cl.value("device", "auto"));
+    const OverlayDevice device =
+        chooseOverlayDevice(cl.value("device", "auto"), "overlaying on the CPU");
     const auto out = cl.value("out");
 
     const Molecule refMol = readMolecule(refPath);
