@@ -2,14 +2,13 @@
 // device, CPU rows per core, bounded-memory top-k), one JSON line per measurement, with a check
 // of sampled pairs against the CPU reference.
 #include "CommandLine.h"
+#include "BenchClock.h"
 #include "Commands.h"
 #include "Json.h"
 #include "chem/LingoSmiles.h"
 #include "core/InputError.h"
 #include "cuda/LingoCuda.h"
 #include "lingo/LingoSearch.h"
-
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -26,17 +25,6 @@ struct LingoDeviceChoice {
 LingoDeviceChoice chooseLingoDevice(const std::string& request, int cpuThreads); // LingoCommand
 
 namespace {
-
-double now() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-double maxRssMiB() {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return double(u.ru_maxrss) / 1024.0;
-}
 
 std::string sizeText(size_t a, size_t b) {
     return std::to_string(a) + "x" + std::to_string(b);
@@ -83,16 +71,16 @@ int runBenchLingo(const std::vector<std::string>& args) {
     const LingoDeviceChoice device = chooseLingoDevice(cl.value("device", "auto"), threads);
     std::cerr << "bench lingo: " << device.note << "\n";
 
-    double t0 = now();
+    double t0 = benchNow();
     const LingoMolecules mols = readLingoSmiles(path, threads);
-    const double readSeconds = now() - t0;
+    const double readSeconds = benchNow() - t0;
     for (const auto& s : mols.skipped)
         std::cerr << "warning: " << s << "\n";
     if (mols.canonical.empty())
         throw InputError(path, 0, "no valid SMILES: expected lines of 'SMILES [name]'");
-    t0 = now();
+    t0 = benchNow();
     const lingo::LingoSet set = lingo::LingoSet::fromCanonicalSmiles(mols.canonical);
-    const double profileSeconds = now() - t0;
+    const double profileSeconds = benchNow() - t0;
     const size_t n = set.size();
 
     auto base = [&](const std::string& what, const std::string& dev) {
@@ -106,7 +94,7 @@ int runBenchLingo(const std::vector<std::string>& args) {
         opt.topK = top;
         opt.excludeSelf = true;
         opt.threads = threads;
-        t0 = now();
+        t0 = benchNow();
         lingo::HitLists hits;
         double upload = 0, kernel = 0;
         std::string dev = "cpu (" + std::to_string(lingo::resolveThreads(threads)) + " threads)";
@@ -119,7 +107,7 @@ int runBenchLingo(const std::vector<std::string>& args) {
         } else {
             hits = lingo::search(set, set, opt);
         }
-        const double search = now() - t0;
+        const double search = benchNow() - t0;
         long checked = 0, mismatches = 0;
         for (size_t i = 0; i < std::min<size_t>(n, 16); ++i) { // CPU re-check of a few queries
             lingo::LingoSet q;
@@ -142,7 +130,7 @@ int runBenchLingo(const std::vector<std::string>& args) {
         o.add("read_canonicalize_seconds", readSeconds).add("profile_seconds", profileSeconds);
         o.add("upload_seconds", upload);
         o.add("comparisons_per_second", double(n) * double(n) / search, 4);
-        o.add("max_rss_mib", maxRssMiB(), 4).add("checked_queries", checked);
+        o.add("max_rss_mib", peakRssMiB(), 4).add("checked_queries", checked);
         o.add("mismatched_queries", mismatches);
         std::cout << o.str() << std::endl;
         return mismatches ? 1 : 0;
@@ -154,9 +142,9 @@ int runBenchLingo(const std::vector<std::string>& args) {
         std::vector<float> out(std::min(rows, n) * n);
         double best = 1e300;
         for (int r = 0; r < repeat; ++r) {
-            t0 = now();
+            t0 = benchNow();
             lingo::similarityRows(set, set, 0, std::min(rows, n), out.data(), nt);
-            best = std::min(best, now() - t0);
+            best = std::min(best, benchNow() - t0);
         }
         const double pairs = double(std::min(rows, n)) * double(n);
         JsonObject o = base("lingo rows vs all (CPU reference)", "cpu");
@@ -182,12 +170,12 @@ int runBenchLingo(const std::vector<std::string>& args) {
     for (auto [kernel, width] : runs) {
         lingo::ItemizeOptions itemOptions;
         itemOptions.forceDenseWidth = width;
-        t0 = now();
+        t0 = benchNow();
         lingo::gpu::LingoGpu gpu(set, set, true, device.index, kernel, itemOptions);
-        const double upload = now() - t0;
-        t0 = now();
+        const double upload = benchNow() - t0;
+        t0 = benchNow();
         double best = gpu.computeFullMatrix();
-        const double first = now() - t0;
+        const double first = benchNow() - t0;
         double dense = gpu.stats().denseSeconds, tail = gpu.stats().tailSeconds;
         for (int r = 1; r < repeat; ++r) {
             const double s = gpu.computeFullMatrix();

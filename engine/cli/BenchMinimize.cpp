@@ -3,6 +3,7 @@
 // per batch size with the wall time of Backend::minimize (packing, transfers and results
 // included; the one-off grid build and the first device contact are reported separately).
 #include "CommandLine.h"
+#include "BenchClock.h"
 #include "Commands.h"
 #include "Json.h"
 #include "TargetSetup.h"
@@ -13,8 +14,6 @@
 #include "minimize/PosePerturbation.h"
 #include "score/DockingTarget.h"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -24,17 +23,6 @@
 
 namespace pw::cli {
 namespace {
-
-double now() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-double maxRssMiB() {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return double(u.ru_maxrss) / 1024.0;
-}
 
 std::vector<Molecule> perturbedPoses(const PosePerturbation& p, std::uint64_t seed, long n,
                                      int threads) {
@@ -117,9 +105,9 @@ int runBenchMinimize(const std::vector<std::string>& args) {
     for (const Atom& a : ligand.atoms)
         if (a.xs != XsType::None && std::find(types.begin(), types.end(), a.xs) == types.end())
             types.push_back(a.xs);
-    const double g0 = now();
+    const double g0 = benchNow();
     target.gridFor(types);
-    const double gridSeconds = now() - g0;
+    const double gridSeconds = benchNow() - g0;
 
     std::string note;
     auto backend = createBackend(parseDeviceRequest(cl.value("device", "auto")), threads, note);
@@ -182,12 +170,12 @@ int runBenchMinimize(const std::vector<std::string>& args) {
 
     // First contact: device context, map upload (not part of any timed batch).
     std::vector<RefinementResult> results;
-    const double w0 = now();
+    const double w0 = benchNow();
     {
         std::vector<Molecule> warm(all.begin(), all.begin() + std::min<long>(maxN, 256));
         backend->minimize(target, warm, options, results);
     }
-    const double setupSeconds = now() - w0;
+    const double setupSeconds = benchNow() - w0;
 
     int status = 0;
     for (long n : sizes) {
@@ -197,9 +185,9 @@ int runBenchMinimize(const std::vector<std::string>& args) {
         const std::vector<Molecule>& batch = n == maxN ? all : subset;
         double best = 1e300;
         for (int r = 0; r < repeat; ++r) {
-            const double t0 = now();
+            const double t0 = benchNow();
             backend->minimize(target, batch, options, results);
-            best = std::min(best, now() - t0);
+            best = std::min(best, benchNow() - t0);
         }
         double affinity = 0, iterations = 0, evaluations = 0;
         long finite = 0;
@@ -282,7 +270,7 @@ int runBenchMinimize(const std::vector<std::string>& args) {
         }
         o.add("grid_seconds", gridSeconds, 4).add("setup_seconds", setupSeconds, 4);
         o.add("repeat", repeat).add("seed", static_cast<long>(seed));
-        o.add("peak_rss_mib", maxRssMiB(), 7);
+        o.add("peak_rss_mib", peakRssMiB(), 7);
         std::cout << o.str() << std::endl;
     }
     return status;
