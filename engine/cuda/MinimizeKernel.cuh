@@ -63,7 +63,8 @@ struct BatchGpu {
     int maxAtoms, maxNodes, maxTorsions; // sizes shared memory
 };
 
-std::size_t minimizeSharedBytesPerWarp(int maxAtoms, int maxNodes, int maxTorsions);
+std::size_t minimizeSharedBytesPerWarp(int maxAtoms, int maxNodes, int maxTorsions,
+                                       Reduction reduction);
 
 // Launches the batch on stream; warpsPerBlock poses per block.
 cudaError_t launchMinimize(const BatchGpu& batch, const ScoringParamsGpu& scoring,

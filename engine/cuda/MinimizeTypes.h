@@ -10,8 +10,23 @@ namespace pw::cuda {
 enum class Reduction : int {
     SharedAtomics = 0, // atomicAdd into per-fragment slots in shared memory
     WarpShuffle = 1,   // segmented inclusive scan with __shfl_up_sync (atoms are fragment-ordered)
+    TensorCoreWmma = 2, // membership matrix x per-atom vectors on the Tensor Cores (tf32 hi + lo)
 };
-const char* reductionName(Reduction r);
+const char* reductionName(Reduction r); // "shared", "shuffle", "wmma"
+// The same names; false (out unchanged) for any other text.
+inline bool parseReduction(const char* name, Reduction& out) {
+    const char* names[] = {"shared", "shuffle", "wmma"};
+    for (int k = 0; k < 3; ++k) {
+        const char *a = name, *b = names[k];
+        while (*a && *a == *b)
+            ++a, ++b;
+        if (*a == 0 && *b == 0) {
+            out = static_cast<Reduction>(k);
+            return true;
+        }
+    }
+    return false;
+}
 
 inline constexpr int kMaxTemplateAtoms = 256; // per ligand, hydrogens included
 inline constexpr int kMaxTemplateNodes = 64;  // rigid fragments (torsions + 1)

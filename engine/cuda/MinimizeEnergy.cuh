@@ -1,0 +1,110 @@
+// MinimizeEnergy.cuh: energy and pose-space gradient of a pose (inter from the maps, intra pairs,
+// torsion-tree roll-up) and Vina's reported numbers; all lanes of the warp take part.
+#pragma once
+
+#include "MinimizeReduction.cuh"
+#include "MinimizeScoring.cuh"
+
+namespace pw::cuda::mk {
+
+// Energy (inter + intra) of a pose; its pose-space gradient into grad. Warp-uniform result.
+__device__ float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduction reduction,
+                          const float* pose, float* grad) {
+    placeAtoms(w, pose);
+    double e = 0.0;
+    for (int i = w.lane; i < w.A; i += 32) {
+        const int type = (w.atoms[i] & 255) - 1;
+        float3 g = make_float3(0, 0, 0);
+        if (type >= 0)
+            e += atomInter(s, type, w.coords[i], &g, s.interpolation);
+        w.grad[i] = g;
+    }
+    __syncwarp();
+    for (int q = w.lane; q < w.nPairs; q += 32) {
+        const PairGpu pr = w.pairs[q];
+        const float3 d = w.coords[pr.j] - w.coords[pr.i];
+        float dEdr2, scale;
+        const float pe = pairEnergy(s, pr.typePair, dot3(d, d), dEdr2);
+        e += curl(pe, s.curlV, scale);
+        float k = 2.0f * scale * dEdr2;
+        if (s.rampHalfWidth > 0.0f) {
+            float cd;
+            e += pairRampCorrection(s, pr.typePair, dot3(d, d), cd);
+            k += 2.0f * cd;
+        }
+        if (s.shiftCutoff) {
+            const float r2 = dot3(d, d);
+            if (r2 < s.cutoff2) {
+                const float2 c = __ldg(s.cutoffShift + pr.typePair);
+                e -= c.x + (r2 - s.cutoff2) * c.y;
+                k -= 2.0f * c.y;
+            }
+        }
+        if (k != 0.0f) {
+            atomicAdd(&w.grad[pr.j].x, k * d.x);
+            atomicAdd(&w.grad[pr.j].y, k * d.y);
+            atomicAdd(&w.grad[pr.j].z, k * d.z);
+            atomicAdd(&w.grad[pr.i].x, -k * d.x);
+            atomicAdd(&w.grad[pr.i].y, -k * d.y);
+            atomicAdd(&w.grad[pr.i].z, -k * d.z);
+        }
+    }
+    __syncwarp();
+    fragmentSums(w, reduction);
+    if (w.lane == 0) {
+        // Leaves first: torsion gradient = moment about the fragment origin along its axis.
+        for (int k = w.N - 1; k >= 0; --k) {
+            const float3 f = w.force[k], m = w.moment[k];
+            if (k == 0) {
+                grad[0] = f.x, grad[1] = f.y, grad[2] = f.z;
+                grad[3] = m.x, grad[4] = m.y, grad[5] = m.z;
+            } else {
+                const NodeGpu& nd = w.nodes[k];
+                grad[6 + nd.torsion] = dot3(m, w.axis[k]);
+                const int p = nd.parent;
+                w.force[p] = w.force[p] + f;
+                w.moment[p] = w.moment[p] + m + cross3(w.origin[k] - w.origin[p], f);
+            }
+        }
+    }
+    double total;
+    if (reduction == Reduction::SharedAtomics) {
+        double* slot = reinterpret_cast<double*>(w.misc);
+        if (w.lane == 0)
+            *slot = 0.0;
+        __syncwarp();
+        atomicAdd(slot, e);
+        __syncwarp();
+        total = *slot;
+    } else { // shuffle and wmma: the energy stays in double (MinimizeReduction.cuh says why)
+        total = warpSumD(e);
+    }
+    __syncwarp();
+    return static_cast<float>(total);
+}
+
+// Vina's reported numbers at the current coordinates: grid inter (with penalty; read as the
+// minimizer reads the maps, PoseRefinement's grid reporter does the same) and tabulated intra.
+__device__ void reportedTerms(WarpState& w, const ScoringParamsGpu& s, float& inter, float& intra) {
+    double ei = 0.0, ea = 0.0;
+    float scale;
+    for (int i = w.lane; i < w.A; i += 32) {
+        const int type = (w.atoms[i] & 255) - 1;
+        if (type >= 0)
+            ei += atomInter(s, type, w.coords[i], nullptr, s.interpolation);
+    }
+    for (int q = w.lane; q < w.nPairs; q += 32) {
+        const PairGpu pr = w.pairs[q];
+        const float3 d = w.coords[pr.j] - w.coords[pr.i];
+        const float r2 = dot3(d, d);
+        if (r2 < s.cutoff2) {
+            const int k = static_cast<int>(s.tableFactor * r2);
+            if (k < s.tableSize - 1)
+                ea += curl(__ldg(s.table + pr.tableRow * s.tableSize + k), s.curlV, scale);
+        }
+    }
+    inter = static_cast<float>(warpSumD(ei));
+    intra = static_cast<float>(warpSumD(ea));
+}
+
+} // namespace pw::cuda::mk

@@ -1,0 +1,38 @@
+// MinimizeTemplates: the host side of the CUDA minimizer's ligand templates: one flat record per
+// distinct prepared ligand (kinematic atom order, fragments, intra pairs) and Vina's reported score.
+#pragma once
+
+#include "MinimizeTypes.h"
+#include "backend/Backend.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace pw::cuda {
+
+struct HostTemplate {
+    TemplateGpu gpu{};
+    std::vector<int> atomOfSlot; // kinematic slot -> molecule atom index
+    std::vector<char> heavy;     // per molecule atom
+    double numTors = 0;
+    std::vector<int> atoms; // packAtom per slot
+    std::vector<NodeGpu> nodes;
+    std::vector<PairGpu> pairs;
+};
+
+
+// Row of Vina's tabulated potential for an unordered XS type pair (i <= j, rows in order).
+int tableRow(int a, int b);
+
+// Structural identity of a prepared ligand: atoms (element, AD4 and XS type) and torsion tree.
+// Poses of one ligand share it, so they share one template.
+std::uint64_t structureKey(const Molecule& m);
+
+// Throws InputError (naming the ligand's file and record) for a ligand the kernel cannot take.
+HostTemplate buildTemplate(const Molecule& mol, const DockingTarget& target,
+                           const MinimizeBatchOptions& options);
+
+// Vina --local_only's reported numbers from grid inter and tabulated intra (unbound = own intra).
+VinaScore reportedScore(double inter, double intra, double numTors, double divisor);
+
+} // namespace pw::cuda
