@@ -2,6 +2,7 @@
 // of molecules; the CPU reference finishes the scores (world transform, colour, ratios).
 #include "ShapeOverlayCuda.h"
 
+#include "DeviceMemory.h"
 #include "ShapeOverlayKernel.cuh"
 #include "shape/GaussianOverlap.h"
 #include "shape/OverlayStarts.h"
@@ -28,42 +29,6 @@ void check(cudaError_t e, const char* what) {
 
 // Molecules per launch: bounds device and pinned memory (about 40 MB per chunk at 30 atoms).
 constexpr int kChunk = 1 << 18;
-
-template <class T> struct DeviceBuffer {
-    T* p = nullptr;
-    size_t cap = 0;
-    void reserve(size_t n) {
-        if (n <= cap)
-            return;
-        if (p)
-            cudaFree(p);
-        p = nullptr;
-        check(cudaMalloc(&p, n * sizeof(T)), "cudaMalloc");
-        cap = n;
-    }
-    ~DeviceBuffer() {
-        if (p)
-            cudaFree(p);
-    }
-};
-
-template <class T> struct PinnedBuffer {
-    T* p = nullptr;
-    size_t cap = 0;
-    void reserve(size_t n) {
-        if (n <= cap)
-            return;
-        if (p)
-            cudaFreeHost(p);
-        p = nullptr;
-        check(cudaMallocHost(&p, n * sizeof(T)), "cudaMallocHost");
-        cap = n;
-    }
-    ~PinnedBuffer() {
-        if (p)
-            cudaFreeHost(p);
-    }
-};
 
 } // namespace
 
