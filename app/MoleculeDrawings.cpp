@@ -1,5 +1,7 @@
 #include "MoleculeDrawings.h"
 
+#include "core/Element.h"
+
 namespace pw {
 
 namespace {
@@ -43,7 +45,8 @@ MoleculeDrawing toDrawing(const Molecule& molecule, DrawStyle style,
         d.atoms.push_back({a.element,
                            {a.position.x(), a.position.y(), a.position.z()},
                            a.name,
-                           static_cast<int>(i)});
+                           static_cast<int>(i),
+                           bondiRadius(a.element)});
     }
     d.bonds.reserve(molecule.bonds.size());
     const int n = static_cast<int>(molecule.atoms.size());

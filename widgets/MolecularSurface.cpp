@@ -21,47 +21,29 @@ namespace {
 constexpr double kBlobbiness = 2.3;
 // A contribution below 1e-3 of the isovalue is left out: d^2/r^2 < 1 + ln(1000)/B.
 const double kReachFactor = std::sqrt(1.0 + std::log(1000.0) / kBlobbiness);
+// For an atom whose drawing gives no radius: a carbon's size (the app normally gives Bondi's).
+constexpr double kUnknownRadius = 1.70;
+
+double radiusOf(const DrawAtom& a) {
+    return a.radius > 0 ? a.radius : kUnknownRadius;
+}
 
 } // namespace
-
-double vdwRadius(int z) {
-    switch (z) {
-    case 1:
-        return 1.20;
-    case 6:
-        return 1.70;
-    case 7:
-        return 1.55;
-    case 8:
-        return 1.52;
-    case 9:
-        return 1.47;
-    case 15:
-        return 1.80;
-    case 16:
-        return 1.80;
-    case 17:
-        return 1.75;
-    case 35:
-        return 1.85;
-    case 53:
-        return 1.98;
-    default:
-        return 1.70;
-    }
-}
 
 vtkSmartPointer<vtkPolyData> blobbySurface(const MoleculeDrawing& drawing, double spacing) {
     auto out = vtkSmartPointer<vtkPolyData>::New();
     if (drawing.atoms.empty())
         return out;
     double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
-    for (const DrawAtom& a : drawing.atoms)
+    double largest = 0;
+    for (const DrawAtom& a : drawing.atoms) {
+        largest = std::max(largest, radiusOf(a));
         for (int k = 0; k < 3; ++k) {
             lo[k] = std::min(lo[k], a.position[k]);
             hi[k] = std::max(hi[k], a.position[k]);
         }
-    const double pad = 2.0 * kReachFactor + spacing;
+    }
+    const double pad = largest * kReachFactor + spacing;
     int n[3];
     for (int k = 0; k < 3; ++k) {
         lo[k] -= pad;
@@ -76,7 +58,7 @@ vtkSmartPointer<vtkPolyData> blobbySurface(const MoleculeDrawing& drawing, doubl
     density->Fill(0.0);
     float* d = density->GetPointer(0);
     for (const DrawAtom& a : drawing.atoms) {
-        const double r = vdwRadius(a.element);
+        const double r = radiusOf(a);
         const double reach = r * kReachFactor;
         int from[3], to[3];
         for (int k = 0; k < 3; ++k) {

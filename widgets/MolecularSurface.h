@@ -11,12 +11,8 @@ class vtkPolyData;
 
 namespace pw {
 
-// Bondi's van der Waals radius (Å) of an element (J. Phys. Chem. 68, 441 (1964)); 1.7 for
-// elements he did not tabulate.
-double vdwRadius(int atomicNumber);
-
 // Surface where sum_i exp(-B (d_i^2 / r_i^2 - 1)) = 1 (for one atom: its van der Waals sphere),
-// sampled every `spacing` Å.
+// sampled every `spacing` Å; r_i is the atom's DrawAtom::radius (1.70 Å where it is 0).
 vtkSmartPointer<vtkPolyData> blobbySurface(const MoleculeDrawing& atoms, double spacing = 0.5);
 vtkSmartPointer<vtkActor> makeSurfaceActor(const MoleculeDrawing& atoms);
 

@@ -13,6 +13,9 @@ struct DrawAtom {
     std::array<double, 3> position{}; // Å
     std::string name;                 // PDB atom name or empty, for labels and picking
     int source = -1;                  // index of the atom in the caller's molecule (picking)
+    // Van der Waals radius (Å) for surfaces; 0 = not given (the surface takes 1.70 Å, carbon's).
+    // The app fills it from the engine's one table of radii.
+    double radius = 0.0;
 };
 
 struct DrawBond {

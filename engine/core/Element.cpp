@@ -72,6 +72,38 @@ double covalentRadius(int z) {
     return kElements[z].covalentRadius;
 }
 
+double bondiRadius(int z) {
+    // Bondi 1964, Table I (the organic elements and halogens a ligand carries).
+    switch (z) {
+    case 1:
+        return 1.20;
+    case 6:
+        return 1.70;
+    case 7:
+        return 1.55;
+    case 8:
+        return 1.52;
+    case 9:
+        return 1.47;
+    case 14:
+        return 2.10;
+    case 15:
+        return 1.80;
+    case 16:
+        return 1.80;
+    case 17:
+        return 1.75;
+    case 34:
+        return 1.90;
+    case 35:
+        return 1.85;
+    case 53:
+        return 1.98;
+    default:
+        return 1.70;
+    }
+}
+
 bool isMetal(int z) {
     // Vina's Met_D set: everything that is not H, C, N, O, F, P, S, Cl, Br, I, Si, B, noble gas,
     // As, Se, Te, At (metals and metalloids that carry cations in receptors).

@@ -27,4 +27,22 @@ std::vector<Eigen::Quaterniond> overlayStarts(int count) {
     return out;
 }
 
+std::vector<PoseVector> overlayStartPoses(const ShapeModel& reference, int orientations,
+                                          bool ringStarts) {
+    std::vector<Vec3> centres{Vec3::Zero()};
+    if (ringStarts)
+        centres.insert(centres.end(), reference.frameRingCentroids.begin(),
+                       reference.frameRingCentroids.end());
+    const std::vector<Eigen::Quaterniond> turns = overlayStarts(orientations);
+    std::vector<PoseVector> out;
+    out.reserve(centres.size() * turns.size());
+    for (const Vec3& c : centres)
+        for (const Eigen::Quaterniond& q : turns) {
+            PoseVector x;
+            x << q.w(), q.x(), q.y(), q.z(), c.x(), c.y(), c.z();
+            out.push_back(x);
+        }
+    return out;
+}
+
 } // namespace pw::shape

@@ -1,19 +1,47 @@
 #include "ShapeModel.h"
 
+#include "RingCentroids.h"
 #include "ShapeConstants.h"
+#include "core/Element.h"
 #include "core/InputError.h"
 
 #include <Eigen/Eigenvalues>
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 namespace pw::shape {
 namespace {
 
-// Distinct radii: class 0 is carbon (the all-carbon default), the last is the colour width.
-constexpr double kClassRadii[kRadiusClassCount] = {
-    kCarbonRadius, 1.20, 1.55, 1.52, 1.47, 2.10, 1.80, 1.75, 1.90, 1.85, 1.98, kColourRadius};
+// Distinct radii: class 0 is carbon (the all-carbon default), then every other radius of Bondi's
+// table in order of atomic number, the last class the colour width.
+struct RadiusClasses {
+    double radius[kRadiusClassCount] = {};
+    int count = 0;
+};
+
+const RadiusClasses& radiusClasses() {
+    static const RadiusClasses table = [] {
+        RadiusClasses t;
+        t.radius[t.count++] = bondiRadius(6);
+        for (int z = 1; elementSymbol(z) != "?"; ++z) { // every known element
+            const double r = bondiRadius(z);
+            if (std::find(t.radius, t.radius + t.count, r) != t.radius + t.count)
+                continue;
+            if (t.count == kColourClass)
+                throw std::logic_error(
+                    "more distinct Bondi radii than ShapeModel's radius classes");
+            t.radius[t.count++] = r;
+        }
+        for (int c = t.count; c < kColourClass; ++c) // unused classes: finite constants
+            t.radius[c] = t.radius[0];
+        t.radius[kColourClass] = kColourRadius;
+        return t;
+    }();
+    return table;
+}
 
 } // namespace
 
@@ -38,18 +66,20 @@ const char* colourTypeName(ColourType t) {
 int radiusClass(int atomicNumber, RadiiMode mode) {
     if (mode == RadiiMode::Carbon)
         return 0;
-    double r = bondiRadius(atomicNumber);
-    for (int c = 0; c < kColourClass; ++c)
-        if (kClassRadii[c] == r)
+    const RadiusClasses& t = radiusClasses();
+    const double r = bondiRadius(atomicNumber);
+    for (int c = 0; c < t.count; ++c)
+        if (t.radius[c] == r)
             return c;
     return 0;
 }
 
 double classRadius(int cls) {
-    return kClassRadii[cls];
+    return radiusClasses().radius[cls];
 }
 double classAlpha(int cls) {
-    return kKappa / (kClassRadii[cls] * kClassRadii[cls]);
+    const double r = classRadius(cls);
+    return kKappa / (r * r);
 }
 
 const PairConstants& pairConstants() {
@@ -122,6 +152,9 @@ ShapeModel makeShapeModel(const Molecule& m, const ShapeModelOptions& options,
         s.framePositions.push_back(s.frame.axes * (p - s.frame.centroid));
     for (const ColourFeature& c : s.colour)
         s.frameColour.push_back(s.frame.axes * (c.position - s.frame.centroid));
+    s.ringCentroids = ringCentroids(m);
+    for (const Vec3& c : s.ringCentroids)
+        s.frameRingCentroids.push_back(s.frame.axes * (c - s.frame.centroid));
     return s;
 }
 

@@ -54,6 +54,10 @@ struct ShapeModel {
     PrincipalFrame frame;
     std::vector<Vec3> framePositions; // positions in the principal frame
     std::vector<Vec3> frameColour;    // colour feature positions in the principal frame
+    // Centres of the molecule's smallest rings (RingCentroids.h), as given and in the principal
+    // frame: a reference's are where ring-centroid starts put the fit's centroid.
+    std::vector<Vec3> ringCentroids;
+    std::vector<Vec3> frameRingCentroids;
 };
 
 struct ShapeModelOptions {

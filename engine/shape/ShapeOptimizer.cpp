@@ -3,6 +3,14 @@
 #include <cmath>
 
 namespace pw::shape {
+namespace {
+
+PoseVector normalisedPose(PoseVector x) {
+    x.head<4>() /= x.head<4>().norm();
+    return x;
+}
+
+} // namespace
 
 OptimizeResult optimizePose(const std::vector<Vec3>& ref, const std::vector<std::uint8_t>& refCls,
                             const std::vector<Vec3>& fit, const std::vector<std::uint8_t>& fitCls,
@@ -20,6 +28,8 @@ OptimizeResult optimizePose(const std::vector<Vec3>& ref, const std::vector<std:
     double f = eval(x, g);
     Mat7 H = Mat7::Identity() * (settings.firstStep / std::max(g.norm(), 1e-12));
     bool first = true;
+    if (settings.recordPath)
+        r.path.push_back({normalisedPose(x), -f});
     for (int it = 0; it < settings.maxIterations; ++it) {
         PoseVector d = -H * g;
         double slope = g.dot(d);
@@ -61,12 +71,12 @@ OptimizeResult optimizePose(const std::vector<Vec3>& ref, const std::vector<std:
         x = xn;
         f = fn;
         g = gn;
+        if (settings.recordPath)
+            r.path.push_back({normalisedPose(x), -f});
         if (converged)
             break;
     }
-    const double qn = x.head<4>().norm();
-    x.head<4>() /= qn;
-    r.x = x;
+    r.x = normalisedPose(x);
     r.overlap = -f;
     return r;
 }

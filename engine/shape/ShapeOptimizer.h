@@ -17,6 +17,16 @@ struct OptimizerSettings {
     // Length of the first step (quaternion units ~ radians/2, and A), before BFGS has a scale.
     double firstStep = 0.2;
     int maxLineSearchSteps = 10;
+    // Keep every accepted pose in OptimizeResult::path (to replay the optimization). Off for
+    // batches: it allocates.
+    bool recordPath = false;
+};
+
+// One accepted pose of the BFGS: the start, then one per iteration. The line search accepts
+// only steps of sufficient increase (Armijo), so the overlap never decreases along a path.
+struct PathPoint {
+    PoseVector x; // quaternion normalised
+    double overlap = 0;
 };
 
 struct OptimizeResult {
@@ -24,6 +34,7 @@ struct OptimizeResult {
     double overlap = 0;
     int iterations = 0;
     int evaluations = 0;
+    std::vector<PathPoint> path; // with OptimizerSettings::recordPath: start first, x last
 };
 
 OptimizeResult optimizePose(const std::vector<Vec3>& ref, const std::vector<std::uint8_t>& refCls,
