@@ -2,9 +2,14 @@
 // backend is the double-precision reference; the CUDA backend does the same work in float.
 #pragma once
 
+#include "BatchStatus.h"
+#include "LingoComparison.h"
+#include "OverlayBatch.h"
 #include "Progress.h"
+#include "lingo/LingoSet.h"
 #include "minimize/PoseRefinement.h"
 #include "score/DockingTarget.h"
+#include "shape/ShapeOverlay.h"
 
 #include <memory>
 #include <string>
@@ -20,7 +25,7 @@ struct MinimizeBatchOptions {
 class Backend {
 public:
     virtual ~Backend() = default;
-    // "CPU (2 threads)", "CUDA 0: NVIDIA H100 80GB HBM3".
+    // "CPU (2 threads)", "CUDA 0: NVIDIA H100 80GB HBM3 (sm_90)".
     virtual std::string description() const = 0;
     virtual bool isGpu() const = 0;
 
@@ -28,11 +33,37 @@ public:
     // belongs to ligands[i]. The target's grid must already hold the ligands' XS types
     // (DockingTarget::gridFor). Cancelled items keep their partial result (reason Cancelled).
     virtual void minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
-                          const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
-                          Progress* progress = nullptr) = 0;
+                          const MinimizeBatchOptions& options,
+                          std::vector<RefinementResult>& results, Progress* progress = nullptr) = 0;
+
+    // Gaussian shape overlay: the reference (and options) prepared once on the device, then
+    // overlaid against as many batches of fits as the caller has (bounded memory for big files).
+    virtual std::unique_ptr<OverlayBatch> prepareOverlay(const shape::ShapeModel& reference,
+                                                         const shape::OverlayOptions& options) = 0;
+
+    // LINGO similarity of queries against a database; allVsAll: the two are the same molecules
+    // (a GPU may then compute symmetric tiles once). Both sets must outlive the comparison.
+    virtual std::unique_ptr<LingoComparison> prepareLingo(const lingo::LingoSet& queries,
+                                                          const lingo::LingoSet& database,
+                                                          bool allVsAll) = 0;
+
+    // One-shot forms of the operations above.
+    BatchStatus overlay(const shape::ShapeModel& reference,
+                        const std::vector<shape::ShapeModel>& fits,
+                        const shape::OverlayOptions& options, bool scoreOnly,
+                        std::vector<shape::ShapeScores>& results, Progress* progress = nullptr);
+    // Query-vs-database top-k / threshold hits (all-vs-all when &queries == &database; set
+    // options.excludeSelf to leave each molecule's own hit out).
+    BatchStatus lingoSearch(const lingo::LingoSet& queries, const lingo::LingoSet& database,
+                            const lingo::SearchOptions& options, lingo::HitLists& hits,
+                            Progress* progress = nullptr);
+    // All-vs-all similarity matrix (n x n, row-major), computed in row blocks: progress after
+    // each block, and a cancel stops between blocks (rows not reached stay 0).
+    BatchStatus lingoMatrix(const lingo::LingoSet& set, std::vector<float>& matrix,
+                            Progress* progress = nullptr);
 };
 
-// The CPU reference: plain loops, double precision, one ligand per thread.
+// The CPU reference: plain loops, double precision, one ligand (fit, query) per thread.
 std::unique_ptr<Backend> makeCpuBackend(int threads);
 
 } // namespace pw

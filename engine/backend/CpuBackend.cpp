@@ -1,5 +1,7 @@
-// The CPU backend: each worker thread takes the next ligand; results land in input order.
+// The CPU backend: each worker thread takes the next ligand (fit, query); results land in input
+// order.
 #include "Backend.h"
+#include "CpuBatches.h"
 
 #include "core/ParallelFor.h"
 
@@ -33,12 +35,21 @@ public:
             RefinementOptions ro = options.refinement;
             if (progress)
                 ro.minimize.cancel = &progress->cancel;
-            results[i] =
-                refinePose(lig, options.exact || !target.grid() ? exact : grid, exact, ro);
+            results[i] = refinePose(lig, options.exact || !target.grid() ? exact : grid, exact, ro);
             const long d = ++done;
             if (progress && progress->onProgress)
                 progress->onProgress(d, total);
         });
+    }
+
+    std::unique_ptr<OverlayBatch> prepareOverlay(const shape::ShapeModel& reference,
+                                                 const shape::OverlayOptions& options) override {
+        return makeCpuOverlayBatch(reference, options, threads_);
+    }
+
+    std::unique_ptr<LingoComparison> prepareLingo(const lingo::LingoSet& queries,
+                                                  const lingo::LingoSet& database, bool) override {
+        return makeCpuLingoComparison(queries, database, threads_);
     }
 
 private:
@@ -47,6 +58,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Backend> makeCpuBackend(int threads) { return std::make_unique<CpuBackend>(threads); }
+std::unique_ptr<Backend> makeCpuBackend(int threads) {
+    return std::make_unique<CpuBackend>(threads);
+}
 
 } // namespace pw

@@ -23,7 +23,8 @@ DeviceRequest parseDeviceRequest(const std::string& text) {
         const char* e = text.data() + text.size();
         auto [p, ec] = std::from_chars(b, e, r.index);
         if (ec != std::errc() || p != e || b == e || r.index < 0)
-            throw InputError("--device", 0, "expected auto, cpu, cuda or cuda:N, got '" + text + "'");
+            throw InputError("--device", 0,
+                             "expected auto, cpu, cuda or cuda:N, got '" + text + "'");
     } else {
         throw InputError("--device", 0, "expected auto, cpu, cuda or cuda:N, got '" + text + "'");
     }
@@ -39,7 +40,7 @@ std::unique_ptr<Backend> createBackend(const DeviceRequest& request, int cpuThre
             return gpu;
         }
         auto cpu = makeCpuBackend(cpuThreads);
-        note = "device: " + cpu->description() + " (" + why + ")";
+        note = "device: " + why + "; using the " + cpu->description();
         return cpu;
     }
     auto cpu = makeCpuBackend(cpuThreads);

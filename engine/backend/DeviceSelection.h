@@ -22,6 +22,7 @@ struct CudaDeviceInfo {
     std::string name;
     int multiprocessors = 0;
     size_t memoryBytes = 0;
+    int major = 0, minor = 0; // compute capability (sm_90: 9, 0)
 };
 
 // Usable CUDA devices; empty (with the reason in *why) in a build without CUDA or on a machine
@@ -29,7 +30,9 @@ struct CudaDeviceInfo {
 std::vector<CudaDeviceInfo> cudaDevices(std::string* why = nullptr);
 
 // auto: the first usable GPU, else the CPU; cpu: the CPU; cuda[:N]: that GPU, and when it is not
-// usable the CPU with the reason. `note` receives the one line to show the user.
+// usable the CPU with the reason. `note` receives the one line to show the user:
+// "device: CUDA 0: NVIDIA H100 80GB HBM3 (sm_90)", "device: CPU (16 threads)" or, on fallback,
+// "device: no CUDA device found; using the CPU (16 threads)".
 std::unique_ptr<Backend> createBackend(const DeviceRequest& request, int cpuThreads,
                                        std::string& note);
 

@@ -1,12 +1,13 @@
-// `posewright-cli bench overlay`: shape overlay throughput, timed like PAPER times itself (the
-// batch on the device: upload, optimisation, download), with the host's share reported beside it.
+// `posewright-cli bench overlay`: shape overlay throughput through the Backend, timed like PAPER
+// times itself (the batch on the device: upload, optimisation, download, from the batch's
+// lastTiming()), with the host's share reported beside it.
 #include "CommandLine.h"
 #include "Commands.h"
+#include "DeviceOption.h"
 #include "Json.h"
 #include "OverlaySetup.h"
 #include "chem/MoleculeReader.h"
 #include "core/InputError.h"
-#include "cuda/ShapeOverlayCuda.h"
 #include "shape/OverlayStarts.h"
 #include "shape/ShapeOverlay.h"
 
@@ -43,10 +44,8 @@ int runBenchOverlay(const std::vector<std::string>& args) {
         cl.intValue("iterations", options.optimizer.maxIterations, 0, 1000);
     const int repeat = cl.intValue("repeat", 3, 1, 100);
     const int threads = cl.intValue("threads", 0, 0, 1024);
-    const OverlayDevice device =
-        chooseOverlayDevice(cl.value("device", "auto"), "benchmarking the CPU");
-    const bool gpu = device.gpu;
-    const int deviceIndex = device.index;
+    const DeviceChoice device = chooseDevice(cl, threads, "bench overlay");
+    const bool gpu = device.backend->isGpu();
 
     auto t0 = Clock::now();
     const Molecule refMol = readMolecule(cl.required("reference"));
@@ -62,10 +61,8 @@ int runBenchOverlay(const std::vector<std::string>& args) {
     if (base.empty())
         throw InputError(cl.required("fit"), 0, "no molecule could be read");
     const double readSeconds = since(t0);
-    shape::ShapeOverlay overlay(shape::makeShapeModel(refMol, modelOptions), options);
-    std::unique_ptr<cuda::ShapeOverlayGpu> dev;
-    if (gpu)
-        dev = std::make_unique<cuda::ShapeOverlayGpu>(overlay, deviceIndex);
+    const std::unique_ptr<OverlayBatch> overlay =
+        device.backend->prepareOverlay(shape::makeShapeModel(refMol, modelOptions), options);
     const int nThreads =
         threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
 
@@ -90,19 +87,19 @@ int runBenchOverlay(const std::vector<std::string>& args) {
             fits.push_back(base[i % base.size()]);
         double best = 1e300, bestHost = 0;
         std::vector<shape::ShapeScores> scores;
-        if (dev)
-            dev->overlayAll(fits, false); // warm-up: context, allocations, module load
+        if (gpu)
+            overlay->overlay(fits, false, scores); // warm-up: context, allocations, module load
         for (int r = 0; r < repeat; ++r) {
-            if (dev) {
-                cuda::ShapeGpuTiming t;
-                scores = dev->overlayAll(fits, false, &t);
-                if (t.device < best) {
-                    best = t.device;
-                    bestHost = t.pack + t.finish;
+            if (gpu) {
+                overlay->overlay(fits, false, scores);
+                const BatchTiming t = overlay->lastTiming();
+                if (t.deviceSeconds < best) {
+                    best = t.deviceSeconds;
+                    bestHost = t.hostSeconds;
                 }
             } else {
                 auto tc = Clock::now();
-                scores = overlay.overlayAll(fits, false, nThreads);
+                overlay->overlay(fits, false, scores);
                 best = std::min(best, since(tc));
             }
         }
@@ -114,17 +111,18 @@ int runBenchOverlay(const std::vector<std::string>& args) {
         JsonObject o;
         o.add("what", "overlay").add("size", size).add("file_molecules", long(base.size()));
         o.add("replicated", size > long(base.size()));
-        o.add("device", dev ? dev->deviceName() : "cpu (" + std::to_string(nThreads) + " threads)");
+        o.add("device", gpu ? device.backend->description()
+                            : "cpu (" + std::to_string(nThreads) + " threads)");
         o.add("starts", options.starts).add("max_iterations", options.optimizer.maxIterations);
         o.add("overlays", (long long)overlays);
         o.add("seconds", best, 6);
-        o.add("timed", dev ? "H2D + kernels + D2H, best of repeat after a warm-up"
+        o.add("timed", gpu ? "H2D + kernels + D2H, best of repeat after a warm-up"
                            : "overlay of all fits, best of repeat");
-        if (dev)
+        if (gpu)
             o.add("host_seconds", bestHost, 6);
         o.add("overlays_per_second", overlays / best, 4);
         o.add("molecules_per_second", double(size) / best, 4);
-        if (dev)
+        if (gpu)
             o.add("molecules_per_second_with_host", double(size) / (best + bestHost), 4);
         o.add("mean_best_tanimoto", meanT, 4);
         o.add("read_seconds", readSeconds, 3);

@@ -2,11 +2,11 @@
 // the database): top-k / threshold hits as text or JSON lines, or the full matrix as TSV.
 #include "CommandLine.h"
 #include "Commands.h"
+#include "DeviceOption.h"
 #include "Json.h"
 #include "chem/AtomicFile.h"
 #include "chem/LingoSmiles.h"
 #include "core/InputError.h"
-#include "cuda/LingoCuda.h"
 #include "lingo/LingoSearch.h"
 
 #include <charconv>
@@ -14,42 +14,6 @@
 #include <memory>
 
 namespace pw::cli {
-
-struct LingoDeviceChoice {
-    bool gpu = false;
-    int index = 0;
-    std::string note; // the one line for stderr
-};
-
-// auto: the GPU when usable, else the CPU with the reason; cuda[:N]: that GPU, or the CPU with
-// the reason (ARCHITECTURE.md §3); cpu: the CPU.
-LingoDeviceChoice chooseLingoDevice(const std::string& request, int cpuThreads) {
-    LingoDeviceChoice c;
-    const std::string cpu =
-        "the CPU (" + std::to_string(lingo::resolveThreads(cpuThreads)) + " threads)";
-    if (request == "cpu") {
-        c.note = "device: " + cpu;
-        return c;
-    }
-    if (request == "auto" || request == "cuda" || request.rfind("cuda:", 0) == 0) {
-        if (request.size() > 5) {
-            const std::string n = request.substr(5);
-            auto [p, ec] = std::from_chars(n.data(), n.data() + n.size(), c.index);
-            if (ec != std::errc() || p != n.data() + n.size() || c.index < 0)
-                throw UsageError("--device: expected auto, cpu, cuda or cuda:N, got '" + request +
-                                 "'");
-        }
-        const lingo::gpu::DeviceStatus st = lingo::gpu::probeDevice(c.index);
-        if (st.usable) {
-            c.gpu = true;
-            c.note = "device: " + st.name;
-        } else {
-            c.note = "device: " + st.why + "; using " + cpu;
-        }
-        return c;
-    }
-    throw UsageError("--device: expected auto, cpu, cuda or cuda:N, got '" + request + "'");
-}
 
 namespace {
 
@@ -73,27 +37,23 @@ LingoMolecules load(const std::string& path, int threads) {
 }
 
 void writeMatrix(const std::string& path, const LingoMolecules& qm, const LingoMolecules& dm,
-                 const lingo::LingoSet& q, const lingo::LingoSet& db, lingo::gpu::LingoGpu* gpu,
-                 int threads) {
+                 size_t nq, size_t ndb, LingoComparison& comparison) {
     AtomicFile file(path);
     std::ostream& out = file.stream();
     out << "query";
-    for (size_t j = 0; j < db.size(); ++j)
+    for (size_t j = 0; j < ndb; ++j)
         out << '\t' << label(dm, j);
     out << '\n';
-    const size_t block = std::max<size_t>(1, (size_t(1) << 26) / std::max<size_t>(1, db.size()));
+    const size_t block = std::max<size_t>(1, (size_t(1) << 26) / std::max<size_t>(1, ndb));
     std::vector<float> rows;
-    for (size_t r0 = 0; r0 < q.size(); r0 += block) {
-        const size_t r1 = std::min(q.size(), r0 + block);
-        rows.resize((r1 - r0) * db.size());
-        if (gpu)
-            gpu->similarityRows(r0, r1, rows.data());
-        else
-            lingo::similarityRows(q, db, r0, r1, rows.data(), threads);
+    for (size_t r0 = 0; r0 < nq; r0 += block) {
+        const size_t r1 = std::min(nq, r0 + block);
+        rows.resize((r1 - r0) * ndb);
+        comparison.similarityRows(r0, r1, rows.data());
         for (size_t r = r0; r < r1; ++r) {
             out << label(qm, r);
-            for (size_t j = 0; j < db.size(); ++j)
-                out << '\t' << floatText(rows[(r - r0) * db.size() + j]);
+            for (size_t j = 0; j < ndb; ++j)
+                out << '\t' << floatText(rows[(r - r0) * ndb + j]);
             out << '\n';
         }
     }
@@ -147,8 +107,7 @@ int runLingo(const std::vector<std::string>& args) {
     opt.topK = cl.intValue("top", cl.value("threshold") ? 0 : 10, 0, 1 << 20);
     opt.threshold = float(cl.doubleValue("threshold", 0.0, 0.0, 1.0));
     opt.threads = threads;
-    const LingoDeviceChoice device = chooseLingoDevice(cl.value("device", "auto"), threads);
-    std::cerr << "lingo: " << device.note << "\n";
+    const DeviceChoice device = chooseDevice(cl, threads, "lingo");
 
     const LingoMolecules dm = load(dbPath, threads);
     const bool allVsAll = !queryPath;
@@ -160,14 +119,14 @@ int runLingo(const std::vector<std::string>& args) {
     const lingo::LingoSet& q = allVsAll ? db : qset;
     opt.excludeSelf = allVsAll;
 
-    std::unique_ptr<lingo::gpu::LingoGpu> gpu;
-    if (device.gpu)
-        gpu = std::make_unique<lingo::gpu::LingoGpu>(q, db, allVsAll, device.index);
+    const std::unique_ptr<LingoComparison> comparison =
+        device.backend->prepareLingo(q, db, allVsAll);
 
     if (const auto m = cl.value("matrix"))
-        writeMatrix(*m, queries, dm, q, db, gpu.get(), threads);
+        writeMatrix(*m, queries, dm, q.size(), db.size(), *comparison);
     if (wantHits) {
-        const lingo::HitLists hits = gpu ? gpu->search(opt) : lingo::search(q, db, opt);
+        lingo::HitLists hits;
+        comparison->search(opt, hits);
         if (const auto path = cl.value("out")) {
             AtomicFile file(*path);
             writeHits(file.stream(), queries, dm, hits, cl.flag("json"));

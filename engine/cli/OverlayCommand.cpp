@@ -2,13 +2,13 @@
 // on the GPU when one is usable; JSON lines (or a table) per fit and an optional ranked SDF.
 #include "CommandLine.h"
 #include "Commands.h"
+#include "DeviceOption.h"
 #include "Json.h"
 #include "OverlaySetup.h"
 #include "chem/MoleculeReader.h"
 #include "chem/MoleculeWriter.h"
 #include "chem/ShapeFeatures.h"
 #include "core/InputError.h"
-#include "cuda/ShapeOverlayCuda.h"
 #include "shape/OverlayStarts.h"
 #include "shape/ShapeOverlay.h"
 
@@ -65,21 +65,15 @@ int runOverlay(const std::vector<std::string>& args) {
     options.colour = cl.flag("color");
     const bool scoreOnly = cl.flag("score-only"), json = cl.flag("json");
     const int threads = cl.intValue("threads", 0, 0, 1024);
-    const OverlayDevice device =
-        chooseOverlayDevice(cl.value("device", "auto"), "overlaying on the CPU");
+    const DeviceChoice device = chooseDevice(cl, threads, "overlay");
     const auto out = cl.value("out");
 
     const Molecule refMol = readMolecule(refPath);
-    shape::ShapeOverlay overlay(shape::makeShapeModel(refMol, modelOptions,
-                                                      options.colour
-                                                          ? colourFeatures(refMol)
-                                                          : std::vector<shape::ColourFeature>{}),
-                                options);
-    std::unique_ptr<cuda::ShapeOverlayGpu> gpu;
-    if (device.gpu) {
-        gpu = std::make_unique<cuda::ShapeOverlayGpu>(overlay, device.index);
-        std::cerr << "overlay on " << gpu->deviceName() << "\n";
-    }
+    const std::unique_ptr<OverlayBatch> overlay = device.backend->prepareOverlay(
+        shape::makeShapeModel(refMol, modelOptions,
+                              options.colour ? colourFeatures(refMol)
+                                             : std::vector<shape::ColourFeature>{}),
+        options);
 
     ReadOptions readOptions;
     readOptions.warn = [](const std::string& msg) { std::cerr << "warning: " << msg << "\n"; };
@@ -108,9 +102,8 @@ int runOverlay(const std::vector<std::string>& args) {
         }
         if (batch.empty())
             break;
-        std::vector<shape::ShapeScores> scores =
-            gpu ? gpu->overlayAll(models, scoreOnly)
-                : overlay.overlayAll(models, scoreOnly, threads);
+        std::vector<shape::ShapeScores> scores;
+        overlay->overlay(models, scoreOnly, scores);
         for (size_t i = 0; i < batch.size(); ++i) {
             const shape::ShapeScores& s = scores[i];
             if (json) {

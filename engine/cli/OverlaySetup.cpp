@@ -1,11 +1,6 @@
 #include "OverlaySetup.h"
 
-#include "backend/DeviceSelection.h"
-#include "core/InputError.h"
-#include "cuda/ShapeOverlayCuda.h"
 #include "shape/OverlayStarts.h"
-
-#include <iostream>
 
 namespace pw::cli {
 
@@ -19,26 +14,6 @@ void parseShapeOptions(const CommandLine& cl, shape::OverlayOptions& options,
         model.radii = shape::RadiiMode::Element;
     else if (radii != "carbon")
         throw UsageError("--radii: expected carbon or element, got '" + radii + "'");
-}
-
-OverlayDevice chooseOverlayDevice(const std::string& spec, const std::string& fallback) {
-    DeviceRequest request;
-    try {
-        request = parseDeviceRequest(spec);
-    } catch (const InputError&) {
-        throw UsageError("--device: expected auto, cpu, cuda or cuda:N, got '" + spec + "'");
-    }
-    OverlayDevice d;
-    if (request.kind == DeviceRequest::Kind::Cpu)
-        return d;
-    std::string why;
-    d.index = request.index;
-    d.gpu = cuda::shapeGpuUsable(d.index, &why);
-    if (!d.gpu && request.kind == DeviceRequest::Kind::Cuda)
-        throw InputError("", 0, "--device " + spec + ": CUDA device not usable (" + why + ")");
-    if (!d.gpu)
-        std::cerr << "note: no usable CUDA device (" << why << "); " << fallback << "\n";
-    return d;
 }
 
 } // namespace pw::cli

@@ -1,6 +1,10 @@
-// The CUDA backend: batched grid minimization on one GPU (CudaMinimizer). Work the kernels do not
-// cover (exact grid-free scoring, a target without grid) goes to the CPU reference, said once.
+// The CUDA backend: batched grid minimization (CudaMinimizer), shape overlay (ShapeOverlayGpu) and
+// LINGO (LingoGpu) on one GPU. Work the kernels do not cover (exact grid-free scoring, a target
+// without grid, a shape reference too large for the kernel) goes to the CPU reference, said once.
 #include "CudaMinimizer.h"
+#include "LingoCuda.h"
+#include "ShapeOverlayCuda.h"
+#include "backend/CpuBatches.h"
 #include "backend/DeviceSelection.h"
 
 #include <algorithm>
@@ -11,6 +15,102 @@
 
 namespace pw {
 namespace {
+
+// Overlay batches on the GPU. Without a Progress the whole batch is one ShapeOverlayGpu call (the
+// benchmark's figure); with one, fits go in chunks so that progress and cancel have a granularity
+// (a chunk still fills an H100: kOverlayChunk x starts warps).
+class CudaOverlayBatch final : public OverlayBatch {
+public:
+    CudaOverlayBatch(const shape::ShapeModel& reference, const shape::OverlayOptions& options,
+                     int device)
+        : cpu_(reference, options), gpu_(cpu_, device) {}
+
+    BatchStatus overlay(const std::vector<shape::ShapeModel>& fits, bool scoreOnly,
+                        std::vector<shape::ShapeScores>& results, Progress* progress) override {
+        static constexpr size_t kOverlayChunk = 8192;
+        BatchStatus status;
+        status.total = long(fits.size());
+        timing_ = {};
+        if (!progress) {
+            cuda::ShapeGpuTiming t;
+            results = gpu_.overlayAll(fits, scoreOnly, &t);
+            add(t);
+            status.done = status.total;
+            return status;
+        }
+        results.assign(fits.size(), {});
+        std::vector<shape::ShapeModel> chunk;
+        for (size_t a = 0; a < fits.size(); a += kOverlayChunk) {
+            if (progress->cancelled()) {
+                status.cancelled = true;
+                break;
+            }
+            const size_t b = std::min(fits.size(), a + kOverlayChunk);
+            chunk.assign(fits.begin() + long(a), fits.begin() + long(b));
+            cuda::ShapeGpuTiming t;
+            std::vector<shape::ShapeScores> part = gpu_.overlayAll(chunk, scoreOnly, &t);
+            add(t);
+            std::move(part.begin(), part.end(), results.begin() + long(a));
+            status.done = long(b);
+            if (progress->onProgress)
+                progress->onProgress(status.done, status.total);
+        }
+        return status;
+    }
+
+    BatchTiming lastTiming() const override { return timing_; }
+
+private:
+    void add(const cuda::ShapeGpuTiming& t) {
+        timing_.deviceSeconds += t.device;
+        timing_.hostSeconds += t.pack + t.finish;
+    }
+
+    shape::ShapeOverlay cpu_; // before gpu_, which keeps a reference to it
+    cuda::ShapeOverlayGpu gpu_;
+    BatchTiming timing_;
+};
+
+// LINGO on the GPU: the profiles are itemised and uploaded once (LingoGpu's constructor); rows
+// and searches reuse them. The search is one LingoGpu call (chunked inside), so progress comes
+// once at its end and a cancel is seen only before it starts: a GPU search takes seconds.
+class CudaLingoComparison final : public LingoComparison {
+public:
+    CudaLingoComparison(const lingo::LingoSet& queries, const lingo::LingoSet& database,
+                        bool allVsAll, int device)
+        : gpu_(queries, database, allVsAll, device), queries_(long(queries.size())) {
+        timing_.uploadSeconds = gpu_.stats().uploadSeconds;
+    }
+
+    void similarityRows(size_t r0, size_t r1, float* out) override {
+        gpu_.similarityRows(r0, r1, out);
+        timing_.deviceSeconds = gpu_.stats().kernelSeconds;
+    }
+
+    BatchStatus search(const lingo::SearchOptions& options, lingo::HitLists& hits,
+                       Progress* progress) override {
+        BatchStatus status;
+        status.total = queries_;
+        if (progress && progress->cancelled()) {
+            hits.assign(size_t(queries_), {});
+            status.cancelled = true;
+            return status;
+        }
+        hits = gpu_.search(options);
+        timing_.deviceSeconds = gpu_.stats().kernelSeconds;
+        status.done = queries_;
+        if (progress && progress->onProgress)
+            progress->onProgress(status.done, status.total);
+        return status;
+    }
+
+    BatchTiming lastTiming() const override { return timing_; }
+
+private:
+    lingo::gpu::LingoGpu gpu_;
+    long queries_;
+    BatchTiming timing_;
+};
 
 class CudaBackend final : public Backend {
 public:
@@ -28,7 +128,8 @@ public:
     }
 
     std::string description() const override {
-        return "CUDA " + std::to_string(info_.index) + ": " + info_.name;
+        return "CUDA " + std::to_string(info_.index) + ": " + info_.name + " (sm_" +
+               std::to_string(info_.major * 10 + info_.minor) + ")";
     }
     bool isGpu() const override { return true; }
 
@@ -54,6 +155,23 @@ public:
                       << ",\"gpu_wait\":" << t.gpu << ",\"unpack\":" << t.unpack
                       << ",\"total\":" << t.total << ",\"grid_upload\":" << t.gridUpload << "}\n";
         }
+    }
+
+    std::unique_ptr<OverlayBatch> prepareOverlay(const shape::ShapeModel& reference,
+                                                 const shape::OverlayOptions& options) override {
+        if (int(reference.positions.size()) > cuda::kShapeMaxRefAtoms) {
+            std::cerr << "note: the shape reference has " << reference.positions.size()
+                      << " centres, more than the CUDA kernel takes (" << cuda::kShapeMaxRefAtoms
+                      << "); overlaying on the CPU\n";
+            return makeCpuOverlayBatch(reference, options, 0);
+        }
+        return std::make_unique<CudaOverlayBatch>(reference, options, info_.index);
+    }
+
+    std::unique_ptr<LingoComparison> prepareLingo(const lingo::LingoSet& queries,
+                                                  const lingo::LingoSet& database,
+                                                  bool allVsAll) override {
+        return std::make_unique<CudaLingoComparison>(queries, database, allVsAll, info_.index);
     }
 
     cuda::CudaMinimizer& minimizer() { return minimizer_; }

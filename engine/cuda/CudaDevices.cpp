@@ -13,7 +13,8 @@ std::vector<CudaDeviceInfo> cudaDevices(std::string* why) {
         if (why) {
             // The two common cases in words a user can act on; the runtime's text otherwise.
             if (err == cudaErrorInsufficientDriver)
-                *why = "no usable CUDA device: no NVIDIA driver, or one older than this build's CUDA";
+                *why =
+                    "no usable CUDA device: no NVIDIA driver, or one older than this build's CUDA";
             else if (err == cudaErrorNoDevice)
                 *why = "no CUDA device found";
             else
@@ -26,7 +27,8 @@ std::vector<CudaDeviceInfo> cudaDevices(std::string* why) {
         cudaDeviceProp prop{};
         if (cudaGetDeviceProperties(&prop, i) != cudaSuccess)
             continue;
-        out.push_back({i, prop.name, prop.multiProcessorCount, prop.totalGlobalMem});
+        out.push_back(
+            {i, prop.name, prop.multiProcessorCount, prop.totalGlobalMem, prop.major, prop.minor});
     }
     if (out.empty() && why)
         *why = "no CUDA device found";
