@@ -9,6 +9,11 @@
 #include "core/TorsionTreeBuilder.h"
 #include "core/XsTyping.h"
 
+#include <ForceField/ForceField.h>
+#include <GraphMol/DistGeomHelpers/Embedder.h>
+#include <GraphMol/ForceFieldHelpers/MMFF/AtomTyper.h>
+#include <GraphMol/ForceFieldHelpers/MMFF/Builder.h>
+#include <GraphMol/ForceFieldHelpers/UFF/Builder.h>
 #include <GraphMol/MolOps.h>
 #include <GraphMol/PartialCharges/GasteigerCharges.h>
 #include <GraphMol/SmilesParse/SmilesParse.h>
@@ -16,7 +21,9 @@
 #include <RDGeneral/RDLog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <sstream>
 
 namespace pw {
 namespace {
@@ -89,6 +96,63 @@ bool isFlat(const Molecule& m) {
     return (hi - lo).minCoeff() < 1e-3;
 }
 
+// Bounded 3D embedding: embed3D's recipe (ETKDGv3, fixed seed, a retry from random
+// coordinates, then MMFF94 or UFF) with a cap on attempts and a wall-clock deadline. RDKit
+// 2022.09 (Debian 12) has no embedding timeout; its per-attempt callback is the one hook, and a
+// plain function pointer, so the deadline travels in a thread_local and the callback throws.
+using EmbedClock = std::chrono::steady_clock;
+thread_local EmbedClock::time_point embedDeadline;
+struct EmbedTimeout {};
+void checkEmbedDeadline(unsigned int) {
+    if (EmbedClock::now() > embedDeadline)
+        throw EmbedTimeout{};
+}
+
+constexpr int kEmbedSeed = 0x5eed;          // the seed embed3D uses (RdkitConvert.cpp)
+constexpr int kForceFieldIterations = 2000; // as embed3D
+
+void embedBounded(RDKit::RWMol& mol, const Molecule& origin,
+                  const LigandPreparationOptions& options) {
+    const std::string atoms = " (" + std::to_string(mol.getNumAtoms()) + " atoms with hydrogens)";
+    auto fail = [&](const std::string& why) {
+        refuse(origin,
+               "has no 3D coordinates, and " + why + atoms + ": give it with 3D coordinates");
+    };
+    mol.clearConformers();
+    RDKit::DGeomHelpers::EmbedParameters params = RDKit::DGeomHelpers::ETKDGv3;
+    params.randomSeed = kEmbedSeed;
+    params.maxIterations = unsigned(std::max(1, options.maxEmbedAttempts));
+    params.callback = checkEmbedDeadline;
+    embedDeadline = EmbedClock::now() + std::chrono::duration_cast<EmbedClock::duration>(
+                                            std::chrono::duration<double>(options.maxEmbedSeconds));
+    int conf = -1;
+    try {
+        conf = RDKit::DGeomHelpers::EmbedMolecule(mol, params);
+        if (conf < 0) {
+            // Strained or large systems embed more often from random starting coordinates.
+            params.useRandomCoords = true;
+            conf = RDKit::DGeomHelpers::EmbedMolecule(mol, params);
+        }
+    } catch (const EmbedTimeout&) {
+        mol.clearConformers();
+        std::ostringstream limit;
+        limit << options.maxEmbedSeconds;
+        fail("generating them took longer than " + limit.str() + " s");
+    }
+    if (conf < 0)
+        fail("none could be generated in " + std::to_string(params.maxIterations) + " attempts");
+    // embed3D's force-field clean-up (MMFFOptimizeMolecule / UFFOptimizeMolecule with their
+    // defaults), built from RDKit's Builder API: the MMFF.h / UFF.h convenience headers define
+    // non-inline functions and may be included by one translation unit only (RdkitConvert.cpp).
+    RDKit::MMFF::MMFFMolProperties props(mol);
+    std::unique_ptr<ForceFields::ForceField> ff(
+        props.isValid() ? RDKit::MMFF::constructForceField(mol, 10.0, -1, true)
+                        // MMFF94 lacks parameters for some elements (e.g. B, Se): UFF covers them
+                        : RDKit::UFF::constructForceField(mol, 10.0, -1, true));
+    ff->initialize();
+    ff->minimize(kForceFieldIterations);
+}
+
 Molecule keepPdbqtTree(const Molecule& input, const LigandPreparationOptions& options) {
     Molecule out = input;
     if (out.torsionTree->torsionCount() > options.maxTorsions)
@@ -143,8 +207,17 @@ Molecule prepareLigand(const Molecule& input, const LigandPreparationOptions& op
     sanitizeOrThrow(*mol, work);
     const bool needsCoordinates = mol->getNumConformers() == 0 || isFlat(work);
     RDKit::MolOps::addHs(*mol, /*explicitOnly=*/false, /*addCoords=*/!needsCoordinates);
-    if (needsCoordinates)
-        embed3D(*mol, work);
+    if (needsCoordinates) {
+        // The graph alone decides the types and the torsions: refuse before the embedding, which
+        // is the one slow step (minutes for a flat 300-atom input with RDKit's defaults).
+        Molecule graph = fromRdkit(*mol, work);
+        assignAd4Types(graph);
+        const int torsions = markRotatableBonds(graph, options.bonds);
+        if (torsions > options.maxTorsions)
+            refuse(graph, "has " + std::to_string(torsions) + " torsions; at most " +
+                              std::to_string(options.maxTorsions) + " are accepted");
+        embedBounded(*mol, work, options);
+    }
     if (options.computeCharges)
         RDKit::computeGasteigerCharges(*mol, 12, /*throwOnParamFailure=*/false);
 

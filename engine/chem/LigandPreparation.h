@@ -15,6 +15,10 @@ struct LigandPreparationOptions {
     int maxTorsions = 64;            // beyond this a flexible search is hopeless
     bool keepLargestFragment = true; // drop counter-ions and salts (keeps most heavy atoms)
     bool computeCharges = true;      // Gasteiger-Marsili via RDKit; false keeps charges as read
+    // Bounds on generating 3D coordinates (inputs without coordinates, or flat 2D ones). RDKit's
+    // default of 10 x atom count ETKDG attempts let a flat 300-atom input run for minutes.
+    int maxEmbedAttempts = 100;    // ETKDG attempts per try (with and without random coordinates)
+    double maxEmbedSeconds = 60.0; // wall clock; checked before each attempt
 };
 
 // Prepares one ligand. A molecule that already has a torsion tree and AD4 types (read from a
@@ -24,7 +28,9 @@ struct LigandPreparationOptions {
 // rules), XS types, rotatable bonds and the torsion tree (root: the most central fragment).
 // Throws InputError naming the molecule (file, record, name) when it cannot be a ligand: no
 // heavy atoms, more than maxHeavyAtoms heavy atoms or maxTorsions torsions, an invalid
-// structure, an element without AD4 type, or bonds without orders (PDB input: see below).
+// structure, an element without AD4 type, or bonds without orders (PDB input: see below); or
+// when 3D coordinates cannot be generated within the embedding bounds. Every refusal that
+// needs only the molecule's graph comes before any 3D embedding, so it is quick.
 Molecule prepareLigand(const Molecule& input, const LigandPreparationOptions& options = {});
 
 // Bond orders, formal charges and protonation for a molecule read without them (a PDB ligand)
