@@ -15,7 +15,9 @@ void Document::setReceptor(Molecule receptor, const QString& path) {
 
 void Document::setLigands(std::vector<Molecule> ligands, const QStringList& paths) {
     ligands_ = std::move(ligands);
+    ++ligandsGeneration_;
     scores_.assign(ligands_.size(), std::nullopt);
+    trajectories_.assign(ligands_.size(), {});
     ligandPaths_ = paths;
     active_ = ligands_.empty() ? -1 : 0;
     emit ligandsChanged();
@@ -27,7 +29,9 @@ void Document::clear() {
     receptorPath_.clear();
     ++receptorGeneration_;
     ligands_.clear();
+    ++ligandsGeneration_;
     scores_.clear();
+    trajectories_.clear();
     ligandPaths_.clear();
     active_ = -1;
     box_.reset();
@@ -58,6 +62,33 @@ void Document::setScore(int index, std::optional<VinaScore> score) {
         return;
     scores_[static_cast<size_t>(index)] = std::move(score);
     emit ligandChanged(index);
+}
+
+void Document::replaceLigands(const std::vector<LigandUpdate>& updates) {
+    bool changed = false;
+    for (const LigandUpdate& u : updates) {
+        if (u.index < 0 || u.index >= static_cast<int>(ligands_.size()))
+            continue;
+        ligands_[static_cast<size_t>(u.index)] = u.ligand;
+        scores_[static_cast<size_t>(u.index)] = u.score;
+        changed = true;
+    }
+    if (changed)
+        emit ligandsUpdated();
+}
+
+const LigandTrajectory& Document::trajectory(int index) const {
+    static const LigandTrajectory none;
+    if (index < 0 || index >= static_cast<int>(trajectories_.size()))
+        return none;
+    return trajectories_[static_cast<size_t>(index)];
+}
+
+void Document::setTrajectory(int index, LigandTrajectory trajectory) {
+    if (index < 0 || index >= static_cast<int>(trajectories_.size()))
+        return;
+    trajectories_[static_cast<size_t>(index)] = std::move(trajectory);
+    emit trajectoryChanged(index);
 }
 
 int Document::activeLigand() const {

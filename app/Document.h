@@ -3,6 +3,7 @@
 // elsewhere and land here whole, through undoable commands where the user expects undo.
 #pragma once
 
+#include "Trajectory.h"
 #include "core/Molecule.h"
 #include "score/BoxConfig.h"
 #include "score/ScoreBreakdown.h"
@@ -32,6 +33,8 @@ public:
     int receptorGeneration() const { return receptorGeneration_; }
     const std::vector<Molecule>& ligands() const { return ligands_; }
     const QStringList& ligandPaths() const { return ligandPaths_; }
+    // Increases with every new ligand list: results computed for an older list are dropped.
+    int ligandsGeneration() const { return ligandsGeneration_; }
 
     // Replace the receptor / the ligand list in one step: the document is never half-loaded.
     void setReceptor(Molecule receptor, const QString& path);
@@ -43,6 +46,20 @@ public:
     // The Vina score of a ligand's current pose; empty until scored.
     const std::optional<VinaScore>& score(int index) const;
     void setScore(int index, std::optional<VinaScore> score);
+
+    // Many ligands' molecules and scores in one step (a batch refinement): one ligandsUpdated()
+    // signal instead of one ligandChanged() per ligand.
+    struct LigandUpdate {
+        int index = -1;
+        Molecule ligand;
+        std::optional<VinaScore> score;
+    };
+    void replaceLigands(const std::vector<LigandUpdate>& updates);
+
+    // The recorded steps of a ligand's last watched minimization; empty when none (never
+    // minimized, or its pose came from a batch, which records no steps).
+    const LigandTrajectory& trajectory(int index) const;
+    void setTrajectory(int index, LigandTrajectory trajectory);
 
     // The ligand the tools act on (minimize, drag, energy panel); -1 when there is none.
     int activeLigand() const;
@@ -65,6 +82,8 @@ signals:
     void receptorChanged();
     void ligandsChanged();
     void ligandChanged(int index); // pose or score of one ligand
+    void ligandsUpdated();         // poses or scores of several ligands (replaceLigands)
+    void trajectoryChanged(int index);
     void activeLigandChanged(int index);
     void boxChanged();
     void scoringChanged();
@@ -76,7 +95,9 @@ private:
     int receptorGeneration_ = 0;
     std::vector<Molecule> ligands_;
     std::vector<std::optional<VinaScore>> scores_;
+    std::vector<LigandTrajectory> trajectories_;
     QStringList ligandPaths_;
+    int ligandsGeneration_ = 0;
     int active_ = -1;
     std::optional<SearchBox> box_;
     BoxSource boxSource_ = BoxSource::None;

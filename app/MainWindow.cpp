@@ -47,6 +47,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(&document_, &Document::receptorChanged, this, &MainWindow::onReceptorChanged);
     connect(&document_, &Document::ligandsChanged, this, &MainWindow::onLigandsChanged);
     connect(&document_, &Document::ligandChanged, this, &MainWindow::onLigandChanged);
+    connect(&document_, &Document::ligandsUpdated, this, &MainWindow::onLigandsUpdated);
+    connect(&document_, &Document::activeLigandChanged, this, &MainWindow::showActiveTrajectory);
+    connect(&document_, &Document::trajectoryChanged, this, [this](int index) {
+        if (index == document_.activeLigand())
+            showActiveTrajectory();
+    });
     connect(&document_, &Document::boxChanged, this, &MainWindow::onBoxChanged);
     connect(&document_, &Document::scoringChanged, this, &MainWindow::requestTarget);
     connectEditing();
@@ -54,7 +60,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 MainWindow::~MainWindow() {
-    job_.reset(); // cancels and waits for the worker before the document goes
+    job_.reset(); // cancels and waits for the workers before the document goes
+    batchJob_.reset();
 }
 
 void MainWindow::createActions() {
@@ -104,6 +111,11 @@ void MainWindow::createActions() {
     minimizeAction_->setShortcut(QKeySequence(tr("Ctrl+M")));
     minimizeAction_->setStatusTip(tr("Minimize the active ligand in the pocket (Vina energy)"));
     connect(minimizeAction_, &QAction::triggered, this, &MainWindow::minimize);
+    refineAllAction_ = new QAction(icon("media-seek-forward", QStyle::SP_MediaSeekForward),
+                                   tr("Refine &all ligands"), this);
+    refineAllAction_->setObjectName(QStringLiteral("refineAllAction"));
+    refineAllAction_->setShortcut(QKeySequence(tr("Ctrl+Shift+M")));
+    connect(refineAllAction_, &QAction::triggered, this, &MainWindow::refineAll);
     cancelAction_ =
         new QAction(icon("process-stop", QStyle::SP_BrowserStop), tr("&Cancel job"), this);
     cancelAction_->setShortcut(QKeySequence(Qt::Key_Escape));
@@ -145,11 +157,20 @@ void MainWindow::createActions() {
     edit->addAction(redoAction);
     QMenu* refine = menuBar()->addMenu(tr("&Refine"));
     refine->addAction(minimizeAction_);
+    refine->addAction(refineAllAction_);
     refine->addAction(cancelAction_);
     refine->addSeparator();
     refine->addAction(editModeAction_);
     viewMenu_ = menuBar()->addMenu(tr("&View"));
+    viewMenu_->setObjectName(QStringLiteral("viewMenu"));
     viewMenu_->addAction(resetViewAction_);
+    rankAction_ = new QAction(tr("&Rank ligands by affinity"), this);
+    rankAction_->setObjectName(QStringLiteral("rankAction"));
+    rankAction_->setCheckable(true);
+    rankAction_->setStatusTip(tr("Order the ligand list best affinity first (the unscored "
+                                 "after them, in file order)"));
+    connect(rankAction_, &QAction::toggled, this, &MainWindow::onLigandsUpdated);
+    viewMenu_->addAction(rankAction_);
     wholeReceptorAction_ = new QAction(tr("&Whole receptor as sticks"), this);
     wholeReceptorAction_->setCheckable(true);
     wholeReceptorAction_->setStatusTip(tr("Otherwise: the backbone as a tube and the residues "
@@ -189,6 +210,7 @@ void MainWindow::createActions() {
     bar->addAction(redoAction);
     bar->addSeparator();
     bar->addAction(minimizeAction_);
+    bar->addAction(refineAllAction_);
     bar->addAction(cancelAction_);
     bar->addAction(editModeAction_);
     bar->addSeparator();
@@ -200,20 +222,21 @@ void MainWindow::createDocks() {
     dock->setObjectName(QStringLiteral("ligandsDock"));
     ligandList_ = new QListWidget(dock);
     ligandList_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    ligandList_->setToolTip(tr("Selected ligands are shown in the view; the first (green) is "
-                               "the one minimized and edited"));
+    ligandList_->setToolTip(tr("Selected ligands are shown in the view; the active one (green) "
+                               "is the one minimized and edited"));
+    ligandList_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    ligandList_->addAction(rankAction_);
+    ligandList_->addAction(refineAllAction_);
     connect(ligandList_, &QListWidget::itemSelectionChanged, this,
             &MainWindow::showSelectedLigands);
     dock->setWidget(ligandList_);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
-    viewMenu_->addAction(dock->toggleViewAction());
 
     auto* settingsDock = new QDockWidget(tr("Settings"), this);
     settingsDock->setObjectName(QStringLiteral("settingsDock"));
     settings_ = new SettingsPanel(settingsDock);
     settingsDock->setWidget(settings_);
     addDockWidget(Qt::LeftDockWidgetArea, settingsDock);
-    viewMenu_->addAction(settingsDock->toggleViewAction());
     connect(settings_, &SettingsPanel::scoringChanged, &document_, &Document::setScoring);
     connect(settings_, &SettingsPanel::deviceChanged, &document_, &Document::setDevice);
     connect(settings_, &SettingsPanel::boxFromLigandRequested, this,
@@ -228,6 +251,10 @@ void MainWindow::createDocks() {
     auto* energy = new QWidget(energyDock);
     auto* layout = new QVBoxLayout(energy);
     layout->setContentsMargins(2, 2, 2, 2);
+    trajectoryNote_ = new QLabel(energy);
+    trajectoryNote_->setObjectName(QStringLiteral("trajectoryNote"));
+    trajectoryNote_->setWordWrap(true);
+    layout->addWidget(trajectoryNote_);
     plot_ = new EnergyPlot(energy);
     layout->addWidget(plot_, 3);
     player_ = new TrajectoryPlayer(energy);
@@ -243,12 +270,16 @@ void MainWindow::createDocks() {
     layout->addWidget(termTable_, 2);
     energyDock->setWidget(energy);
     addDockWidget(Qt::RightDockWidgetArea, energyDock);
-    viewMenu_->addAction(energyDock->toggleViewAction());
     resizeDocks({energyDock}, {440}, Qt::Horizontal);
     // A short ligand list (one ligand in the common case), the settings below it in full.
     resizeDocks({dock, settingsDock}, {140, 520}, Qt::Vertical);
     initEnergyPlot();
     connect(player_, &TrajectoryPlayer::frameChanged, this, &MainWindow::showTrajectoryFrame);
+
+    // Every dock can be closed (its title bar's button) and brought back from the View menu.
+    viewMenu_->addSection(tr("Panels"));
+    for (QDockWidget* d : {dock, settingsDock, energyDock, similarityDock_, overlayDock_})
+        viewMenu_->addAction(d->toggleViewAction());
 }
 
 void MainWindow::createStatusBar() {
@@ -278,13 +309,14 @@ void MainWindow::updateDeviceLabel() {
     std::string note;
     QString description = tr("CPU");
     try {
-        std::unique_ptr<Backend> backend =
-            createBackend(parseDeviceRequest(document_.device().toStdString()), 0, note);
+        std::unique_ptr<Backend> backend = createBackend(
+            parseDeviceRequest(document_.device().toStdString()), batchCpuThreads(), note);
         description = QString::fromStdString(backend->description());
     } catch (const std::exception& e) {
         note = e.what();
     }
     deviceLabel_->setText(tr("Device: %1").arg(description));
+    updateDeviceTips(description);
     deviceLabel_->setToolTip(QString::fromStdString(note));
     if (!note.empty())
         statusBar()->showMessage(QString::fromStdString(note), 8000);
@@ -317,66 +349,6 @@ void MainWindow::onReceptorChanged() {
     requestTarget();
 }
 
-void MainWindow::onLigandsChanged() {
-    const QSignalBlocker blocker(ligandList_);
-    ligandList_->clear();
-    const auto& ligands = document_.ligands();
-    for (size_t i = 0; i < ligands.size(); ++i) {
-        const Molecule& m = ligands[i];
-        const QString name =
-            m.name.empty() ? tr("ligand %1").arg(i + 1) : QString::fromStdString(m.name);
-        auto* item = new QListWidgetItem(QStringLiteral("%1  %2").arg(i + 1).arg(name));
-        item->setToolTip(
-            tr("%1 heavy atoms, %2 atoms").arg(m.heavyAtomCount()).arg(m.atoms.size()));
-        ligandList_->addItem(item);
-    }
-    const int active = document_.activeLigand();
-    if (active >= 0 && active < ligandList_->count())
-        ligandList_->item(active)->setSelected(true);
-    trajectory_.clear();
-    trajectoryIndex_ = -1;
-    plot_->clearPoints();
-    player_->setFrameCount(0);
-    showSelectedLigands();
-    view_->resetCamera();
-    updateStatus();
-}
-
-void MainWindow::onLigandChanged(int index) {
-    if (index >= 0 && index < ligandList_->count()) {
-        QListWidgetItem* item = ligandList_->item(index);
-        const Molecule& m = document_.ligands()[static_cast<size_t>(index)];
-        QString text = QStringLiteral("%1  %2").arg(index + 1).arg(
-            m.name.empty() ? tr("ligand %1").arg(index + 1) : QString::fromStdString(m.name));
-        if (const auto& s = document_.score(index))
-            text += QStringLiteral("   %1").arg(s->affinity, 0, 'f', 2);
-        item->setText(text);
-    }
-    showSelectedLigands();
-    updateStatus();
-}
-
-void MainWindow::showSelectedLigands() {
-    std::vector<MoleculeDrawing> drawings;
-    const auto& ligands = document_.ligands();
-    int first = -1;
-    for (int row = 0; row < ligandList_->count(); ++row) {
-        if (!ligandList_->item(row)->isSelected() || row >= static_cast<int>(ligands.size()))
-            continue;
-        if (first < 0)
-            first = row;
-        // The first selected ligand in green, the others in cyan: a reference and its rivals.
-        drawings.push_back(
-            toDrawing(ligands[static_cast<size_t>(row)],
-                      drawings.empty() ? DrawStyle::Ligand : DrawStyle::LigandAlternate));
-    }
-    if (first >= 0)
-        document_.setActiveLigand(first);
-    view_->setLigands(drawings);
-    updateReceptorDrawing();
-    rescoreActiveLigand();
-}
-
 void MainWindow::updateReceptorDrawing() {
     if (!document_.hasReceptor()) {
         view_->setReceptor({});
@@ -384,10 +356,12 @@ void MainWindow::updateReceptorDrawing() {
         return;
     }
     std::vector<const Molecule*> shown;
-    for (int row = 0; row < ligandList_->count(); ++row)
-        if (ligandList_->item(row)->isSelected() &&
-            row < static_cast<int>(document_.ligands().size()))
-            shown.push_back(&document_.ligands()[static_cast<size_t>(row)]);
+    for (int row = 0; row < ligandList_->count(); ++row) {
+        const int index = ligandOfRow(row);
+        if (ligandList_->item(row)->isSelected() && index >= 0 &&
+            index < static_cast<int>(document_.ligands().size()))
+            shown.push_back(&document_.ligands()[static_cast<size_t>(index)]);
+    }
     if (shown.empty() && ligandLoadsPending_ > 0 && !wholeReceptorAction_->isChecked()) {
         // Ligands are on their way: drawing all 1000+ atoms now would be replaced by the pocket
         // a moment later (and a software renderer takes ~0.1 s over the first frame).
@@ -416,6 +390,7 @@ void MainWindow::updateStatus() {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     job_.reset();
+    batchJob_.reset();
     QMainWindow::closeEvent(event);
 }
 

@@ -3,6 +3,7 @@
 // device, what is loaded and the progress of the running job (which can be cancelled).
 #pragma once
 
+#include "BatchRefineJob.h"
 #include "Document.h"
 #include "MinimizeJob.h"
 #include "MoleculeLoader.h"
@@ -47,6 +48,17 @@ public:
     SettingsPanel* settingsPanel() const { return settings_; }
     QUndoStack* undoStack() const { return undo_; }
     QAction* minimizeAction() const { return minimizeAction_; }
+    QAction* refineAllAction() const { return refineAllAction_; }
+    // Keeps the ligand list ordered by affinity (scored ligands best first, then the unscored in
+    // file order); a batch refinement turns it on.
+    QAction* rankAction() const { return rankAction_; }
+    QMenu* viewMenu() const { return viewMenu_; }
+    QProgressBar* progressBar() const { return progress_; }
+    // Above the energy plot: what the curve is (a watched minimization, a batch result).
+    QLabel* trajectoryNote() const { return trajectoryNote_; }
+    // The document ligand shown in a row of the ligand list, and back (-1 when none).
+    int ligandOfRow(int row) const;
+    int rowOfLigand(int index) const;
     QAction* cancelAction() const { return cancelAction_; }
     QAction* editModeAction() const { return editModeAction_; }
     QAction* editBoxAction() const { return editBoxAction_; }
@@ -72,11 +84,15 @@ public:
     // Minimizes the active ligand on a worker thread, streaming frames into the view and the plot;
     // waits for the grid maps when they are still being built. Undoable as one step.
     void minimize();
+    // Minimizes every loaded ligand's pose in one batch on the Device setting's backend (CPU
+    // or GPU), on a worker thread with progress; one undo step. No per-step frames.
+    void refineAll();
     void cancelJob();
     // A minimization, grid build or session restore is running.
     bool busy() const;
     bool targetReady() const;
-    // Frames of the last minimization (live, then replayed by the player).
+    // Frames of the active ligand's last watched minimization (live, then replayed by the
+    // player; restored from sessions).
     const std::vector<TrajectoryPoint>& trajectory() const { return trajectory_; }
 
     bool saveSession(const QString& path);
@@ -100,6 +116,8 @@ signals:
     void targetBuilt(bool ok);
     // ok: committed to the document; false: cancelled or failed (the document is unchanged).
     void minimizationFinished(bool ok);
+    // The same for a batch refinement (refineAll).
+    void batchRefinementFinished(bool ok);
     void sessionOpened(bool ok);
 
 protected:
@@ -116,8 +134,13 @@ private:
     void finishLoad(LoadResult result, int generation);
     void showError(const QString& message);
     void onReceptorChanged();
+
+    // MainWindowLigandList.cpp: the ligand (hit) list, its ranking and the shown ligands.
     void onLigandsChanged();
     void onLigandChanged(int index);
+    void onLigandsUpdated();
+    void updateLigandItem(int index);
+    void sortLigandList();
     void showSelectedLigands();
     // Receptor as pocket sticks plus backbone tube (or all sticks, or all when no ligand shown).
     void updateReceptorDrawing();
@@ -143,6 +166,8 @@ private:
     void onJobFrame(const TrajectoryPoint& point);
     void onJobFinished(const MinimizeJobResult& result);
     void showTrajectoryFrame(int frame);
+    // The active ligand's recorded trajectory (or batch mark) into the plot, player and note.
+    void showActiveTrajectory();
     void rescoreActiveLigand();
     void showPose(const Molecule& ligand, const std::vector<Vec3>* coordinates);
     void showTerms(const VinaScore* score, const TrajectoryPoint* point);
@@ -153,6 +178,12 @@ private:
     void setBusy(const QString& message, bool determinate);
     void clearBusy();
     void initEnergyPlot();
+    // Tool tips that say where each kind of minimization runs (the Device setting).
+    void updateDeviceTips(const QString& backend);
+
+    // MainWindowBatch.cpp: batch refinement of all ligands through the Backend.
+    void onBatchProgress(long done, long total);
+    void onBatchFinished(const BatchRefineResult& result);
 
     // MainWindowEditing.cpp: dragging the ligand and its bonds, hover information.
     void connectEditing();
@@ -175,6 +206,9 @@ private:
     QToolButton* cancelButton_ = nullptr;
     QAction* resetViewAction_ = nullptr;
     QAction* minimizeAction_ = nullptr;
+    QAction* refineAllAction_ = nullptr;
+    QAction* rankAction_ = nullptr;
+    QLabel* trajectoryNote_ = nullptr;
     QAction* cancelAction_ = nullptr;
     QAction* editModeAction_ = nullptr;
     QAction* wholeReceptorAction_ = nullptr;
@@ -206,6 +240,9 @@ private:
     bool restoringSession_ = false;
     int sessionGeneration_ = 0;
     std::unique_ptr<MinimizeJob> job_;
+    std::unique_ptr<BatchRefineJob> batchJob_;
+    std::shared_ptr<const ScoringTarget> batchTarget_; // what the batch ran on
+    int batchLigandsGeneration_ = 0; // the document's ligandsGeneration() at its start
     int jobLigand_ = -1;
     Molecule trajectoryLigand_; // the prepared molecule the trajectory's coordinates belong to
     int trajectoryIndex_ = -1;  // which document ligand

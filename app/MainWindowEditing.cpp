@@ -51,7 +51,7 @@ void MainWindow::onDragStarted() {
 
 void MainWindow::applyLigandEdit(const std::function<bool(Molecule&)>& edit, const QString& text) {
     const int index = document_.activeLigand();
-    if (index < 0 || job_)
+    if (index < 0 || job_ || batchJob_)
         return; // no edits while a job moves the same ligand
     const Molecule& current = document_.ligands()[static_cast<size_t>(index)];
     // Edit the prepared form (torsion tree, types) when it has the same atoms.

@@ -86,7 +86,7 @@ void MainWindow::finishLoad(LoadResult result, int generation) {
     for (const QString& p : result.paths)
         addRecentFile(p);
     std::vector<Molecule>& molecules = result.molecules;
-    if (job_)
+    if (job_ || batchJob_)
         cancelJob(); // the job's molecules are about to go
     if (receptor) {
         document_.setReceptor(std::move(molecules.front()), first);
@@ -207,11 +207,13 @@ void MainWindow::openSession(const QString& path) {
         if (r.receptor)
             document_.setReceptor(std::move(*r.receptor), s.receptorPath);
         document_.setLigands(std::move(r.ligands), s.ligandPaths);
-        for (int i = 0; i < static_cast<int>(s.ligands.size()); ++i)
+        for (int i = 0; i < static_cast<int>(s.ligands.size()); ++i) {
             document_.setScore(i, s.ligands[static_cast<size_t>(i)].score);
-        if (s.active >= 0 && s.active < ligandList_->count()) {
+            document_.setTrajectory(i, std::move(r.trajectories[static_cast<size_t>(i)]));
+        }
+        if (const int row = rowOfLigand(s.active); row >= 0) {
             ligandList_->clearSelection();
-            ligandList_->item(s.active)->setSelected(true);
+            ligandList_->item(row)->setSelected(true);
         }
         onBoxChanged();
         updateDeviceLabel();

@@ -13,6 +13,7 @@
 
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QLabel>
 #include <QListWidget>
 #include <QProgressBar>
 #include <QStatusBar>
@@ -66,7 +67,7 @@ void MainWindow::initEnergyPlot() {
 }
 
 bool MainWindow::busy() const {
-    return job_ != nullptr || targetBuilding_ || restoringSession_;
+    return job_ != nullptr || batchJob_ != nullptr || targetBuilding_ || restoringSession_;
 }
 
 bool MainWindow::targetReady() const {
@@ -207,7 +208,7 @@ void MainWindow::setBoxAroundResidues(const QString& residues, double margin) {
 
 void MainWindow::rescoreActiveLigand() {
     const int active = document_.activeLigand();
-    if (active < 0 || job_) {
+    if (active < 0 || job_ || active >= static_cast<int>(document_.ligands().size())) {
         showTerms(nullptr, nullptr);
         return;
     }
@@ -263,8 +264,8 @@ void MainWindow::showTerms(const VinaScore* score, const TrajectoryPoint* point)
 }
 
 void MainWindow::minimize() {
-    if (job_)
-        return; // one at a time; the action is disabled meanwhile
+    if (job_ || batchJob_)
+        return; // one at a time; the actions are disabled meanwhile
     if (document_.activeLigand() < 0) {
         showError(tr("Open a ligand to minimize."));
         emit minimizationFinished(false);
@@ -294,12 +295,15 @@ void MainWindow::startMinimization() {
     trajectoryLigand_ = document_.ligands()[static_cast<size_t>(jobLigand_)];
     plot_->clearPoints();
     player_->setFrameCount(0);
+    trajectoryNote_->setText(tr("Watched minimization (CPU reference, every accepted step)"));
     job_ = std::make_unique<MinimizeJob>(target_, trajectoryLigand_, settings_->livePaceMs());
     connect(job_.get(), &MinimizeJob::prepared, this, &MainWindow::onJobPrepared);
     connect(job_.get(), &MinimizeJob::frame, this, &MainWindow::onJobFrame);
     connect(job_.get(), &MinimizeJob::finished, this, &MainWindow::onJobFinished);
     minimizeAction_->setEnabled(false);
-    setBusy(tr("Minimizing..."), false);
+    refineAllAction_->setEnabled(false);
+    // Said every time: the Device setting is for batches, this one is watched on the CPU.
+    setBusy(tr("Minimizing on the CPU reference (watched step by step)..."), false);
     view_->setInteractionLines({});
     job_->start();
 }
@@ -323,16 +327,17 @@ void MainWindow::onJobFinished(const MinimizeJobResult& result) {
     // The job object must not be deleted from inside its own signal.
     job_.release()->deleteLater();
     minimizeAction_->setEnabled(true);
+    refineAllAction_->setEnabled(true);
     clearBusy();
     const int index = jobLigand_;
     jobLigand_ = -1;
-    // The whole trajectory (the live frames were a sample of it when unpaced).
-    trajectory_ = result.trajectory;
-    plot_->clearPoints();
-    for (const TrajectoryPoint& p : trajectory_)
-        plot_->addPoint(p.iteration, seriesValues(p));
-    player_->setFrameCount(static_cast<int>(trajectory_.size()));
     if (!result.ok() || index < 0 || index >= static_cast<int>(document_.ligands().size())) {
+        // The partial run stays on show (not in the document: it does not lead to its pose).
+        trajectory_ = result.trajectory;
+        plot_->clearPoints();
+        for (const TrajectoryPoint& p : trajectory_)
+            plot_->addPoint(p.iteration, seriesValues(p));
+        player_->setFrameCount(static_cast<int>(trajectory_.size()));
         if (!result.error.isEmpty())
             showError(result.error);
         else
@@ -341,6 +346,13 @@ void MainWindow::onJobFinished(const MinimizeJobResult& result) {
         emit minimizationFinished(false);
         return;
     }
+    // The whole trajectory (the live frames were a sample of it when unpaced) is the ligand's
+    // now: the plot and player show it whenever the ligand is active, and sessions keep it.
+    document_.setTrajectory(index, LigandTrajectory{trajectoryLigand_, result.trajectory, {}});
+    if (index != document_.activeLigand())
+        showActiveTrajectory();
+    else
+        player_->setFrameCount(static_cast<int>(trajectory_.size())); // shows the last frame
     const Molecule before = document_.ligands()[static_cast<size_t>(index)];
     const std::optional<VinaScore> beforeScore = document_.score(index);
     undo_->push(new LigandEditCommand(document_, index, before, beforeScore, result.ligand,
@@ -358,6 +370,10 @@ void MainWindow::cancelJob() {
     minimizeWhenReady_ = false;
     if (job_) {
         job_->cancel(); // finished() arrives with cancelled set
+        return;
+    }
+    if (batchJob_) {
+        batchJob_->cancel(); // the same, for every pose of the batch
         return;
     }
     if (restoringSession_) {
@@ -383,6 +399,44 @@ void MainWindow::showTrajectoryFrame(int frame) {
         return;
     showPose(trajectoryLigand_, &p.coordinates);
     showTerms(nullptr, &p);
+}
+
+void MainWindow::showActiveTrajectory() {
+    if (job_)
+        return; // the running minimization owns the plot until it ends
+    const int active = document_.activeLigand();
+    const LigandTrajectory& t = document_.trajectory(active);
+    trajectory_ = t.points;
+    trajectoryLigand_ = t.ligand;
+    trajectoryIndex_ = t.points.empty() ? -1 : active;
+    plot_->clearPoints();
+    for (const TrajectoryPoint& p : trajectory_)
+        plot_->addPoint(p.iteration, seriesValues(p));
+    {
+        // The document's pose stays on show (the last frame is that pose when nothing moved it).
+        const QSignalBlocker block(player_);
+        player_->setFrameCount(static_cast<int>(trajectory_.size()));
+    }
+    plot_->setMarker(static_cast<int>(trajectory_.size()) - 1);
+    if (!t.batchDevice.isEmpty())
+        trajectoryNote_->setText(tr("Batch result (%1): a batch records no steps; Minimize pose "
+                                    "watches one on the CPU")
+                                     .arg(t.batchDevice));
+    else if (!t.points.empty())
+        trajectoryNote_->setText(
+            tr("Watched minimization: %n step(s)", nullptr, static_cast<int>(t.points.size()) - 1));
+    else
+        trajectoryNote_->clear();
+}
+
+void MainWindow::updateDeviceTips(const QString& backend) {
+    minimizeAction_->setStatusTip(tr("Minimize the active ligand in the pocket, watched step by "
+                                     "step on the CPU reference (batch refinement uses %1)")
+                                      .arg(backend));
+    minimizeAction_->setToolTip(minimizeAction_->statusTip());
+    refineAllAction_->setStatusTip(
+        tr("Minimize every loaded ligand in one batch on %1 (the Device setting)").arg(backend));
+    refineAllAction_->setToolTip(refineAllAction_->statusTip());
 }
 
 void MainWindow::showPose(const Molecule& ligand, const std::vector<Vec3>* coordinates) {

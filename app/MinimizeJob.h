@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ScoringTarget.h"
+#include "Trajectory.h"
 #include "minimize/PoseRefinement.h"
 
 #include <QFuture>
@@ -13,15 +14,6 @@
 #include <memory>
 
 namespace pw {
-
-// One accepted step as the views show it.
-struct TrajectoryPoint {
-    int iteration = 0;
-    double energy = 0;      // the minimized objective (inter + intra), kcal/mol
-    TermArray interTerms{}; // weighted intermolecular terms (exact sums)
-    double intra = 0;
-    std::vector<Vec3> coordinates;
-};
 
 struct MinimizeJobResult {
     Molecule ligand; // prepared, at the minimized coordinates
@@ -75,6 +67,5 @@ private:
 
 } // namespace pw
 
-Q_DECLARE_METATYPE(pw::TrajectoryPoint)
 Q_DECLARE_METATYPE(pw::Molecule)
 Q_DECLARE_METATYPE(pw::MinimizeJobResult)

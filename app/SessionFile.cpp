@@ -15,7 +15,8 @@
 namespace pw {
 namespace {
 
-constexpr int kSessionVersion = 1;
+// 2: ligands carry their trajectories (version 1 files have none and still open).
+constexpr int kSessionVersion = 2;
 const char* const kFormat = "posewright-session";
 
 QJsonArray vec(const Vec3& v) {
@@ -79,6 +80,43 @@ VinaScore scoreFrom(const QJsonObject& o) {
     return s;
 }
 
+QJsonObject frameJson(const TrajectoryPoint& p) {
+    QJsonArray terms, coords;
+    for (int t = 0; t < kScoreTermCount; ++t)
+        terms.append(p.interTerms[t]);
+    // Flat x, y, z per atom: a trajectory holds hundreds of frames.
+    for (const Vec3& v : p.coordinates)
+        coords << v.x() << v.y() << v.z();
+    return {{"iteration", p.iteration},
+            {"energy", p.energy},
+            {"interTerms", terms},
+            {"intra", p.intra},
+            {"coordinates", coords}};
+}
+
+TrajectoryPoint frameFrom(const QJsonValue& value, const QString& path, size_t ligand,
+                          qsizetype frame) {
+    const std::string where =
+        "ligand " + std::to_string(ligand + 1) + ", trajectory frame " + std::to_string(frame + 1);
+    const QJsonObject o = value.toObject();
+    const QJsonArray terms = o["interTerms"].toArray();
+    const QJsonArray coords = o["coordinates"].toArray();
+    if (!o["energy"].isDouble() || terms.size() != kScoreTermCount || coords.size() % 3 != 0)
+        throw InputError(path.toStdString(), 0,
+                         where + ": expected energy, " + std::to_string(kScoreTermCount) +
+                             " interTerms and x, y, z coordinates");
+    TrajectoryPoint p;
+    p.iteration = o["iteration"].toInt();
+    p.energy = o["energy"].toDouble();
+    for (int t = 0; t < kScoreTermCount; ++t)
+        p.interTerms[t] = terms[t].toDouble();
+    p.intra = o["intra"].toDouble();
+    for (qsizetype i = 0; i + 2 < coords.size(); i += 3)
+        p.coordinates.emplace_back(coords[i].toDouble(), coords[i + 1].toDouble(),
+                                   coords[i + 2].toDouble());
+    return p;
+}
+
 } // namespace
 
 Session sessionOf(const Document& d) {
@@ -94,6 +132,8 @@ Session sessionOf(const Document& d) {
         for (const Atom& a : m.atoms)
             l.coordinates.push_back(a.position);
         l.score = d.score(i);
+        l.trajectory = d.trajectory(i).points;
+        l.batchDevice = d.trajectory(i).batchDevice;
         s.ligands.push_back(std::move(l));
     }
     s.box = d.box();
@@ -120,6 +160,14 @@ void writeSession(const QString& path, const Session& s) {
         QJsonObject o{{"prepared", l.prepared}, {"coordinates", coords}};
         if (l.score)
             o["score"] = scoreJson(*l.score);
+        if (!l.trajectory.empty()) {
+            QJsonArray frames;
+            for (const TrajectoryPoint& p : l.trajectory)
+                frames.append(frameJson(p));
+            o["trajectory"] = frames;
+        }
+        if (!l.batchDevice.isEmpty())
+            o["batchDevice"] = l.batchDevice;
         ligands.append(o);
     }
     root["ligands"] = ligands;
@@ -154,8 +202,12 @@ Session readSession(const QString& path) {
         throw InputError(file, 0,
                          "a Posewright session expected (\"format\": \"" + std::string(kFormat) +
                              "\")");
-    if (root["version"].toInt() != kSessionVersion)
-        throw InputError(file, 0, "session version 1 expected");
+    const int version = root["version"].toInt();
+    if (version < 1 || version > kSessionVersion)
+        throw InputError(file, 0,
+                         "session version 1 to " + std::to_string(kSessionVersion) +
+                             " expected (a newer Posewright wrote version " +
+                             std::to_string(version) + ")");
     const QDir dir = QFileInfo(path).absoluteDir();
     Session s;
     const QString receptor = root["receptor"].toString();
@@ -171,6 +223,10 @@ Session readSession(const QString& path) {
             l.coordinates.push_back(toVec(c, path, "ligand coordinates"));
         if (o.contains("score"))
             l.score = scoreFrom(o["score"].toObject());
+        const QJsonArray frames = o["trajectory"].toArray();
+        for (qsizetype k = 0; k < frames.size(); ++k)
+            l.trajectory.push_back(frameFrom(frames[k], path, s.ligands.size(), k));
+        l.batchDevice = o["batchDevice"].toString();
         s.ligands.push_back(std::move(l));
     }
     if (root.contains("box")) {
@@ -212,11 +268,27 @@ RestoredSession restoreSession(const QString& path) {
                              std::to_string(s.ligands.size()) + " ligand poses for " +
                                  std::to_string(out.ligands.size()) +
                                  " ligands in the files: the files changed since the session");
+        out.trajectories.resize(out.ligands.size());
         for (size_t i = 0; i < out.ligands.size(); ++i) {
             const SessionLigand& l = s.ligands[i];
             Molecule& m = out.ligands[i];
+            LigandTrajectory& t = out.trajectories[i];
+            t.batchDevice = l.batchDevice;
+            if (!l.trajectory.empty()) {
+                // The frames move the prepared molecule, as the minimization did.
+                t.ligand = prepareLigand(m);
+                for (size_t k = 0; k < l.trajectory.size(); ++k)
+                    if (l.trajectory[k].coordinates.size() != t.ligand.atoms.size())
+                        throw InputError(path.toStdString(), 0,
+                                         "ligand " + std::to_string(i + 1) + ", trajectory frame " +
+                                             std::to_string(k + 1) + ": " +
+                                             std::to_string(l.trajectory[k].coordinates.size()) +
+                                             " coordinates for " +
+                                             std::to_string(t.ligand.atoms.size()) + " atoms");
+                t.points = l.trajectory;
+            }
             if (l.prepared)
-                m = prepareLigand(m);
+                m = t.points.empty() ? prepareLigand(m) : t.ligand;
             if (l.coordinates.size() != m.atoms.size())
                 throw InputError(path.toStdString(), 0,
                                  "ligand " + std::to_string(i + 1) + ": " +

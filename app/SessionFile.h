@@ -1,5 +1,6 @@
 // SessionFile: saves and restores what the user has open as JSON: receptor and ligand files
-// (relative to the session file), every ligand's current pose and score, the box and settings.
+// (relative to the session file), every ligand's current pose, score and recorded trajectory,
+// the box and settings. Version 1 files (no trajectories) still open.
 #pragma once
 
 #include "Document.h"
@@ -15,6 +16,10 @@ struct SessionLigand {
     bool prepared = false;         // the pose belongs to the prepared molecule (hydrogens added)
     std::vector<Vec3> coordinates; // one per atom of the (prepared) molecule
     std::optional<VinaScore> score;
+    // The ligand's last watched minimization (coordinates per atom of the prepared molecule),
+    // or the device of the batch its pose came from; both empty when neither.
+    std::vector<TrajectoryPoint> trajectory;
+    QString batchDevice;
 };
 
 struct Session {
@@ -31,7 +36,7 @@ struct Session {
 Session sessionOf(const Document& document);
 // Writes through a temporary file (nothing half-written). Throws InputError(path, 0, why).
 void writeSession(const QString& path, const Session& session);
-// Throws InputError(path, 0, what was expected) for anything but a session this version wrote.
+// Throws InputError(path, 0, what was expected) for anything but a session of version 1 or 2.
 Session readSession(const QString& path);
 
 // The session's molecules, read and posed (run it on a worker thread): on failure error says why
@@ -40,6 +45,7 @@ struct RestoredSession {
     Session session;
     std::optional<Molecule> receptor;
     std::vector<Molecule> ligands;
+    std::vector<LigandTrajectory> trajectories; // one per ligand (empty ones included)
     QString error;
 };
 RestoredSession restoreSession(const QString& path);

@@ -28,8 +28,9 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     device_->addItem(tr("Automatic"), QStringLiteral("auto"));
     device_->addItem(tr("CPU"), QStringLiteral("cpu"));
     device_->addItem(tr("CUDA GPU"), QStringLiteral("cuda"));
-    device_->setToolTip(tr("Batch jobs run here; one interactive pose always uses the CPU "
-                           "reference (a GPU gains nothing on a single small problem)"));
+    device_->setToolTip(tr("Batch jobs (Refine all ligands) run here; the watched minimization "
+                           "of one pose always uses the CPU reference (a GPU gains nothing on "
+                           "one small problem, and it streams no per-step frames)"));
     form->addRow(tr("Device"), device_);
     pace_ = new QSpinBox(this);
     pace_->setRange(0, 200);
