@@ -79,8 +79,9 @@ int runBenchMinimize(const std::vector<std::string>& args) {
         throw UsageError("--algorithm expects vina (Armijo, Vina's step budget) or wolfe, got '" +
                          algorithm + "'");
     if (auto r = cl.value("reduction")) {
-        if (*r != "shared" && *r != "shuffle")
-            throw UsageError("--reduction expects shared or shuffle, got '" + *r + "'");
+        if (*r != "shared" && *r != "shuffle" && *r != "wmma")
+            throw UsageError("--reduction expects shuffle, shared or wmma (Tensor Cores), got '" +
+                             *r + "'");
         setenv("POSEWRIGHT_CUDA_REDUCTION", r->c_str(), 1);
     }
     GridInterpolation interpolation = GridInterpolation::Trilinear;

@@ -1,5 +1,7 @@
-// `posewright-cli minimize`: flexible minimization of many ligand poses in a receptor, streamed in
-// chunks (bounded memory), on the chosen backend; JSON in input order, SDF ranked by affinity.
+// `posewright-cli minimize`: flexible minimization of many ligand poses in a receptor on the chosen
+// backend, streamed: reading, preparation, minimization and writing run concurrently on chunks
+// (at most a few chunks in memory); JSON in input order, SDF ranked by affinity.
+#include "BenchClock.h"
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Json.h"
@@ -12,35 +14,112 @@
 #include "core/ParallelFor.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <exception>
 #include <iostream>
+#include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
 
 namespace pw::cli {
 namespace {
 
+// Chunks of records in flight between two stages: with capacity 1 per queue and one chunk in
+// each of the four stages, at most 7 chunks are in memory whatever the input size.
+constexpr size_t kQueueCapacity = 1;
+
 struct Pending {
-    Molecule raw;
+    Molecule raw; // freed once prepared
+    std::string name;
     long index = 0; // position in the whole input stream (over all files)
-    std::optional<Molecule> prepared;
     std::string error;
 };
 
+struct Chunk {
+    std::vector<Pending> records;
+    std::vector<Molecule> ligands; // the prepared ones, in record order
+    std::vector<RefinementResult> results;
+};
+
+// A bounded FIFO between two pipeline stages; abort() wakes everyone (an error somewhere).
+template <class T> class BoundedQueue {
+public:
+    explicit BoundedQueue(size_t capacity) : capacity_(capacity) {}
+    bool push(T v) { // false when aborted
+        std::unique_lock lock(m_);
+        cv_.wait(lock, [&] { return aborted_ || q_.size() < capacity_; });
+        if (aborted_)
+            return false;
+        q_.push_back(std::move(v));
+        cv_.notify_all();
+        return true;
+    }
+    std::optional<T> pop() { // nullopt: closed and drained, or aborted
+        std::unique_lock lock(m_);
+        cv_.wait(lock, [&] { return aborted_ || closed_ || !q_.empty(); });
+        if (aborted_ || q_.empty())
+            return std::nullopt;
+        T v = std::move(q_.front());
+        q_.pop_front();
+        cv_.notify_all();
+        return v;
+    }
+    void close() {
+        std::lock_guard lock(m_);
+        closed_ = true;
+        cv_.notify_all();
+    }
+    void abort() {
+        std::lock_guard lock(m_);
+        aborted_ = true;
+        cv_.notify_all();
+    }
+
+private:
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::deque<T> q_;
+    size_t capacity_;
+    bool closed_ = false, aborted_ = false;
+};
+
 // Prepares a chunk on `threads` threads (RDKit work for SDF/SMILES input dominates here).
-void prepareChunk(std::vector<Pending>& chunk, const TargetInputs& inputs, int threads) {
-    parallelFor(static_cast<long>(chunk.size()), threads, [&](long i) {
+void prepareChunk(Chunk& chunk, const TargetInputs& inputs, int threads) {
+    std::vector<std::optional<Molecule>> prepared(chunk.records.size());
+    parallelFor(static_cast<long>(chunk.records.size()), threads, [&](long i) {
+        Pending& p = chunk.records[i];
         try {
-            Molecule lig = prepareLigand(chunk[i].raw);
+            Molecule lig = prepareLigand(p.raw);
             requireInsideBox(lig, inputs.box, inputs.boxSource);
-            chunk[i].prepared = std::move(lig);
+            prepared[i] = std::move(lig);
         } catch (const InputError& e) {
-            chunk[i].error = e.what();
+            p.error = e.what();
         }
+        p.raw = Molecule{};
     });
+    for (auto& m : prepared)
+        if (m)
+            chunk.ligands.push_back(std::move(*m));
 }
+
+// Busy seconds of one stage (its waits on the queues not counted).
+struct StageClock {
+    double seconds = 0;
+    template <class F> auto time(F&& f) {
+        const double t0 = benchNow();
+        struct Add {
+            double& s;
+            double t0;
+            ~Add() { s += benchNow() - t0; }
+        } add{seconds, t0};
+        return f();
+    }
+};
 
 Molecule withResult(Molecule m, const RefinementResult& r, long index) {
     for (size_t i = 0; i < m.atoms.size() && i < r.coordinates.size(); ++i)
@@ -75,7 +154,8 @@ int runMinimize(const std::vector<std::string>& args) {
                   {"line-search", OptionKind::Value},
                   {"max-iterations", OptionKind::Value},
                   {"tolerance", OptionKind::Value},
-                  {"chunk", OptionKind::Value}});
+                  {"chunk", OptionKind::Value},
+                  {"reduction", OptionKind::Value}});
     CommandLine cl(args, spec);
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional()[0] + "'");
@@ -106,10 +186,20 @@ int runMinimize(const std::vector<std::string>& args) {
     else if (search != "wolfe")
         throw UsageError("--line-search expects wolfe or armijo, got '" + search + "'");
 
+    if (auto r = cl.value("reduction")) {
+        // The CUDA kernel's in-warp reduction (tests/bench/RESULTS.md has the study); read by
+        // the CUDA backend, ignored by the CPU.
+        if (*r != "shared" && *r != "shuffle" && *r != "wmma")
+            throw UsageError("--reduction expects shuffle, shared or wmma, got '" + *r + "'");
+        setenv("POSEWRIGHT_CUDA_REDUCTION", r->c_str(), 1);
+    }
+
     std::string note;
     auto backend = createBackend(parseDeviceRequest(cl.value("device", "auto")), threads, note);
     std::cerr << note << "\n";
-    const int chunkSize = cl.intValue("chunk", backend->isGpu() ? 100000 : 1024, 1, 10000000);
+    // Records per chunk: enough to fill the GPU (8192 1iep poses keep it ~70% as busy as 100k;
+    // preparation, not the GPU, bounds the command) while at most 7 chunks are in memory.
+    const int chunkSize = cl.intValue("chunk", backend->isGpu() ? 8192 : 1024, 1, 10000000);
 
     TargetInputs inputs = loadTarget(cl, files.front());
     DockingTarget target(inputs.receptor, inputs.box, inputs.scoring, threads);
@@ -121,37 +211,94 @@ int runMinimize(const std::vector<std::string>& args) {
     readOptions.warn = [](const std::string& msg) { std::cerr << "warning: " << msg << "\n"; };
     long index = 0, minimized = 0, refused = 0, skipped = 0;
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<Pending> chunk;
-    std::vector<Molecule> ligands;
-    std::vector<RefinementResult> results;
-
-    auto flush = [&] {
-        prepareChunk(chunk, inputs, threads);
-        ligands.clear();
-        std::vector<XsType> types;
-        for (Pending& p : chunk)
-            if (p.prepared) {
-                ligands.push_back(std::move(*p.prepared));
-                for (const Atom& a : ligands.back().atoms)
-                    if (a.xs != XsType::None &&
-                        std::find(types.begin(), types.end(), a.xs) == types.end())
-                        types.push_back(a.xs);
+    BoundedQueue<Chunk> read(kQueueCapacity), prepared(kQueueCapacity), done(kQueueCapacity);
+    StageClock readClock, prepareClock, minimizeClock, writeClock;
+    std::mutex errorMutex;
+    std::exception_ptr error;
+    auto fail = [&](std::exception_ptr e) {
+        {
+            std::lock_guard lock(errorMutex);
+            if (!error)
+                error = e;
+        }
+        read.abort(), prepared.abort(), done.abort();
+    };
+    // Stage 1: the reader (one thread; records in input order).
+    std::thread reader([&] {
+        try {
+            Chunk chunk;
+            for (const std::string& file : files) {
+                auto r = readClock.time([&] { return MoleculeReader::open(file, readOptions); });
+                while (true) {
+                    Pending p;
+                    if (!readClock.time([&] { return r->next(p.raw); }))
+                        break;
+                    p.name = p.raw.name;
+                    p.index = index++;
+                    chunk.records.push_back(std::move(p));
+                    if (static_cast<int>(chunk.records.size()) >= chunkSize &&
+                        !read.push(std::exchange(chunk, Chunk{})))
+                        return;
+                }
+                skipped += r->recordsSkipped();
             }
-        if (!options.exact && !ligands.empty())
-            target.gridFor(types);
-        backend->minimize(target, ligands, options, results);
+            if (!chunk.records.empty() && !read.push(std::move(chunk)))
+                return;
+            read.close();
+        } catch (...) {
+            fail(std::current_exception());
+        }
+    });
+    // Stage 2: RDKit preparation, the chunk's records in parallel.
+    std::thread preparer([&] {
+        try {
+            while (auto chunk = read.pop()) {
+                prepareClock.time([&] { prepareChunk(*chunk, inputs, threads); });
+                if (!prepared.push(std::move(*chunk)))
+                    return;
+            }
+            prepared.close();
+        } catch (...) {
+            fail(std::current_exception());
+        }
+    });
+    // Stage 3: the backend (the GPU, or the CPU's threads).
+    std::thread minimizer([&] {
+        try {
+            while (auto chunk = prepared.pop()) {
+                minimizeClock.time([&] {
+                    std::vector<XsType> types;
+                    for (const Molecule& lig : chunk->ligands)
+                        for (const Atom& a : lig.atoms)
+                            if (a.xs != XsType::None &&
+                                std::find(types.begin(), types.end(), a.xs) == types.end())
+                                types.push_back(a.xs);
+                    if (!options.exact && !chunk->ligands.empty())
+                        target.gridFor(types);
+                    backend->minimize(target, chunk->ligands, options, chunk->results);
+                });
+                if (!done.push(std::move(*chunk)))
+                    return;
+            }
+            done.close();
+        } catch (...) {
+            fail(std::current_exception());
+        }
+    });
+    // Stage 4 (this thread): JSON or text in input order, SDF records to the ranking spool.
+    auto write = [&](Chunk& chunk) {
         size_t k = 0;
-        for (Pending& p : chunk) {
+        for (Pending& p : chunk.records) {
             if (!p.error.empty()) {
                 ++refused;
                 std::cerr << "warning: " << p.error << "\n";
                 if (json)
-                    std::cout << JsonObject().add("name", p.raw.name).add("index", p.index)
+                    std::cout << JsonObject().add("name", p.name).add("index", p.index)
                                      .add("error", p.error).str() << "\n";
                 continue;
             }
-            const Molecule& lig = ligands[k];
-            const RefinementResult& r = results[k++];
+            const Molecule& lig = chunk.ligands[k];
+            const RefinementResult& r = chunk.results[k++];
             if (json) {
                 JsonObject o;
                 o.add("name", lig.name).add("index", p.index);
@@ -170,23 +317,16 @@ int runMinimize(const std::vector<std::string>& args) {
             ++minimized;
         }
         std::cout.flush();
-        chunk.clear();
     };
-
-    for (const std::string& file : files) {
-        auto reader = MoleculeReader::open(file, readOptions);
-        Pending p;
-        while (reader->next(p.raw)) {
-            p.index = index++;
-            chunk.push_back(std::move(p));
-            p = Pending{};
-            if (static_cast<int>(chunk.size()) >= chunkSize)
-                flush();
-        }
-        skipped += reader->recordsSkipped();
+    try {
+        while (auto chunk = done.pop())
+            writeClock.time([&] { write(*chunk); });
+    } catch (...) {
+        fail(std::current_exception());
     }
-    if (!chunk.empty())
-        flush();
+    reader.join(), preparer.join(), minimizer.join();
+    if (error)
+        std::rethrow_exception(error);
 
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -195,6 +335,15 @@ int runMinimize(const std::vector<std::string>& args) {
     std::cerr << "minimized " << minimized << " of " << index + skipped << " poses in " << secondsText
               << " s" << (refused + skipped ? ", " + std::to_string(refused + skipped) + " skipped" : "")
               << "\n";
+    // Where the time went: each stage's busy seconds (they overlap, so they may add up to more
+    // than the wall time; the largest bounds it) and the peak host memory.
+    char stages[200];
+    std::snprintf(stages, sizeof stages,
+                  "stages (busy seconds, overlapped): read %.3f, prepare %.3f, minimize %.3f, "
+                  "write %.3f; chunk %d; peak RSS %.0f MiB",
+                  readClock.seconds, prepareClock.seconds, minimizeClock.seconds,
+                  writeClock.seconds, chunkSize, peakRssMiB());
+    std::cerr << stages << "\n";
     if (minimized == 0) {
         std::cerr << "error: no ligand could be minimized\n";
         return 1;

@@ -122,6 +122,59 @@ private slots:
         QVERIFY(r.err.contains("batch.sdf"));
         QCOMPARE(int(readMolecules(out.toStdString()).size()), 2);
     }
+    // The streamed pipeline (reader, preparation, minimization, writer on their own threads)
+    // with chunks of 2 records: output in input order across chunk borders, refused records in
+    // their place, every good one in the ranked SDF, and the stage timing line.
+    void streamsInSmallChunksInInputOrder() {
+        QTemporaryDir dir;
+        Molecule good = readMolecule(data("complexes/1iep/ligand_xtal.sdf").toStdString());
+        Molecule far = good;
+        far.name = "far_away";
+        for (Atom& a : far.atoms)
+            a.position += Vec3(60, 0, 0);
+        std::vector<Molecule> batch;
+        for (int i = 0; i < 7; ++i) {
+            Molecule m = i == 2 || i == 5 ? far : good;
+            // Distinct starts: small shifts keep every good record inside the box.
+            for (Atom& a : m.atoms)
+                a.position += Vec3(0.1 * i, -0.05 * i, 0);
+            m.name = "rec" + std::to_string(i);
+            batch.push_back(m);
+        }
+        const std::string file = dir.filePath("seven.sdf").toStdString();
+        writeMolecules(file, batch);
+        const QString out = dir.filePath("out.sdf");
+        CliRun r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--box",
+                           data("complexes/1iep/box.txt"), "--device", "cpu", "--json", "--chunk",
+                           "2", "--vina-steps", "--out", out, "--ligands",
+                           QString::fromStdString(file)});
+        QCOMPARE(r.exitCode, 0);
+        auto lines = jsonLines(r.out);
+        QCOMPARE(lines.size(), 7);
+        for (int i = 0; i < 7; ++i) {
+            QCOMPARE(lines[i]["index"].toInt(), i);
+            QCOMPARE(lines[i]["name"].toString(), QString("rec%1").arg(i));
+            QCOMPARE(lines[i].contains("error"), i == 2 || i == 5);
+        }
+        QVERIFY2(r.err.contains("minimized 5 of 7 poses"), r.err.constData());
+        QVERIFY2(r.err.contains("stages (busy seconds, overlapped): read "), r.err.constData());
+        QVERIFY2(r.err.contains("chunk 2; peak RSS "), r.err.constData());
+        QCOMPARE(int(readMolecules(out.toStdString()).size()), 5);
+    }
+    // A failure inside the pipeline (an unreadable second file) stops every stage, reports the
+    // file and leaves no output file behind.
+    void pipelineErrorLeavesNoOutput() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("out.sdf");
+        const QString missing = dir.filePath("missing.sdf");
+        CliRun r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--box",
+                           data("complexes/1iep/box.txt"), "--device", "cpu", "--chunk", "1",
+                           "--out", out, "--ligands", data("complexes/1iep/ligand_xtal.sdf"),
+                           missing});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("missing.sdf"), r.err.constData());
+        QVERIFY(!QFile::exists(out));
+    }
     void receptorWithoutHydrogens() {
         CliRun r = runCli({"minimize", "--receptor", data("complexes/1stp/receptor.pdb"),
                         "--autobox-ligand", data("complexes/1stp/ligand_xtal.pdbqt"), "--ligands",
@@ -153,6 +206,11 @@ private slots:
                     data("complexes/1iep/ligand_xtal.sdf"), "--device", "tpu"});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("expected auto, cpu, cuda or cuda:N"));
+        r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--ligands",
+                    data("complexes/1iep/ligand_xtal.sdf"), "--reduction", "tensor"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--reduction expects shuffle, shared or wmma, got 'tensor'"),
+                 r.err.constData());
     }
 };
 

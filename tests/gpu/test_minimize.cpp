@@ -25,7 +25,9 @@
 #include "score/DockingTarget.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <thread>
 
 using namespace pw;
@@ -232,6 +234,78 @@ private slots:
                   median(cpu));
             QVERIFY2(a.agree >= 990, "at least 99% of the poses within 0.01 kcal/mol and 0.1 A");
         }
+    }
+
+    // The Tensor Core (WMMA, tf32 hi + lo split) reduction meets the same criterion as the warp
+    // shuffle in the well-conditioned preset, and lands where the shuffle lands.
+    void wmmaReductionWellConditioned() {
+        for (const char* id : {"1iep", "3ce3"}) {
+            Complex c = load(id);
+            auto gpu = gpuBackend();
+            const std::vector<Molecule> ligands = poses(c.ligand, 91, 1000, nearNative());
+            MinimizeBatchOptions options;
+            options.refinement = RefinementOptions::wellConditioned();
+            std::vector<RefinementResult> g, shuffle;
+            setenv("POSEWRIGHT_CUDA_REDUCTION", "wmma", 1); // read per minimize() call
+            gpu->minimize(*c.target, ligands, options, g);
+            setenv("POSEWRIGHT_CUDA_REDUCTION", "shuffle", 1);
+            gpu->minimize(*c.target, ligands, options, shuffle);
+            unsetenv("POSEWRIGHT_CUDA_REDUCTION");
+            const auto cpu = cpuReference(*c.target, ligands, options.refinement);
+            const Agreement a = compare(ligands, g, cpu), s = compare(ligands, g, shuffle);
+            qInfo("%s near-native, well-conditioned preset, WMMA reduction: GPU-CPU %d/%d agree "
+                  "(worst |d affinity| %.4g, worst RMSD %.4g); WMMA-shuffle %d/%d; median %.4f "
+                  "WMMA, %.4f CPU",
+                  id, a.agree, a.total, a.worstAffinity, a.worstRmsd, s.agree, s.total, median(g),
+                  median(cpu));
+            QVERIFY2(a.agree >= 990, "at least 99% of the poses within 0.01 kcal/mol and 0.1 A");
+            QVERIFY(s.agree >= 990);
+        }
+    }
+
+    // Progress::cancel is honoured within about 0.1 s of GPU work (chunks of a cancellable run
+    // are sized to ~0.04 s), the finished poses keep their results and the rest say Cancelled.
+    void cancelWithinATenthOfASecond() {
+        Complex c = load("1iep");
+        auto gpu = gpuBackend();
+        const std::vector<Molecule> ligands = poses(c.ligand, 3, 100000);
+        MinimizeBatchOptions options;
+        options.refinement = RefinementOptions::wellConditioned(); // ~1e5 poses/s: ~1 s in all
+        std::vector<RefinementResult> warm;
+        gpu->minimize(*c.target, std::vector<Molecule>(ligands.begin(), ligands.begin() + 64),
+                      options, warm);
+        Progress progress;
+        using Clock = std::chrono::steady_clock;
+        const auto t0 = Clock::now();
+        Clock::time_point cancelledAt{};
+        long doneAtCancel = 0, calls = 0;
+        progress.onProgress = [&](long done, long) {
+            ++calls;
+            if (!progress.cancelled() && Clock::now() - t0 > std::chrono::milliseconds(300)) {
+                cancelledAt = Clock::now();
+                doneAtCancel = done;
+                progress.cancel = true;
+            }
+        };
+        std::vector<RefinementResult> r;
+        gpu->minimize(*c.target, ligands, options, r, &progress);
+        const double after = std::chrono::duration<double>(Clock::now() - cancelledAt).count();
+        QVERIFY(progress.cancelled());
+        long finished = 0, cancelled = 0;
+        for (const RefinementResult& x : r) {
+            cancelled += x.reason == StopReason::Cancelled;
+            finished += x.reason != StopReason::Cancelled && std::isfinite(x.score.affinity);
+        }
+        const double before = std::chrono::duration<double>(cancelledAt - t0).count();
+        qInfo("cancel: %ld progress calls, %ld poses done at the cancel (%.0f poses/s in this "
+              "cancellable mode), %ld finished, %ld cancelled, returned %.3f s after the cancel",
+              calls, doneAtCancel, doneAtCancel / before, finished, cancelled, after);
+        QVERIFY(calls >= 3); // small chunks, not one 32k chunk per 0.3 s
+        QVERIFY(after < 0.1);
+        QVERIFY(finished >= doneAtCancel && finished < 100000);
+        QCOMPARE(finished + cancelled, 100000L);
+        for (long i = 0; i < finished; ++i) // finished ones come first (chunks in order)
+            QVERIFY(r[i].reason != StopReason::Cancelled);
     }
 
     // Vina's own configuration: bounded by the CPU's agreement with itself.
