@@ -1,17 +1,18 @@
-// SimilarityPanel: the worker canonicalises (RDKit), builds the LINGO profiles and fills the
-// matrix in row blocks (engine/lingo's CPU search), reporting progress and stopping between
-// blocks when cancelled; the GUI thread only swaps the finished matrix into the model.
+// SimilarityPanel: the worker canonicalises (RDKit), builds the LINGO profiles and has the
+// Backend of the document's device fill the matrix in row blocks (Backend::lingoMatrix),
+// reporting progress and stopping between blocks when cancelled; the GUI thread only swaps the
+// finished matrix into the model.
 #include "SimilarityPanel.h"
 
 #include "SimilarityHeatDelegate.h"
 #include "SimilarityMatrixModel.h"
 #include "SimilarityOrder.h"
 #include "StructureDepictionView.h"
+#include "backend/DeviceSelection.h"
 #include "chem/Depiction2D.h"
 #include "chem/LingoSmiles.h"
 #include "chem/MoleculeSmiles.h"
 #include "core/InputError.h"
-#include "lingo/LingoSearch.h"
 #include "lingo/LingoSet.h"
 
 #include <QComboBox>
@@ -37,26 +38,38 @@ namespace {
 
 constexpr int kNeighbours = 10; // nearest neighbours listed for the chosen hit
 
-// The matrix and clustered order of already canonical SMILES; empty result when cancelled.
-SimilarityResult computeMatrix(QPromise<SimilarityResult>& promise, SimilarityResult r) {
+// The matrix and clustered order of already canonical SMILES, computed by the backend of
+// `device`; empty result when cancelled.
+SimilarityResult computeMatrix(QPromise<SimilarityResult>& promise, SimilarityResult r,
+                               const QString& device) {
     const size_t n = r.smiles.size();
     if (n == 0) {
         r.error = QObject::tr("no valid SMILES to compare");
         return r;
     }
-    const lingo::LingoSet set = lingo::LingoSet::fromCanonicalSmiles(r.smiles);
-    auto matrix = std::make_shared<std::vector<float>>(n * n);
-    promise.setProgressRange(0, int(n));
-    // About 256k cells per block: frequent enough progress and cancellation checks.
-    const size_t rowsPerBlock = std::max<size_t>(1, (size_t(1) << 18) / n);
-    for (size_t r0 = 0; r0 < n; r0 += rowsPerBlock) {
-        if (promise.isCanceled())
-            return {};
-        const size_t r1 = std::min(n, r0 + rowsPerBlock);
-        lingo::similarityRows(set, set, r0, r1, matrix->data() + r0 * n);
-        promise.setProgressValue(int(r1));
+    std::unique_ptr<Backend> backend;
+    try {
+        std::string note;
+        backend = createBackend(parseDeviceRequest(device.toStdString()), 0, note);
+        r.deviceNote = QString::fromStdString(note);
+    } catch (const std::exception& e) {
+        r.error = QString::fromStdString(e.what());
+        return r;
     }
-    if (promise.isCanceled())
+    const lingo::LingoSet set = lingo::LingoSet::fromCanonicalSmiles(r.smiles);
+    auto matrix = std::make_shared<std::vector<float>>();
+    promise.setProgressRange(0, int(n));
+    // The backend computes row blocks and reports after each; the cancel flag it polls between
+    // blocks follows the promise's.
+    Progress progress;
+    progress.cancel = promise.isCanceled();
+    progress.onProgress = [&](long done, long) {
+        promise.setProgressValue(int(done));
+        if (promise.isCanceled())
+            progress.cancel = true;
+    };
+    const BatchStatus status = backend->lingoMatrix(set, *matrix, &progress);
+    if (status.cancelled || promise.isCanceled())
         return {};
     r.clustered = clusteredOrder(matrix->data(), int(n));
     r.matrix = std::move(matrix);
@@ -204,7 +217,7 @@ void SimilarityPanel::start(std::function<SimilarityResult(QPromise<SimilarityRe
 void SimilarityPanel::openSmilesFile(const QString& path) {
     const std::string file = path.toStdString();
     start(
-        [file](QPromise<SimilarityResult>& promise) {
+        [file, device = device()](QPromise<SimilarityResult>& promise) {
             SimilarityResult r;
             try {
                 LingoMolecules mols = readLingoSmiles(file);
@@ -218,7 +231,7 @@ void SimilarityPanel::openSmilesFile(const QString& path) {
                 r.error = QString::fromStdString(e.what());
                 return r;
             }
-            return computeMatrix(promise, std::move(r));
+            return computeMatrix(promise, std::move(r), device);
         },
         QFileInfo(path).fileName());
 }
@@ -227,7 +240,7 @@ void SimilarityPanel::setHits(const QStringList& names, const QStringList& smile
                               const QString& source) {
     const std::string where = source.toStdString();
     start(
-        [names, smiles, where](QPromise<SimilarityResult>& promise) {
+        [names, smiles, where, device = device()](QPromise<SimilarityResult>& promise) {
             SimilarityResult r;
             for (qsizetype i = 0; i < smiles.size() && i < names.size(); ++i) {
                 try {
@@ -238,7 +251,7 @@ void SimilarityPanel::setHits(const QStringList& names, const QStringList& smile
                     r.skipped << QString::fromStdString(e.what());
                 }
             }
-            return computeMatrix(promise, std::move(r));
+            return computeMatrix(promise, std::move(r), device);
         },
         source);
 }
@@ -246,7 +259,7 @@ void SimilarityPanel::setHits(const QStringList& names, const QStringList& smile
 void SimilarityPanel::setMolecules(std::vector<Molecule> molecules, const QString& source) {
     auto shared = std::make_shared<const std::vector<Molecule>>(std::move(molecules));
     start(
-        [shared](QPromise<SimilarityResult>& promise) {
+        [shared, device = device()](QPromise<SimilarityResult>& promise) {
             SimilarityResult r;
             for (size_t i = 0; i < shared->size(); ++i) {
                 if (promise.isCanceled())
@@ -260,7 +273,7 @@ void SimilarityPanel::setMolecules(std::vector<Molecule> molecules, const QStrin
                     r.skipped << QString::fromStdString(e.what());
                 }
             }
-            return computeMatrix(promise, std::move(r));
+            return computeMatrix(promise, std::move(r), device);
         },
         source);
 }
@@ -300,6 +313,7 @@ void SimilarityPanel::onFinished() {
             messages_ += "\n" + s;
     }
     status_->setText(messages_);
+    status_->setToolTip(result_.deviceNote);
     neighbours_->clear();
     depictA_->setDrawing({});
     depictB_->setDrawing({});

@@ -36,6 +36,7 @@ struct SimilarityResult {
     std::shared_ptr<const std::vector<float>> matrix; // row-major n x n
     std::vector<int> clustered;                       // clusteredOrder of the matrix
     QString error;                                    // set when nothing could be computed
+    QString deviceNote; // "device: CPU (16 threads)": which backend computed the matrix
 };
 
 class SimilarityPanel : public QWidget {
@@ -55,6 +56,14 @@ public:
     void setMolecules(std::vector<Molecule> molecules, const QString& source);
     bool busy() const;
     void cancel();
+    // The compute device ("auto", "cpu", "cuda:N"), asked of `source` when a computation starts,
+    // which then runs on createBackend(parseDeviceRequest(device)). MainWindow passes the
+    // document's setting: setDeviceSource([this] { return document_.device(); }).
+    void setDeviceSource(std::function<QString()> source) { deviceSource_ = std::move(source); }
+    void setDevice(const QString& request) {
+        setDeviceSource([request] { return request; });
+    }
+    QString device() const { return deviceSource_ ? deviceSource_() : QStringLiteral("auto"); }
 
     SimilarityMatrixModel* model() const { return model_; }
     QTableView* table() const { return table_; }
@@ -95,6 +104,7 @@ private:
     QFutureWatcher<SimilarityResult> watcher_;
     SimilarityResult result_;
     QString messages_;
+    std::function<QString()> deviceSource_;
     int chosenA_ = -1, chosenB_ = -1;
 };
 
