@@ -43,6 +43,7 @@ struct Pending {
 struct Chunk {
     std::vector<Pending> records;
     std::vector<Molecule> ligands; // the prepared ones, in record order
+    std::vector<long> ligandIndex; // their positions in the input stream
     std::vector<RefinementResult> results;
 };
 
@@ -102,9 +103,11 @@ void prepareChunk(Chunk& chunk, const TargetInputs& inputs, int threads) {
         }
         p.raw = Molecule{};
     });
-    for (auto& m : prepared)
-        if (m)
-            chunk.ligands.push_back(std::move(*m));
+    for (size_t i = 0; i < prepared.size(); ++i)
+        if (prepared[i]) {
+            chunk.ligands.push_back(std::move(*prepared[i]));
+            chunk.ligandIndex.push_back(chunk.records[i].index);
+        }
 }
 
 // Busy seconds of one stage (its waits on the queues not counted).
@@ -121,7 +124,8 @@ struct StageClock {
     }
 };
 
-Molecule withResult(Molecule m, const RefinementResult& r, long index) {
+// The minimized coordinates and the SD tags, in place (the molecule is written, then dropped).
+void annotate(Molecule& m, const RefinementResult& r, long index) {
     for (size_t i = 0; i < m.atoms.size() && i < r.coordinates.size(); ++i)
         m.atoms[i].position = r.coordinates[i];
     char buf[32];
@@ -135,7 +139,6 @@ Molecule withResult(Molecule m, const RefinementResult& r, long index) {
     m.setProperty("minimizedIntra", fmt(r.score.intra));
     m.setProperty("minimizedTorsional", fmt(r.score.torsional));
     m.setProperty("inputIndex", std::to_string(index));
-    return m;
 }
 
 } // namespace
@@ -276,6 +279,14 @@ int runMinimize(const std::vector<std::string>& args) {
                     if (!options.exact && !chunk->ligands.empty())
                         target.gridFor(types);
                     backend->minimize(target, chunk->ligands, options, chunk->results);
+                    // The SD records' coordinates and tags, in parallel: the writer, one thread,
+                    // is the slowest stage (tests/bench/RESULTS.md).
+                    if (sdf)
+                        parallelFor(static_cast<long>(chunk->ligands.size()), threads,
+                                    [&](long k) {
+                                        annotate(chunk->ligands[k], chunk->results[k],
+                                                 chunk->ligandIndex[k]);
+                                    });
                 });
                 if (!done.push(std::move(*chunk)))
                     return;
@@ -313,7 +324,7 @@ int runMinimize(const std::vector<std::string>& args) {
                             r.score.affinity, r.start.affinity, r.rmsdFromStart, r.iterations);
             }
             if (sdf)
-                sdf->add(withResult(lig, r, p.index), r.score.affinity);
+                sdf->add(lig, r.score.affinity); // annotated by the minimizer stage
             ++minimized;
         }
         std::cout.flush();

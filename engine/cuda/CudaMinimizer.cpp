@@ -18,10 +18,12 @@
 namespace pw::cuda {
 namespace {
 
-// With a Progress to honour, chunks are sized to about this much GPU work, so that a cancel
-// waits for at most the two chunks in flight (~0.06 s) instead of two 32k-pose chunks (0.2 s
-// for 1iep with Vina's steps, 0.7 s with --smooth).
-constexpr double kCancellableChunkSeconds = 0.03;
+// With a Progress to honour, chunks are sized so that each takes about this long from launch to
+// completion: a cancel then waits for at most the chunk in flight (two 32k-pose chunks take 0.2 s
+// for 1iep with Vina's steps, 0.7 s with --smooth). The size is found by doubling and halving,
+// not from a rate: a small chunk leaves most of the GPU idle, so its latency is that of its
+// slowest pose rather than proportional to its size.
+constexpr double kCancellableChunkSeconds = 0.04;
 constexpr long kMinChunk = 1024;
 
 void check(cudaError_t e, const char* what) { throwIfCudaError(e, what); }
@@ -254,12 +256,12 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
         check(cudaEventSynchronize(s.done), "minimization");
         const double w1 = now();
         gpuWait += w1 - w0;
-        if (progress && chunk < fullChunk) {
-            // Poses per second of this chunk (launch to completion, which includes the wait
-            // behind the other slot's chunk: an underestimate, so chunks stay short).
-            const double rate = s.count / std::max(1e-6, w1 - s.launched);
-            chunk = std::clamp(static_cast<long>(rate * kCancellableChunkSeconds), kMinChunk,
-                               fullChunk);
+        if (progress && s.count == chunk) {
+            const double latency = w1 - s.launched;
+            if (latency < 0.5 * kCancellableChunkSeconds)
+                chunk = std::min(fullChunk, 2 * chunk);
+            else if (latency > kCancellableChunkSeconds)
+                chunk = std::max(kMinChunk, chunk / 2);
         }
         unpack(s);
     };

@@ -29,8 +29,8 @@ public:
     // numbers: inter from the maps (read with options' gridInterpolation, as the minimizer reads
     // them), intra from the tabulated potential, unbound = own intra;
     // terms breakdowns are left zero. Throws InputError for a ligand the kernel cannot take.
-    // With a progress, chunks are sized to ~0.03 s of GPU work so that progress->cancel takes
-    // effect within ~0.1 s; poses not minimized then get StopReason::Cancelled.
+    // With a progress, chunks are sized to ~0.04 s from launch to completion so that
+    // progress->cancel takes effect within ~0.1 s; poses not minimized get StopReason::Cancelled.
     void minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
                   const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
                   Progress* progress = nullptr);
