@@ -140,7 +140,8 @@ void embedBounded(RDKit::RWMol& mol, const Molecule& origin,
         fail("generating them took longer than " + limit.str() + " s");
     }
     if (conf < 0)
-        fail("none could be generated in " + std::to_string(params.maxIterations) + " attempts");
+        fail("none could be generated in 2 x " + std::to_string(params.maxIterations) +
+             " attempts");
     // embed3D's force-field clean-up (MMFFOptimizeMolecule / UFFOptimizeMolecule with their
     // defaults), built from RDKit's Builder API: the MMFF.h / UFF.h convenience headers define
     // non-inline functions and may be included by one translation unit only (RdkitConvert.cpp).
