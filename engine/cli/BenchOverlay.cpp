@@ -1,6 +1,8 @@
 // `posewright-cli bench overlay`: shape overlay throughput through the Backend, timed like PAPER
-// times itself (the batch on the device: upload, optimisation, download, from the batch's
-// lastTiming()), with the host's share reported beside it.
+// times itself (the batch on the device: upload, optimisation, download), with the host's share
+// reported beside it. The device figure comes from the prepared batch's lastTiming(): one small
+// struct every backend fills, so the bench needs no CUDA class and times exactly the path the
+// `overlay` command runs.
 #include "CommandLine.h"
 #include "Commands.h"
 #include "DeviceOption.h"
