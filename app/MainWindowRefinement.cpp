@@ -357,12 +357,13 @@ void MainWindow::onJobFinished(const MinimizeJobResult& result) {
     const std::optional<VinaScore> beforeScore = document_.score(index);
     undo_->push(new LigandEditCommand(document_, index, before, beforeScore, result.ligand,
                                       result.refinement.score, tr("Minimize")));
-    statusBar()->showMessage(tr("Minimized in %1 steps: %2 kcal/mol (from %3), RMSD %4 Å")
-                                 .arg(result.refinement.iterations)
-                                 .arg(result.refinement.score.affinity, 0, 'f', 3)
-                                 .arg(result.refinement.start.affinity, 0, 'f', 3)
-                                 .arg(result.refinement.rmsdFromStart, 0, 'f', 2),
-                             8000);
+    statusBar()->showMessage(
+        tr("Minimized on the CPU in %1 steps: %2 kcal/mol (from %3), RMSD %4 Å")
+            .arg(result.refinement.iterations)
+            .arg(result.refinement.score.affinity, 0, 'f', 3)
+            .arg(result.refinement.start.affinity, 0, 'f', 3)
+            .arg(result.refinement.rmsdFromStart, 0, 'f', 2),
+        8000);
     emit minimizationFinished(true);
 }
 
@@ -424,7 +425,9 @@ void MainWindow::showActiveTrajectory() {
                                      .arg(t.batchDevice));
     else if (!t.points.empty())
         trajectoryNote_->setText(
-            tr("Watched minimization: %n step(s)", nullptr, static_cast<int>(t.points.size()) - 1));
+            t.points.size() == 2
+                ? tr("Watched minimization (CPU reference): 1 step")
+                : tr("Watched minimization (CPU reference): %1 steps").arg(t.points.size() - 1));
     else
         trajectoryNote_->clear();
 }
