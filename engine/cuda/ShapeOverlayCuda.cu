@@ -59,6 +59,9 @@ struct ShapeOverlayGpu::Impl {
     DeviceBuffer<shapekernel::OverlayOut> overlays;
     DeviceBuffer<float> fitVolume;
     DeviceBuffer<shapekernel::MolOut> out;
+    // Start poses (kPoseSize floats each, ShapeOverlay::startPoses order) and, for score-only
+    // runs, the one identity pose.
+    DeviceBuffer<float> starts, identityStart;
     PinnedBuffer<float4> hFit;
     PinnedBuffer<int> hOffsets;
     PinnedBuffer<shapekernel::MolOut> hOut;
@@ -112,14 +115,16 @@ ShapeOverlayGpu::ShapeOverlayGpu(const shape::ShapeOverlay& cpu, int device)
     S.oneClass = oneClass; // refined per batch (the fits must be class 0 as well)
     S.k0 = float(pc.k[0][0]);
     S.c0 = float(pc.c[0][0]);
-    const auto starts = shape::overlayStarts(o.starts);
+    // The CPU reference's own start poses (orientations, and ring centroids when asked), so
+    // that both optimize from the same starts.
+    const std::vector<shape::PoseVector>& starts = cpu.startPoses();
     S.nStarts = int(starts.size());
-    for (int s = 0; s < S.nStarts; ++s) {
-        S.starts[s][0] = float(starts[s].w());
-        S.starts[s][1] = float(starts[s].x());
-        S.starts[s][2] = float(starts[s].y());
-        S.starts[s][3] = float(starts[s].z());
-    }
+    std::vector<float> startPoses;
+    for (const shape::PoseVector& x : starts)
+        for (int a = 0; a < shapekernel::kPoseSize; ++a)
+            startPoses.push_back(float(x[a]));
+    uploadVector(I.starts, startPoses);
+    uploadVector(I.identityStart, std::vector<float>{1, 0, 0, 0, 0, 0, 0});
 }
 
 ShapeOverlayGpu::~ShapeOverlayGpu() = default;
@@ -134,6 +139,12 @@ std::string ShapeOverlayGpu::deviceName() const {
 std::vector<shape::ShapeScores>
 ShapeOverlayGpu::overlayAll(const std::vector<shape::ShapeModel>& fits, bool scoreOnly,
                             ShapeGpuTiming* timing) {
+    return overlayAll(fits, scoreOnly, timing, nullptr);
+}
+
+std::vector<shape::ShapeScores>
+ShapeOverlayGpu::overlayAll(const std::vector<shape::ShapeModel>& fits, bool scoreOnly,
+                            ShapeGpuTiming* timing, Progress* progress) {
     Impl& I = *impl_;
     check(cudaSetDevice(I.device), "cudaSetDevice");
     const shape::ShapeModel& ref = cpu_.reference();
@@ -148,12 +159,17 @@ ShapeOverlayGpu::overlayAll(const std::vector<shape::ShapeModel>& fits, bool sco
             results[i] = scoreOnly ? cpu_.scoreAsGiven(fits[i]) : cpu_.overlay(fits[i]);
     }
     shapekernel::Settings S = I.settings;
+    const float* starts = scoreOnly ? I.identityStart.p : I.starts.p;
     if (scoreOnly) { // one identity "start", no iteration: fits arrive in the reference frame
         S.nStarts = 1;
         S.maxIterations = 0;
-        S.starts[0][0] = 1, S.starts[0][1] = S.starts[0][2] = S.starts[0][3] = 0;
     }
+    const long total = long(fits.size()), onCpu = total - long(onGpu.size());
+    if (progress && progress->onProgress && onCpu > 0)
+        progress->onProgress(onCpu, total);
     for (size_t c0 = 0; c0 < onGpu.size(); c0 += kChunk) {
+        if (progress && progress->cancelled())
+            return {};
         const size_t n = std::min<size_t>(kChunk, onGpu.size() - c0);
         auto tp = Clock::now();
         size_t atoms = 0;
@@ -193,8 +209,8 @@ ShapeOverlayGpu::overlayAll(const std::vector<shape::ShapeModel>& fits, bool sco
         check(cudaMemcpyAsync(I.offsets.p, I.hOffsets.p, (n + 1) * sizeof(int),
                               cudaMemcpyHostToDevice, I.stream),
               "offset upload");
-        shapekernel::launchOverlay(I.ref.p, I.table.p, I.fit.p, I.offsets.p, S, I.overlays.p,
-                                   I.fitVolume.p, I.out.p, I.stream);
+        shapekernel::launchOverlay(I.ref.p, I.table.p, I.fit.p, I.offsets.p, starts, S,
+                                   I.overlays.p, I.fitVolume.p, I.out.p, I.stream);
         check(cudaGetLastError(), "overlay kernel launch");
         check(cudaMemcpyAsync(I.hOut.p, I.out.p, n * sizeof(shapekernel::MolOut),
                               cudaMemcpyDeviceToHost, I.stream),
@@ -224,6 +240,8 @@ ShapeOverlayGpu::overlayAll(const std::vector<shape::ShapeModel>& fits, bool sco
             }
         }
         t.finish += since(tf);
+        if (progress && progress->onProgress)
+            progress->onProgress(onCpu + long(c0 + n), total);
     }
     if (timing)
         *timing = t;

@@ -45,6 +45,11 @@ public:
     // kShapeMaxFitAtoms go to the CPU reference.
     std::vector<shape::ShapeScores> overlayAll(const std::vector<shape::ShapeModel>& fits,
                                                bool scoreOnly, ShapeGpuTiming* timing = nullptr);
+    // The same, reporting done/total after each launch (chunks of up to 2^18 molecules) and
+    // checking progress->cancelled() before each: a cancelled run returns an empty vector.
+    std::vector<shape::ShapeScores> overlayAll(const std::vector<shape::ShapeModel>& fits,
+                                               bool scoreOnly, ShapeGpuTiming* timing,
+                                               Progress* progress);
     std::string deviceName() const;
 
 private:
@@ -62,6 +67,11 @@ inline ShapeOverlayGpu::ShapeOverlayGpu(const shape::ShapeOverlay& cpu, int) : c
 inline ShapeOverlayGpu::~ShapeOverlayGpu() = default;
 inline std::vector<shape::ShapeScores>
 ShapeOverlayGpu::overlayAll(const std::vector<shape::ShapeModel>&, bool, ShapeGpuTiming*) {
+    return {};
+}
+inline std::vector<shape::ShapeScores>
+ShapeOverlayGpu::overlayAll(const std::vector<shape::ShapeModel>&, bool, ShapeGpuTiming*,
+                            Progress*) {
     return {};
 }
 inline std::string ShapeOverlayGpu::deviceName() const {

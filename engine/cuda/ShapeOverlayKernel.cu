@@ -105,8 +105,9 @@ __device__ __forceinline__ float evaluate(const Lane& L, const float4* __restric
 template <bool OneClass>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32)
     overlayKernel(const float4* __restrict__ refAtoms, const float2* __restrict__ pairTable,
-                  const float4* __restrict__ fitAtoms, const int* __restrict__ offsets, Settings S,
-                  OverlayOut* __restrict__ out, float* __restrict__ fitVolume) {
+                  const float4* __restrict__ fitAtoms, const int* __restrict__ offsets,
+                  const float* __restrict__ starts, Settings S, OverlayOut* __restrict__ out,
+                  float* __restrict__ fitVolume) {
     __shared__ float4 ref[256];
     __shared__ float2 table[kClasses * kClasses];
     for (int i = threadIdx.x; i < S.nRef; i += blockDim.x)
@@ -152,13 +153,10 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
             fitVolume[mol] = v;
     }
 
-    float x[7] = {S.starts[start][0],
-                  S.starts[start][1],
-                  S.starts[start][2],
-                  S.starts[start][3],
-                  0.0f,
-                  0.0f,
-                  0.0f};
+    float x[7];
+#pragma unroll
+    for (int a = 0; a < 7; ++a)
+        x[a] = starts[start * kPoseSize + a]; // orientation, and the centre the fit starts on
     float g[7], xn[7], gn[7], d[7], H[7][7];
     float f = evaluate<OneClass>(L, ref, table, S, x, g);
     auto resetH = [&](const float* grad) {
@@ -296,16 +294,16 @@ __global__ void bestStartKernel(const OverlayOut* __restrict__ overlays,
 }
 
 void launchOverlay(const float4* ref, const float2* table, const float4* fit, const int* offsets,
-                   const Settings& S, OverlayOut* overlays, float* fitVolume, MolOut* out,
-                   cudaStream_t stream) {
+                   const float* starts, const Settings& S, OverlayOut* overlays, float* fitVolume,
+                   MolOut* out, cudaStream_t stream) {
     const long long n = (long long)S.nMol * S.nStarts;
     const int blocks = int((n + kWarpsPerBlock - 1) / kWarpsPerBlock);
     if (S.oneClass)
-        overlayKernel<true><<<blocks, kWarpsPerBlock * 32, 0, stream>>>(ref, table, fit, offsets, S,
-                                                                        overlays, fitVolume);
+        overlayKernel<true><<<blocks, kWarpsPerBlock * 32, 0, stream>>>(
+            ref, table, fit, offsets, starts, S, overlays, fitVolume);
     else
-        overlayKernel<false><<<blocks, kWarpsPerBlock * 32, 0, stream>>>(ref, table, fit, offsets,
-                                                                         S, overlays, fitVolume);
+        overlayKernel<false><<<blocks, kWarpsPerBlock * 32, 0, stream>>>(
+            ref, table, fit, offsets, starts, S, overlays, fitVolume);
     bestStartKernel<<<(S.nMol + 127) / 128, 128, 0, stream>>>(overlays, fitVolume, S.nMol,
                                                               S.nStarts, out);
 }

@@ -1,10 +1,13 @@
 // GPU shape overlay against the CPU reference on the same inputs (label gpu): score-only values,
-// optimised best Tanimoto per molecule, and the GPU's own pose re-scored on the CPU in double.
+// optimised best Tanimoto per molecule, and the GPU's own pose re-scored on the CPU in double;
+// with ring-centroid starts too (the start translations must reach the kernel).
 #include "GpuTestMain.h"
 
 #include "chem/MoleculeReader.h"
 #include "cuda/ShapeOverlayCuda.h"
 #include "shape/GaussianOverlap.h"
+#include "shape/RingCentroids.h"
+#include "shape/RingFragments.h"
 #include "shape/ShapeOverlay.h"
 
 #include <QtTest>
@@ -39,11 +42,12 @@ class TestShapeGpu : public QObject {
     };
 
     void compare(int refIndex, const std::vector<Molecule>& fitsMol, RadiiMode radii, int starts,
-                 Stats& st) {
+                 Stats& st, bool ringStarts = false) {
         ShapeModelOptions mo;
         mo.radii = radii;
         OverlayOptions oo;
         oo.starts = starts;
+        oo.ringStarts = ringStarts;
         ShapeOverlay cpu(makeShapeModel(mols_[refIndex], mo), oo);
         std::vector<ShapeModel> fits;
         for (const Molecule& m : fitsMol)
@@ -77,7 +81,7 @@ class TestShapeGpu : public QObject {
             const double t = overlap / (cs[i].volumeRef + cs[i].volumeFit - overlap);
             st.maxRescoreDiff = std::max(st.maxRescoreDiff, std::abs(t - go[i].tanimoto));
         }
-        st.overlays += long(fits.size()) * starts;
+        st.overlays += long(fits.size()) * long(cpu.startPoses().size());
     }
 
 private slots:
@@ -105,6 +109,73 @@ private slots:
                  qPrintable(QString("%1 of %2 molecules differ by more than 1e-3")
                                 .arg(st.over)
                                 .arg(st.compared)));
+    }
+
+    void ringStartsMatchCpu() {
+        // Whole ligands on ligands with ring-centroid starts: the same agreement as above.
+        Stats st;
+        const std::vector<Molecule> moved = movedCopies(1);
+        for (int r : {0, 11, 23, 40})
+            compare(r, r % 2 ? moved : mols_, RadiiMode::Carbon, 4, st, true);
+        qInfo("ring starts: %ld overlays, %ld molecules: max |gpu-cpu| %.2e, %ld over 1e-3, "
+              "re-scored %.2e",
+              st.overlays, st.compared, st.maxDiff, st.over, st.maxRescoreDiff);
+        QVERIFY2(st.maxRescoreDiff < 1e-3, "GPU scores differ from its poses scored in double");
+        QVERIFY2(st.over <= st.compared / 100,
+                 qPrintable(QString("%1 of %2 molecules differ by more than 1e-3")
+                                .arg(st.over)
+                                .arg(st.compared)));
+
+        // Ring fragments moved away and overlaid back onto their ligand (as in
+        // tests/chem/test_shape_ring_starts): ring starts bring more of them home on the CPU;
+        // the GPU, given the same starts, must agree with the CPU and beat the CPU without them.
+        OverlayOptions plain, rings;
+        rings.ringStarts = true;
+        std::mt19937 rng(6);
+        Stats fr;
+        int fragments = 0, homeGpu = 0, homeCpu = 0, homePlain = 0;
+        for (size_t r = 0; r < mols_.size(); ++r) {
+            const auto ringList = smallestRings(mols_[r]);
+            if (ringList.size() < 2)
+                continue;
+            const ShapeOverlay cpuPlain(makeShapeModel(mols_[r], {}), plain);
+            const ShapeOverlay cpuRings(makeShapeModel(mols_[r], {}), rings);
+            std::vector<Molecule> home, moved;
+            std::vector<ShapeModel> fits;
+            for (const auto& ring : ringList) {
+                home.push_back(test::ringFragment(mols_[r], ring, 2));
+                moved.push_back(test::randomlyMoved(home.back(), rng));
+                fits.push_back(makeShapeModel(moved.back(), {}));
+            }
+            cuda::ShapeOverlayGpu gpu(cpuRings, 0);
+            const auto g = gpu.overlayAll(fits, false);
+            const auto c = cpuRings.overlayAll(fits, false);
+            const auto p = cpuPlain.overlayAll(fits, false);
+            for (size_t i = 0; i < fits.size(); ++i) {
+                auto isHome = [&](const ShapeScores& s) {
+                    return test::distanceFromHome(
+                               home[i], transformed(moved[i], s.rotation, s.translation)) < 0.5;
+                };
+                ++fragments;
+                homeGpu += isHome(g[i]);
+                homeCpu += isHome(c[i]);
+                homePlain += isHome(p[i]);
+                const double d = std::abs(g[i].tanimoto - c[i].tanimoto);
+                fr.maxDiff = std::max(fr.maxDiff, d);
+                fr.over += d > 1e-3;
+                ++fr.compared;
+                QVERIFY(g[i].start >= 0 && g[i].start < int(cpuRings.startPoses().size()));
+            }
+        }
+        qInfo("%d ring fragments: home on the GPU %d, CPU %d, CPU without ring starts %d; max "
+              "|gpu-cpu| %.2e, %ld over 1e-3",
+              fragments, homeGpu, homeCpu, homePlain, fr.maxDiff, fr.over);
+        QVERIFY2(fr.over <= fr.compared / 100,
+                 qPrintable(QString("%1 of %2 fragments differ by more than 1e-3")
+                                .arg(fr.over)
+                                .arg(fr.compared)));
+        QVERIFY(std::abs(homeGpu - homeCpu) <= fragments / 50);
+        QVERIFY2(homeGpu >= homePlain + fragments / 10, "ring starts do not reach the GPU");
     }
 };
 
