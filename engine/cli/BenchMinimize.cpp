@@ -2,8 +2,8 @@
 // translation <= 1 A per axis, random torsions), minimized on the chosen backend; one JSON line
 // per batch size with the wall time of Backend::minimize (packing, transfers and results
 // included; the one-off grid build and the first device contact are reported separately).
-#include "CommandLine.h"
 #include "BenchClock.h"
+#include "CommandLine.h"
 #include "Commands.h"
 #include "Json.h"
 #include "TargetSetup.h"

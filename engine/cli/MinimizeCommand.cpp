@@ -146,19 +146,19 @@ void annotate(Molecule& m, const RefinementResult& r, long index) {
 int runMinimize(const std::vector<std::string>& args) {
     auto spec = targetOptionSpec();
     spec.insert({{"ligands", OptionKind::Values},
-                  {"out", OptionKind::Value},
-                  {"json", OptionKind::Flag},
-                  {"device", OptionKind::Value},
-                  {"threads", OptionKind::Value},
-                  {"vina-steps", OptionKind::Flag},
-                  {"smooth", OptionKind::Flag},
-                  {"interpolation", OptionKind::Value},
-                  {"exact", OptionKind::Flag},
-                  {"line-search", OptionKind::Value},
-                  {"max-iterations", OptionKind::Value},
-                  {"tolerance", OptionKind::Value},
-                  {"chunk", OptionKind::Value},
-                  {"reduction", OptionKind::Value}});
+                 {"out", OptionKind::Value},
+                 {"json", OptionKind::Flag},
+                 {"device", OptionKind::Value},
+                 {"threads", OptionKind::Value},
+                 {"vina-steps", OptionKind::Flag},
+                 {"smooth", OptionKind::Flag},
+                 {"interpolation", OptionKind::Value},
+                 {"exact", OptionKind::Flag},
+                 {"line-search", OptionKind::Value},
+                 {"max-iterations", OptionKind::Value},
+                 {"tolerance", OptionKind::Value},
+                 {"chunk", OptionKind::Value},
+                 {"reduction", OptionKind::Value}});
     CommandLine cl(args, spec);
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional()[0] + "'");
@@ -282,11 +282,9 @@ int runMinimize(const std::vector<std::string>& args) {
                     // The SD records' coordinates and tags, in parallel: the writer, one thread,
                     // is the slowest stage (tests/bench/RESULTS.md).
                     if (sdf)
-                        parallelFor(static_cast<long>(chunk->ligands.size()), threads,
-                                    [&](long k) {
-                                        annotate(chunk->ligands[k], chunk->results[k],
-                                                 chunk->ligandIndex[k]);
-                                    });
+                        parallelFor(static_cast<long>(chunk->ligands.size()), threads, [&](long k) {
+                            annotate(chunk->ligands[k], chunk->results[k], chunk->ligandIndex[k]);
+                        });
                 });
                 if (!done.push(std::move(*chunk)))
                     return;
@@ -304,8 +302,12 @@ int runMinimize(const std::vector<std::string>& args) {
                 ++refused;
                 std::cerr << "warning: " << p.error << "\n";
                 if (json)
-                    std::cout << JsonObject().add("name", p.name).add("index", p.index)
-                                     .add("error", p.error).str() << "\n";
+                    std::cout << JsonObject()
+                                     .add("name", p.name)
+                                     .add("index", p.index)
+                                     .add("error", p.error)
+                                     .str()
+                              << "\n";
                 continue;
             }
             const Molecule& lig = chunk.ligands[k];
@@ -343,8 +345,9 @@ int runMinimize(const std::vector<std::string>& args) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     char secondsText[32];
     std::snprintf(secondsText, sizeof secondsText, "%.3f", seconds);
-    std::cerr << "minimized " << minimized << " of " << index + skipped << " poses in " << secondsText
-              << " s" << (refused + skipped ? ", " + std::to_string(refused + skipped) + " skipped" : "")
+    std::cerr << "minimized " << minimized << " of " << index + skipped << " poses in "
+              << secondsText << " s"
+              << (refused + skipped ? ", " + std::to_string(refused + skipped) + " skipped" : "")
               << "\n";
     // Where the time went: each stage's busy seconds (they overlap, so they may add up to more
     // than the wall time; the largest bounds it) and the peak host memory.

@@ -26,7 +26,9 @@ namespace {
 constexpr double kCancellableChunkSeconds = 0.04;
 constexpr long kMinChunk = 1024;
 
-void check(cudaError_t e, const char* what) { throwIfCudaError(e, what); }
+void check(cudaError_t e, const char* what) {
+    throwIfCudaError(e, what);
+}
 
 double now() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())

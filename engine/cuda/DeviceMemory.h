@@ -30,7 +30,8 @@ struct CudaArray {
     CudaArray() = default;
     CudaArray(const CudaArray&) = delete;
     CudaArray& operator=(const CudaArray&) = delete;
-    CudaArray(CudaArray&& o) noexcept : p(std::exchange(o.p, nullptr)), cap(std::exchange(o.cap, 0)) {}
+    CudaArray(CudaArray&& o) noexcept
+        : p(std::exchange(o.p, nullptr)), cap(std::exchange(o.cap, 0)) {}
     CudaArray& operator=(CudaArray&& o) noexcept {
         std::swap(p, o.p);
         std::swap(cap, o.cap);
@@ -57,10 +58,18 @@ struct CudaArray {
     T* data() const { return p; }
 };
 
-inline cudaError_t mallocDevice(void** p, size_t bytes) { return cudaMalloc(p, bytes); }
-inline cudaError_t mallocPinned(void** p, size_t bytes) { return cudaMallocHost(p, bytes); }
-inline cudaError_t freeDevice(void* p) { return cudaFree(p); }
-inline cudaError_t freePinned(void* p) { return cudaFreeHost(p); }
+inline cudaError_t mallocDevice(void** p, size_t bytes) {
+    return cudaMalloc(p, bytes);
+}
+inline cudaError_t mallocPinned(void** p, size_t bytes) {
+    return cudaMallocHost(p, bytes);
+}
+inline cudaError_t freeDevice(void* p) {
+    return cudaFree(p);
+}
+inline cudaError_t freePinned(void* p) {
+    return cudaFreeHost(p);
+}
 
 } // namespace detail
 

@@ -72,8 +72,7 @@ bool DeviceScoringTarget::upload(const DockingTarget& target, int threads) {
         for (int j = 0; j < kXsTypeCount; ++j) {
             const auto a = static_cast<XsType>(i), b = static_cast<XsType>(j);
             const bool hyd = xsIsHydrophobic(a) && xsIsHydrophobic(b);
-            const bool hb =
-                (xsIsDonor(a) && xsIsAcceptor(b)) || (xsIsDonor(b) && xsIsAcceptor(a));
+            const bool hb = (xsIsDonor(a) && xsIsAcceptor(b)) || (xsIsDonor(b) && xsIsAcceptor(a));
             pp[i * kXsTypeCount + j] = make_float4(float(sf.radius(a) + sf.radius(b)),
                                                    hyd ? 1.f : 0.f, hb ? 1.f : 0.f, 0.f);
         }
@@ -93,8 +92,7 @@ bool DeviceScoringTarget::upload(const DockingTarget& target, int threads) {
 
     // Vina's tabulated potential, bin by bin, read back through ScoringFunction.
     s.tableFactor = static_cast<float>(ScoringFunction::kTableSamplesPerA2);
-    s.tableSize =
-        static_cast<int>(ScoringFunction::kTableSamplesPerA2 * sf.cutoffSquared()) + 3;
+    s.tableSize = static_cast<int>(ScoringFunction::kTableSamplesPerA2 * sf.cutoffSquared()) + 3;
     const int rows = kXsTypeCount * (kXsTypeCount + 1) / 2;
     std::vector<float> table(static_cast<size_t>(rows) * s.tableSize, 0.0f);
     for (int i = 0; i < kXsTypeCount; ++i)

@@ -1,5 +1,6 @@
 // MinimizeDeviceTarget: the receptor side of the CUDA minimizer on the device: the grid maps
-// (read back at the samples), pair parameters, Vina's tabulated potential and the intra cutoff shift.
+// (read back at the samples), pair parameters, Vina's tabulated potential and the intra cutoff
+// shift.
 #pragma once
 
 #include "DeviceMemory.h"

@@ -1,5 +1,6 @@
 // MinimizeTemplates: the host side of the CUDA minimizer's ligand templates: one flat record per
-// distinct prepared ligand (kinematic atom order, fragments, intra pairs) and Vina's reported score.
+// distinct prepared ligand (kinematic atom order, fragments, intra pairs) and Vina's reported
+// score.
 #pragma once
 
 #include "MinimizeTypes.h"
@@ -19,7 +20,6 @@ struct HostTemplate {
     std::vector<NodeGpu> nodes;
     std::vector<PairGpu> pairs;
 };
-
 
 // Row of Vina's tabulated potential for an unordered XS type pair (i <= j, rows in order).
 int tableRow(int a, int b);

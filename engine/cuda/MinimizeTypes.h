@@ -8,8 +8,8 @@ namespace pw::cuda {
 
 // How the per-fragment force/torque sums and the energy are reduced inside a warp.
 enum class Reduction : int {
-    SharedAtomics = 0, // atomicAdd into per-fragment slots in shared memory
-    WarpShuffle = 1,   // segmented inclusive scan with __shfl_up_sync (atoms are fragment-ordered)
+    SharedAtomics = 0,  // atomicAdd into per-fragment slots in shared memory
+    WarpShuffle = 1,    // segmented inclusive scan with __shfl_up_sync (atoms are fragment-ordered)
     TensorCoreWmma = 2, // membership matrix x per-atom vectors on the Tensor Cores (tf32 hi + lo)
 };
 const char* reductionName(Reduction r); // "shared", "shuffle", "wmma"

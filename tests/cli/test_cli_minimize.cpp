@@ -16,7 +16,9 @@ using namespace pw;
 
 using namespace pw::test;
 
-QString data(const QString& rel) { return testData(rel); }
+QString data(const QString& rel) {
+    return testData(rel);
+}
 
 namespace {
 
@@ -45,8 +47,8 @@ private slots:
         // Vina 1.2.3 --score_only on this pose: affinity -12.513, inter -17.634, intra -0.485
         // (tests/data/reference/1iep.json).
         CliRun r = runCli({"score", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--ligand",
-                        data("complexes/1iep/ligand_xtal.pdbqt"), "--box",
-                        data("complexes/1iep/box.txt"), "--json"});
+                           data("complexes/1iep/ligand_xtal.pdbqt"), "--box",
+                           data("complexes/1iep/box.txt"), "--json"});
         QCOMPARE(r.exitCode, 0);
         QJsonObject o = jsonLines(r.out).value(0);
         QVERIFY(std::abs(o["affinity"].toDouble() - -12.513) < 0.01);
@@ -60,10 +62,11 @@ private slots:
         QStringList ligands;
         for (int i : {2, 7, 1})
             ligands << data(QString("complexes/1iep/poses/pose%1.pdbqt").arg(i, 2, 10, QChar('0')));
-        CliRun r = runCli(QStringList{"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"),
-                                   "--box", data("complexes/1iep/box.txt"), "--device", "cpu",
-                                   "--out", out, "--json", "--ligands"} +
-                       ligands);
+        CliRun r =
+            runCli(QStringList{"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"),
+                               "--box", data("complexes/1iep/box.txt"), "--device", "cpu", "--out",
+                               out, "--json", "--ligands"} +
+                   ligands);
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.contains("device: CPU"), r.err.constData());
         auto lines = jsonLines(r.out);
@@ -109,8 +112,8 @@ private slots:
         writeMolecules(batch, {good, far, hydrogen, chain, good});
         const QString out = dir.filePath("out.sdf");
         CliRun r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--box",
-                        data("complexes/1iep/box.txt"), "--device", "cpu", "--json", "--out", out,
-                        "--ligands", QString::fromStdString(batch)});
+                           data("complexes/1iep/box.txt"), "--device", "cpu", "--json", "--out",
+                           out, "--ligands", QString::fromStdString(batch)});
         QCOMPARE(r.exitCode, 0);
         auto lines = jsonLines(r.out);
         QCOMPARE(lines.size(), 5);
@@ -144,10 +147,10 @@ private slots:
         const std::string file = dir.filePath("seven.sdf").toStdString();
         writeMolecules(file, batch);
         const QString out = dir.filePath("out.sdf");
-        CliRun r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--box",
-                           data("complexes/1iep/box.txt"), "--device", "cpu", "--json", "--chunk",
-                           "2", "--vina-steps", "--out", out, "--ligands",
-                           QString::fromStdString(file)});
+        CliRun r =
+            runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--box",
+                    data("complexes/1iep/box.txt"), "--device", "cpu", "--json", "--chunk", "2",
+                    "--vina-steps", "--out", out, "--ligands", QString::fromStdString(file)});
         QCOMPARE(r.exitCode, 0);
         auto lines = jsonLines(r.out);
         QCOMPARE(lines.size(), 7);
@@ -167,27 +170,34 @@ private slots:
         QTemporaryDir dir;
         const QString out = dir.filePath("out.sdf");
         const QString missing = dir.filePath("missing.sdf");
-        CliRun r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--box",
-                           data("complexes/1iep/box.txt"), "--device", "cpu", "--chunk", "1",
-                           "--out", out, "--ligands", data("complexes/1iep/ligand_xtal.sdf"),
-                           missing});
+        CliRun r =
+            runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--box",
+                    data("complexes/1iep/box.txt"), "--device", "cpu", "--chunk", "1", "--out", out,
+                    "--ligands", data("complexes/1iep/ligand_xtal.sdf"), missing});
         QVERIFY(r.exitCode != 0);
         QVERIFY2(r.err.contains("missing.sdf"), r.err.constData());
         QVERIFY(!QFile::exists(out));
     }
     void receptorWithoutHydrogens() {
         CliRun r = runCli({"minimize", "--receptor", data("complexes/1stp/receptor.pdb"),
-                        "--autobox-ligand", data("complexes/1stp/ligand_xtal.pdbqt"), "--ligands",
-                        data("complexes/1stp/ligand_xtal.pdbqt")});
+                           "--autobox-ligand", data("complexes/1stp/ligand_xtal.pdbqt"),
+                           "--ligands", data("complexes/1stp/ligand_xtal.pdbqt")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("no polar hydrogens"), r.err.constData());
     }
     void smoothMode() {
         // The well-conditioned configuration, like the default one, ends at least as low as
         // Vina 1.2.3 --local_only from the crystal pose (-6.940, tests/data/reference/1stp.json).
-        const QStringList base{"minimize", "--receptor", data("complexes/1stp/receptor.pdbqt"),
-                               "--box", data("complexes/1stp/box.txt"), "--device", "cpu",
-                               "--json", "--ligands", data("complexes/1stp/ligand_xtal.pdbqt")};
+        const QStringList base{"minimize",
+                               "--receptor",
+                               data("complexes/1stp/receptor.pdbqt"),
+                               "--box",
+                               data("complexes/1stp/box.txt"),
+                               "--device",
+                               "cpu",
+                               "--json",
+                               "--ligands",
+                               data("complexes/1stp/ligand_xtal.pdbqt")};
         CliRun plain = runCli(base);
         CliRun smooth = runCli(base + QStringList{"--smooth"});
         QCOMPARE(smooth.exitCode, 0);
