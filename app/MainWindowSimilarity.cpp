@@ -16,6 +16,8 @@ namespace pw {
 void MainWindow::setupSimilarity(QMenu* fileMenu) {
     similarity_ = new SimilarityPanel(this);
     similarity_->setObjectName(QStringLiteral("similarityPanel"));
+    // The matrix is computed on the Device setting's backend, read when a computation starts.
+    similarity_->setDeviceSource([this] { return document_.device(); });
     similarityDock_ = new QDockWidget(tr("Similarity"), this);
     similarityDock_->setObjectName(QStringLiteral("similarityDock"));
     similarityDock_->setWidget(similarity_);
@@ -36,7 +38,6 @@ void MainWindow::setupSimilarity(QMenu* fileMenu) {
     ligands->setObjectName(QStringLiteral("ligandSimilarityAction"));
     connect(ligands, &QAction::triggered, this, &MainWindow::showLigandSimilarity);
     fileMenu->addAction(ligands);
-    fileMenu->addAction(similarityDock_->toggleViewAction());
     connect(similarity_, &SimilarityPanel::finished, this, [this](bool) {
         statusBar()->showMessage(similarity_->messages().section('\n', 0, 0), 5000);
     });

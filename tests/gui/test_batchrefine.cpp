@@ -1,10 +1,12 @@
 // Qt Test for batch refinement in the main window (1stp receptor, three of its docked poses):
 // "Refine all ligands" runs on the Device setting's backend with progress, gives every ligand the
 // affinity that single-pose minimization gives it, is one undo step and re-ranks the list; it
-// can be cancelled; the device it ran on is said; every dock comes back from the View menu.
+// can be cancelled; the device it ran on is said (and the similarity panel computes on the same
+// setting); every dock comes back from the View menu.
 #include "EnergyPlot.h"
 #include "MainWindow.h"
 #include "SettingsPanel.h"
+#include "SimilarityPanel.h"
 #include "TrajectoryPlayer.h"
 #include "ViewEnvironment.h"
 
@@ -116,6 +118,7 @@ void TestBatchRefine::batchEqualsOneByOneOnTheCpu() {
     QVERIFY2(finished.front().front().toBool(), qPrintable(w.lastError()));
     QVERIFY(!w.busy());
     QVERIFY(!w.progressBar()->isVisible());
+    QCOMPARE(w.progressBar()->value(), 3); // the last done/total arrived before the result
     QVERIFY(w.minimizeAction()->isEnabled());
 
     // The status bar names the backend and the time.
@@ -195,6 +198,7 @@ void TestBatchRefine::gpuRequestSaysWhatRan() {
     MainWindow w;
     QVERIFY(openPoses(w, 2, QStringLiteral("cuda")));
     QCOMPARE(w.document().device(), QStringLiteral("cuda"));
+    QCOMPARE(w.similarityPanel()->device(), QStringLiteral("cuda")); // the same setting
     // The watched single-pose run says it is on the CPU, and where batches go.
     const QString tip = w.minimizeAction()->toolTip();
     QVERIFY2(tip.contains(QStringLiteral("CPU reference")) &&
