@@ -8,6 +8,9 @@
 
 #include <QtTest>
 
+#include <algorithm>
+#include <iterator>
+
 using namespace pw;
 using namespace pw::shape;
 
@@ -21,8 +24,8 @@ private slots:
     void initTestCase() {
         mols_ = readMolecules(POSEWRIGHT_TEST_DATA "/shapes/cdk2.sdf");
         QCOMPARE(int(mols_.size()), 47);
-        for (const Molecule& m : mols_)
-            models_.push_back(makeShapeModel(m, {}));
+        std::transform(mols_.begin(), mols_.end(), std::back_inserter(models_),
+                       [](const Molecule& m) { return makeShapeModel(m, {}); });
     }
 
     void ringStartsNeverLowerTheBestTanimoto() {

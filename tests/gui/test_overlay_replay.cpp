@@ -29,15 +29,9 @@ using namespace pw;
 
 namespace {
 
+// Centroid of the heavy atoms (the shape model's centres).
 Vec3 heavyCentroid(const Molecule& m) {
-    Vec3 c = Vec3::Zero();
-    int n = 0;
-    for (const Atom& a : m.atoms)
-        if (a.element != 1) {
-            c += a.position;
-            ++n;
-        }
-    return c / double(n);
+    return shape::makeShapeModel(m, {}).frame.centroid;
 }
 
 double largestDistance(const Molecule& a, const Molecule& b) {
