@@ -77,6 +77,11 @@ void Document::replaceLigands(const std::vector<LigandUpdate>& updates) {
         emit ligandsUpdated();
 }
 
+void Document::clearScores() {
+    scores_.assign(ligands_.size(), std::nullopt);
+    emit ligandsUpdated();
+}
+
 const LigandTrajectory& Document::trajectory(int index) const {
     static const LigandTrajectory none;
     if (index < 0 || index >= static_cast<int>(trajectories_.size()))

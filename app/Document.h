@@ -55,6 +55,8 @@ public:
         std::optional<VinaScore> score;
     };
     void replaceLigands(const std::vector<LigandUpdate>& updates);
+    // Forgets every score (a new receptor grid, box or scoring function), with ligandsUpdated().
+    void clearScores();
 
     // The recorded steps of a ligand's last watched minimization; empty when none (never
     // minimized, or its pose came from a batch, which records no steps).

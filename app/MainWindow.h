@@ -140,6 +140,7 @@ private:
     void onLigandChanged(int index);
     void onLigandsUpdated();
     void updateLigandItem(int index);
+    void updateLigandRow(int row);
     void sortLigandList();
     void showSelectedLigands();
     // Receptor as pocket sticks plus backbone tube (or all sticks, or all when no ligand shown).
@@ -237,6 +238,7 @@ private:
     int targetGeneration_ = 0; // increases with every requested build; older results are dropped
     bool targetBuilding_ = false;
     bool minimizeWhenReady_ = false;
+    bool refineWhenReady_ = false;
     bool restoringSession_ = false;
     int sessionGeneration_ = 0;
     std::unique_ptr<MinimizeJob> job_;

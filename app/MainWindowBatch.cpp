@@ -26,12 +26,9 @@ void MainWindow::refineAll() {
         return;
     }
     if (!targetReady()) {
-        // Unlike a single pose, a batch is not queued behind the grid build: ask again then.
+        refineWhenReady_ = true; // starts when the grid maps are built (or cancelled with them)
+        minimizeWhenReady_ = false;
         requestTarget();
-        statusBar()->showMessage(tr("The grid maps are being built: refine again when they "
-                                    "are ready"),
-                                 5000);
-        emit batchRefinementFinished(false);
         return;
     }
     batchTarget_ = target_;

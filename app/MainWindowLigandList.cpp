@@ -58,7 +58,7 @@ void MainWindow::onLigandsChanged() {
             item->setToolTip(
                 tr("%1 heavy atoms, %2 atoms").arg(m.heavyAtomCount()).arg(m.atoms.size()));
             ligandList_->addItem(item);
-            updateLigandItem(static_cast<int>(i));
+            updateLigandRow(static_cast<int>(i));
         }
         sortLigandList();
         const int row = rowOfLigand(document_.activeLigand());
@@ -75,9 +75,15 @@ void MainWindow::onLigandsChanged() {
 
 void MainWindow::updateLigandItem(int index) {
     const int row = rowOfLigand(index);
-    if (row < 0 || index >= static_cast<int>(document_.ligands().size()))
-        return;
+    if (row >= 0)
+        updateLigandRow(row);
+}
+
+void MainWindow::updateLigandRow(int row) {
     QListWidgetItem* item = ligandList_->item(row);
+    const int index = ligandOfRow(row);
+    if (!item || index < 0 || index >= static_cast<int>(document_.ligands().size()))
+        return;
     const Molecule& m = document_.ligands()[static_cast<size_t>(index)];
     QString text = QStringLiteral("%1  %2").arg(index + 1).arg(
         m.name.empty() ? tr("ligand %1").arg(index + 1) : QString::fromStdString(m.name));
@@ -106,8 +112,8 @@ void MainWindow::onLigandChanged(int index) {
 }
 
 void MainWindow::onLigandsUpdated() {
-    for (int i = 0; i < static_cast<int>(document_.ligands().size()); ++i)
-        updateLigandItem(i);
+    for (int row = 0; row < ligandList_->count(); ++row)
+        updateLigandRow(row);
     sortLigandList();
     showSelectedLigands();
     updateStatus();

@@ -128,23 +128,26 @@ void MainWindow::onTargetBuilt(std::shared_ptr<const ScoringTarget> target, QStr
     targetBuilding_ = false;
     clearBusy();
     if (!error.isEmpty()) {
-        minimizeWhenReady_ = false;
+        const bool batchWaited = refineWhenReady_;
+        minimizeWhenReady_ = refineWhenReady_ = false;
         showError(error);
         emit targetBuilt(false);
+        if (batchWaited)
+            emit batchRefinementFinished(false);
         return;
     }
     target_ = std::move(target);
-    // Scores of the old target no longer hold.
-    for (int i = 0; i < static_cast<int>(document_.ligands().size()); ++i)
-        if (i != document_.activeLigand())
-            document_.setScore(i, std::nullopt);
-    if (document_.activeLigand() >= 0)
-        document_.setScore(document_.activeLigand(), std::nullopt);
+    // Scores of the old target no longer hold (one update for the whole list; the active
+    // ligand is rescored as it is shown again).
+    document_.clearScores();
     rescoreActiveLigand();
     emit targetBuilt(true);
     if (minimizeWhenReady_) {
         minimizeWhenReady_ = false;
         startMinimization();
+    } else if (refineWhenReady_) {
+        refineWhenReady_ = false;
+        refineAll();
     }
 }
 
@@ -278,6 +281,7 @@ void MainWindow::minimize() {
     }
     if (!targetReady()) {
         minimizeWhenReady_ = true;
+        refineWhenReady_ = false;
         requestTarget();
         return;
     }
@@ -368,6 +372,10 @@ void MainWindow::onJobFinished(const MinimizeJobResult& result) {
 }
 
 void MainWindow::cancelJob() {
+    if (refineWhenReady_) {
+        refineWhenReady_ = false;
+        emit batchRefinementFinished(false);
+    }
     minimizeWhenReady_ = false;
     if (job_) {
         job_->cancel(); // finished() arrives with cancelled set

@@ -92,6 +92,7 @@ class TestBatchRefine : public QObject {
 private slots:
     void batchEqualsOneByOneOnTheCpu();
     void cancelLeavesTheDocument();
+    void waitsForTheGridMaps();
     void gpuRequestSaysWhatRan();
     void viewMenuBringsBackEveryDock();
 };
@@ -135,11 +136,19 @@ void TestBatchRefine::batchEqualsOneByOneOnTheCpu() {
         batchPoses.push_back(coordinatesOf(w.document().ligands()[static_cast<size_t>(i)]));
         QVERIFY(maxDeviation(batchPoses.back(), start[static_cast<size_t>(i)]) > 1e-3); // moved
     }
-    // The list is ranked, best affinity first.
+    // The list is ranked, best affinity first; the active ligand stays active and selected.
     QVERIFY(w.rankAction()->isChecked());
     for (int row = 1; row < 3; ++row)
         QVERIFY(batch[static_cast<size_t>(w.ligandOfRow(row - 1))] <=
                 batch[static_cast<size_t>(w.ligandOfRow(row))]);
+    QCOMPARE(w.document().activeLigand(), 0);
+    QVERIFY(w.ligandList()->item(w.rowOfLigand(0))->isSelected());
+    QVERIFY(
+        w.ligandList()->item(w.rowOfLigand(0))->text().endsWith(QString::number(batch[0], 'f', 2)));
+    // Unranked, the file order comes back.
+    w.rankAction()->setChecked(false);
+    for (int row = 0; row < 3; ++row)
+        QCOMPARE(w.ligandOfRow(row), row);
     // No per-step frames from a batch: the energy panel says so.
     QCOMPARE(w.trajectory().size(), size_t(0));
     QCOMPARE(w.energyPlot()->pointCount(), 0);
@@ -192,6 +201,20 @@ void TestBatchRefine::cancelLeavesTheDocument() {
         QVERIFY(maxDeviation(coordinatesOf(w.document().ligands()[i]), start[i]) < 1e-12);
     QCOMPARE(w.document().score(0)->affinity, startAffinity);
     QCOMPARE(w.undoStack()->count(), 0);
+}
+
+void TestBatchRefine::waitsForTheGridMaps() {
+    MainWindow w;
+    QVERIFY(openPoses(w, 2, QStringLiteral("cpu")));
+    // A new scoring function: the grid maps are rebuilt, and the batch waits for them.
+    w.document().setScoring(ScoringKind::Vinardo);
+    QVERIFY(!w.targetReady());
+    bool ok = false;
+    QVERIFY(refineAllThroughUi(w, &ok));
+    QVERIFY2(ok, qPrintable(w.lastError()));
+    QVERIFY(w.targetReady());
+    QVERIFY(w.document().score(0).has_value() && w.document().score(1).has_value());
+    QVERIFY(w.statusBar()->currentMessage().startsWith(QStringLiteral("Refined 2 ligands")));
 }
 
 void TestBatchRefine::gpuRequestSaysWhatRan() {
