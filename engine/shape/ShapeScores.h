@@ -18,7 +18,7 @@ struct ShapeScores {
     // translation.
     Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
     Vec3 translation = Vec3::Zero();
-    int start = -1;     // which start gave the best overlay (-1: scored as given)
+    int start = -1;     // index into ShapeOverlay::startPoses() of the best (-1: scored as given)
     int iterations = 0; // BFGS iterations of that start
 };
 
