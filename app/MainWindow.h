@@ -247,7 +247,6 @@ private:
     int batchLigandsGeneration_ = 0; // the document's ligandsGeneration() at its start
     int jobLigand_ = -1;
     Molecule trajectoryLigand_; // the prepared molecule the trajectory's coordinates belong to
-    int trajectoryIndex_ = -1;  // which document ligand
     std::vector<TrajectoryPoint> trajectory_;
 };
 

@@ -66,7 +66,6 @@ void MainWindow::onLigandsChanged() {
             ligandList_->item(row)->setSelected(true);
     }
     trajectory_.clear();
-    trajectoryIndex_ = -1;
     showActiveTrajectory();
     showSelectedLigands();
     view_->resetCamera();

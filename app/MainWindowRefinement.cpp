@@ -295,7 +295,6 @@ void MainWindow::startMinimization() {
         return;
     }
     trajectory_.clear();
-    trajectoryIndex_ = jobLigand_;
     trajectoryLigand_ = document_.ligands()[static_cast<size_t>(jobLigand_)];
     plot_->clearPoints();
     player_->setFrameCount(0);
@@ -417,7 +416,6 @@ void MainWindow::showActiveTrajectory() {
     const LigandTrajectory& t = document_.trajectory(active);
     trajectory_ = t.points;
     trajectoryLigand_ = t.ligand;
-    trajectoryIndex_ = t.points.empty() ? -1 : active;
     plot_->clearPoints();
     for (const TrajectoryPoint& p : trajectory_)
         plot_->addPoint(p.iteration, seriesValues(p));

@@ -178,6 +178,16 @@ void TestBatchRefine::batchEqualsOneByOneOnTheCpu() {
                              batchPoses[static_cast<size_t>(i)]) < 1e-6);
         QVERIFY(!w.trajectory().empty()); // a watched run records its steps
     }
+    // Each ligand keeps its own recorded run: the plot follows the active ligand.
+    for (int i = 0; i < 3; ++i) {
+        selectOnly(w, i);
+        const size_t frames = w.document().trajectory(i).points.size();
+        QVERIFY(frames > 1);
+        QCOMPARE(w.trajectory().size(), frames);
+        QCOMPARE(w.energyPlot()->pointCount(), static_cast<int>(frames));
+        QCOMPARE(w.player()->frameCount(), static_cast<int>(frames));
+        QCOMPARE(w.trajectory().back().energy, w.document().trajectory(i).points.back().energy);
+    }
 }
 
 void TestBatchRefine::cancelLeavesTheDocument() {
