@@ -23,10 +23,15 @@ RankedSdfWriter::~RankedSdfWriter() {
     std::remove(spoolPath_.c_str());
 }
 
-void RankedSdfWriter::add(const Molecule& m, double score) {
+std::string RankedSdfWriter::formatRecord(const Molecule& m) {
     std::ostringstream record;
     writeSdfRecord(record, m);
-    const std::string text = record.str();
+    return record.str();
+}
+
+void RankedSdfWriter::add(const Molecule& m, double score) { addFormatted(formatRecord(m), score); }
+
+void RankedSdfWriter::addFormatted(const std::string& text, double score) {
     spool_.write(text.data(), static_cast<std::streamsize>(text.size()));
     if (!spool_)
         throw InputError(target_, 0, "cannot write the temporary spool file (disk full?)");

@@ -21,6 +21,10 @@ public:
 
     // Lower scores rank first (affinities); ties keep arrival order.
     void add(const Molecule& m, double score);
+    // The same with the record already formatted by formatRecord(): callers format on many
+    // threads, since one thread formatting text is otherwise the slowest stage of a batch.
+    void addFormatted(const std::string& record, double score);
+    static std::string formatRecord(const Molecule& m);
     long count() const { return static_cast<long>(entries_.size()); }
     // Sorts, writes the target atomically and removes the spool. Without commit() nothing is
     // written and the spool is removed.

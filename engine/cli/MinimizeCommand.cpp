@@ -45,6 +45,7 @@ struct Chunk {
     std::vector<Molecule> ligands; // the prepared ones, in record order
     std::vector<long> ligandIndex; // their positions in the input stream
     std::vector<RefinementResult> results;
+    std::vector<std::string> sdfRecords; // formatted in parallel when an SDF is written
 };
 
 // A bounded FIFO between two pipeline stages; abort() wakes everyone (an error somewhere).
@@ -281,10 +282,13 @@ int runMinimize(const std::vector<std::string>& args) {
                     backend->minimize(target, chunk->ligands, options, chunk->results);
                     // The SD records' coordinates and tags, in parallel: the writer, one thread,
                     // is the slowest stage (tests/bench/RESULTS.md).
-                    if (sdf)
+                    if (sdf) {
+                        chunk->sdfRecords.resize(chunk->ligands.size());
                         parallelFor(static_cast<long>(chunk->ligands.size()), threads, [&](long k) {
                             annotate(chunk->ligands[k], chunk->results[k], chunk->ligandIndex[k]);
+                            chunk->sdfRecords[k] = RankedSdfWriter::formatRecord(chunk->ligands[k]);
                         });
+                    }
                 });
                 if (!done.push(std::move(*chunk)))
                     return;
@@ -311,7 +315,7 @@ int runMinimize(const std::vector<std::string>& args) {
                 continue;
             }
             const Molecule& lig = chunk.ligands[k];
-            const RefinementResult& r = chunk.results[k++];
+            const RefinementResult& r = chunk.results[k];
             if (json) {
                 JsonObject o;
                 o.add("name", lig.name).add("index", p.index);
@@ -325,9 +329,9 @@ int runMinimize(const std::vector<std::string>& args) {
                             lig.name.empty() ? "(no name)" : lig.name.c_str(), p.index,
                             r.score.affinity, r.start.affinity, r.rmsdFromStart, r.iterations);
             }
-            if (sdf)
-                sdf->add(lig, r.score.affinity); // annotated by the minimizer stage
-            ++minimized;
+            if (sdf) // annotated and formatted by the minimizer stage
+                sdf->addFormatted(chunk.sdfRecords[k], r.score.affinity);
+            ++k, ++minimized;
         }
         std::cout.flush();
     };
