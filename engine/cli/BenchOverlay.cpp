@@ -31,6 +31,7 @@ int runBenchOverlay(const std::vector<std::string>& args) {
     CommandLine cl(args, {{"reference", OptionKind::Value},
                           {"fit", OptionKind::Value},
                           {"starts", OptionKind::Value},
+                          {"ring-starts", OptionKind::Flag},
                           {"device", OptionKind::Value},
                           {"size", OptionKind::Values},
                           {"repeat", OptionKind::Value},
@@ -63,8 +64,10 @@ int runBenchOverlay(const std::vector<std::string>& args) {
     if (base.empty())
         throw InputError(cl.required("fit"), 0, "no molecule could be read");
     const double readSeconds = since(t0);
-    const std::unique_ptr<OverlayBatch> overlay =
-        device.backend->prepareOverlay(shape::makeShapeModel(refMol, modelOptions), options);
+    const shape::ShapeModel refModel = shape::makeShapeModel(refMol, modelOptions);
+    const std::unique_ptr<OverlayBatch> overlay = device.backend->prepareOverlay(refModel, options);
+    // Ring-centroid starts multiply the orientations by (1 + the reference's rings).
+    const long startsPerFit = long(shape::ShapeOverlay(refModel, options).startPoses().size());
     const int nThreads =
         threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
 
@@ -109,13 +112,14 @@ int runBenchOverlay(const std::vector<std::string>& args) {
         for (const auto& s : scores)
             meanT += s.tanimoto;
         meanT /= double(scores.size());
-        const double overlays = double(size) * options.starts;
+        const double overlays = double(size) * double(startsPerFit);
         JsonObject o;
         o.add("what", "overlay").add("size", size).add("file_molecules", long(base.size()));
         o.add("replicated", size > long(base.size()));
         o.add("device", gpu ? device.backend->description()
                             : "cpu (" + std::to_string(nThreads) + " threads)");
-        o.add("starts", options.starts).add("max_iterations", options.optimizer.maxIterations);
+        o.add("starts", options.starts).add("ring_starts", options.ringStarts);
+        o.add("starts_per_fit", startsPerFit).add("max_iterations", options.optimizer.maxIterations);
         o.add("overlays", (long long)overlays);
         o.add("seconds", best, 6);
         o.add("timed", gpu ? "H2D + kernels + D2H, best of repeat after a warm-up"

@@ -49,6 +49,7 @@ int runOverlay(const std::vector<std::string>& args) {
     CommandLine cl(args, {{"reference", OptionKind::Value},
                           {"fit", OptionKind::Value},
                           {"starts", OptionKind::Value},
+                          {"ring-starts", OptionKind::Flag},
                           {"color", OptionKind::Flag},
                           {"radii", OptionKind::Value},
                           {"score-only", OptionKind::Flag},

@@ -9,6 +9,7 @@ void parseShapeOptions(const CommandLine& cl, shape::OverlayOptions& options,
     options.starts = cl.intValue("starts", 4, 1, 12);
     if (!shape::validStartCount(options.starts))
         throw UsageError("--starts: expected 1, 4 or 12");
+    options.ringStarts = cl.flag("ring-starts");
     const std::string radii = cl.value("radii", "carbon");
     if (radii == "element")
         model.radii = shape::RadiiMode::Element;

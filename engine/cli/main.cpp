@@ -27,9 +27,9 @@ const std::vector<Command>& commands() {
          runMinimize},
         {"lingo", "LINGO similarity: top hits per query, threshold hits or the full matrix",
          "lingo [--query Q.smi] --db DB.smi [--top K] [--threshold T] [--matrix OUT.tsv] [--out FILE] [--device auto|cpu|cuda[:N]] [--threads N] [--json]", runLingo},
-        {"overlay", "Gaussian shape overlay of every molecule of a file onto a reference", "overlay --reference REF.sdf --fit DB.sdf [--starts 1|4|12] [--color] [--radii carbon|element] [--score-only] [--device auto|cpu|cuda[:N]] [--out aligned.sdf] [--json] [--threads N]", runOverlay},
+        {"overlay", "Gaussian shape overlay of every molecule of a file onto a reference", "overlay --reference REF.sdf --fit DB.sdf [--starts 1|4|12] [--ring-starts] [--color] [--radii carbon|element] [--score-only] [--device auto|cpu|cuda[:N]] [--out aligned.sdf] [--json] [--threads N]", runOverlay},
         {"bench", "benchmarks: overlay, lingo, minimize (one JSON object per run)",
-         "bench overlay --reference REF --fit DB [--starts 4] [--device auto|cpu|cuda[:N]] "
+         "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device auto|cpu|cuda[:N]] "
          "[--size N...] [--repeat K] [--threads N] [--iterations N]\n"
          "      posewright-cli bench lingo|minimize ... (see their own usage)",
          runBench},

@@ -115,11 +115,13 @@ private:
 class CudaBackend final : public Backend {
 public:
     CudaBackend(const CudaDeviceInfo& info) : info_(info), minimizer_(info.index) {
-        // POSEWRIGHT_CUDA_REDUCTION=shared|shuffle picks the in-warp reduction (study; the
-        // default is the faster one measured on the H100/H200, tests/bench/RESULTS.md).
+        // POSEWRIGHT_CUDA_REDUCTION=shared|shuffle|wmma picks the fragment reduction (the
+        // study's switch, set by --reduction; the default is the fastest measured on the H200,
+        // tests/bench/RESULTS.md). An unknown name keeps the default.
+        cuda::Reduction reduction = minimizer_.reduction();
         if (const char* r = std::getenv("POSEWRIGHT_CUDA_REDUCTION"))
-            minimizer_.setReduction(std::strcmp(r, "shared") == 0 ? cuda::Reduction::SharedAtomics
-                                                                  : cuda::Reduction::WarpShuffle);
+            if (cuda::parseReduction(r, reduction))
+                minimizer_.setReduction(reduction);
         // Tuning knobs for the benchmark sweeps (poses per block, poses per streamed chunk).
         if (const char* w = std::getenv("POSEWRIGHT_CUDA_WARPS"))
             minimizer_.setWarpsPerBlock(std::clamp(std::atoi(w), 1, 4));

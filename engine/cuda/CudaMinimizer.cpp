@@ -144,10 +144,6 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     if (!target.grid())
         throw std::invalid_argument(
             "CudaMinimizer: the target has no grid (DockingTarget::gridFor)");
-    // POSEWRIGHT_CUDA_REDUCTION=shared|shuffle|wmma (the study's switch) is read here, per call:
-    // the backend's own reading of it predates the wmma value.
-    if (const char* r = std::getenv("POSEWRIGHT_CUDA_REDUCTION"))
-        parseReduction(r, reduction_);
     const int threads = hostThreads_ > 0
                             ? hostThreads_
                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
