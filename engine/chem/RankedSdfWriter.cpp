@@ -29,7 +29,9 @@ std::string RankedSdfWriter::formatRecord(const Molecule& m) {
     return record.str();
 }
 
-void RankedSdfWriter::add(const Molecule& m, double score) { addFormatted(formatRecord(m), score); }
+void RankedSdfWriter::add(const Molecule& m, double score) {
+    addFormatted(formatRecord(m), score);
+}
 
 void RankedSdfWriter::addFormatted(const std::string& text, double score) {
     spool_.write(text.data(), static_cast<std::streamsize>(text.size()));

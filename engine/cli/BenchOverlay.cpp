@@ -119,7 +119,8 @@ int runBenchOverlay(const std::vector<std::string>& args) {
         o.add("device", gpu ? device.backend->description()
                             : "cpu (" + std::to_string(nThreads) + " threads)");
         o.add("starts", options.starts).add("ring_starts", options.ringStarts);
-        o.add("starts_per_fit", startsPerFit).add("max_iterations", options.optimizer.maxIterations);
+        o.add("starts_per_fit", startsPerFit)
+            .add("max_iterations", options.optimizer.maxIterations);
         o.add("overlays", (long long)overlays);
         o.add("seconds", best, 6);
         o.add("timed", gpu ? "H2D + kernels + D2H, best of repeat after a warm-up"

@@ -79,6 +79,33 @@ private slots:
                          o["color_tanimoto"].toDouble()) < 1e-4);
     }
 
+    // --ring-starts adds starts (never removes the centroid ones): no fit may score lower, and
+    // on cdk2 against ref.mol some score higher.
+    void ringStartsNeverLower() {
+        auto tanimotos = [&](const QStringList& extra) {
+            Run r = cli(QStringList{"overlay", "--reference", ref, "--fit", cdk2, "--json",
+                                    "--device", "cpu"} +
+                        extra);
+            QList<double> t;
+            for (const QString& line : r.out.trimmed().split('\n'))
+                t.append(
+                    QJsonDocument::fromJson(line.toUtf8()).object()["shape_tanimoto"].toDouble());
+            return std::make_pair(r.code, t);
+        };
+        const auto [plainCode, plain] = tanimotos({});
+        const auto [ringCode, ring] = tanimotos({"--ring-starts"});
+        QCOMPARE(plainCode, 0);
+        QCOMPARE(ringCode, 0);
+        QCOMPARE(ring.size(), 47);
+        QCOMPARE(ring.size(), plain.size());
+        int higher = 0;
+        for (int i = 0; i < ring.size(); ++i) {
+            QVERIFY2(ring[i] >= plain[i] - 1e-6, qPrintable(QString::number(i)));
+            higher += ring[i] > plain[i] + 1e-4;
+        }
+        QVERIFY(higher > 0);
+    }
+
     void badInput() {
         QTemporaryDir dir;
         Run r = cli({"overlay", "--reference", dir.filePath("missing.sdf"), "--fit", cdk2});
