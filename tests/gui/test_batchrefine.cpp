@@ -4,6 +4,7 @@
 // can be cancelled; the device it ran on is said (and the similarity panel computes on the same
 // setting); every dock comes back from the View menu.
 #include "EnergyPlot.h"
+#include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "SettingsPanel.h"
 #include "SimilarityPanel.h"
@@ -24,24 +25,11 @@
 
 #include <cmath>
 
-static void prepareGraphics() {
-    pw::prepareQtForVtk();
-    QStandardPaths::setTestModeEnabled(true);
-}
-Q_CONSTRUCTOR_FUNCTION(prepareGraphics)
-
 using namespace pw;
 
 namespace {
 
 const QString kComplex = QStringLiteral(POSEWRIGHT_TEST_DATA "/complexes/1stp/");
-
-std::vector<Vec3> coordinatesOf(const Molecule& m) {
-    std::vector<Vec3> out;
-    for (const Atom& a : m.atoms)
-        out.push_back(a.position);
-    return out;
-}
 
 double maxDeviation(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
     if (a.size() != b.size())

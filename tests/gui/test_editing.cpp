@@ -2,6 +2,7 @@
 // rotatable bonds): edit-mode drags turn and slide the ligand rigidly, Shift+drag on an atom turns
 // its rotatable bond only, each drag is one undo step, the score follows every step within a
 // frame, and hovering an atom tells its name and energy.
+#include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "MoleculeView.h"
 #include "ScoringTarget.h"
@@ -20,25 +21,11 @@
 #include <algorithm>
 #include <cmath>
 
-static void prepareGraphics() {
-    pw::prepareQtForVtk();
-    // Recent files go to QSettings: keep the user's own list out of the tests.
-    QStandardPaths::setTestModeEnabled(true);
-}
-Q_CONSTRUCTOR_FUNCTION(prepareGraphics)
-
 using namespace pw;
 
 namespace {
 
 const QString kComplex = QStringLiteral(POSEWRIGHT_TEST_DATA "/complexes/1iep/");
-
-std::vector<Vec3> coordinatesOf(const Molecule& m) {
-    std::vector<Vec3> out;
-    for (const Atom& a : m.atoms)
-        out.push_back(a.position);
-    return out;
-}
 
 // Largest change of any interatomic distance: 0 for a rigid motion.
 double rigidDeviation(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {

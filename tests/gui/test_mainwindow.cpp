@@ -1,5 +1,6 @@
 // Qt Test for the main window: on the bundled example it draws the ligand where its atoms are, a
 // broken file shows its error and keeps the document, and the command line writes a screenshot.
+#include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "MoleculeDrawings.h"
 #include "MoleculeView.h"
@@ -24,14 +25,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <vector>
-
-// QTEST_MAIN creates the QApplication: the surface format and platform must be set before that.
-static void prepareGraphics() {
-    pw::prepareQtForVtk();
-    // Recent files go to QSettings: keep the user's own list out of the tests.
-    QStandardPaths::setTestModeEnabled(true);
-}
-Q_CONSTRUCTOR_FUNCTION(prepareGraphics)
 
 using pw::MainWindow;
 using pw::MoleculeView;

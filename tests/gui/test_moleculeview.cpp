@@ -1,6 +1,7 @@
 // Qt Test for the molecule view on molecules built in code (no files, no engine): colours by
 // style, framing from the open side of a pocket, and mouse/wheel input reaching VTK's camera.
 #include "ElementColors.h"
+#include "GuiTestSetup.h"
 #include "MolecularSurface.h"
 #include "MoleculeView.h"
 #include "PocketFraming.h"
@@ -16,11 +17,6 @@
 
 #include <cmath>
 #include <cstdlib>
-
-static void prepareGraphics() {
-    pw::prepareQtForVtk();
-}
-Q_CONSTRUCTOR_FUNCTION(prepareGraphics)
 
 using namespace pw;
 

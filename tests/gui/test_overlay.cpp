@@ -1,6 +1,7 @@
 // Qt Test for the shape overlay workspace: CDK2 ligands 0 (reference) and 1 (fit) overlaid by
 // the engine, the fit's score in the table, and both translucent Gaussian isosurfaces drawn
 // (green and magenta pixels where only background shows without them).
+#include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "MoleculeView.h"
 #include "OverlayPanel.h"
@@ -14,12 +15,6 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QtTest>
-
-static void prepareGraphics() {
-    pw::prepareQtForVtk();
-    QStandardPaths::setTestModeEnabled(true);
-}
-Q_CONSTRUCTOR_FUNCTION(prepareGraphics)
 
 using namespace pw;
 

@@ -1,6 +1,7 @@
 // Qt Test for the overlay workspace's job control and replay: progress (done/total) and cancel of
 // the overlay of many fits (the previous result stays, a message says so), and the replay of the
 // chosen fit's optimization from its start pose to the optimum shown in the table.
+#include "GuiTestSetup.h"
 #include "MoleculeView.h"
 #include "OverlayPanel.h"
 #include "TrajectoryPlayer.h"
@@ -18,12 +19,6 @@
 
 #include <vtkActor.h>
 #include <vtkMatrix4x4.h>
-
-static void prepareGraphics() {
-    pw::prepareQtForVtk();
-    QStandardPaths::setTestModeEnabled(true);
-}
-Q_CONSTRUCTOR_FUNCTION(prepareGraphics)
 
 using namespace pw;
 

@@ -2,6 +2,7 @@
 // on a worker and streams frames, ends at the CPU reference's energy, is one undo step, can be
 // cancelled midway, replays in the player; sessions and SDF export keep poses and energies.
 #include "EnergyPlot.h"
+#include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "MinimizeJob.h"
 #include "MoleculeView.h"
@@ -30,23 +31,9 @@
 
 #include <cmath>
 
-static void prepareGraphics() {
-    pw::prepareQtForVtk();
-    // Recent files go to QSettings: keep the user's own list out of the tests.
-    QStandardPaths::setTestModeEnabled(true);
-}
-Q_CONSTRUCTOR_FUNCTION(prepareGraphics)
-
 using namespace pw;
 
 namespace {
-
-std::vector<Vec3> coordinatesOf(const Molecule& m) {
-    std::vector<Vec3> out;
-    for (const Atom& a : m.atoms)
-        out.push_back(a.position);
-    return out;
-}
 
 double maxDeviation(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
     if (a.size() != b.size())

@@ -3,6 +3,7 @@
 // coordinates; the plot and player as before); a version 1 file (no trajectories) still opens;
 // a batch result's mark is kept; a damaged frame is refused with a message naming it.
 #include "EnergyPlot.h"
+#include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "SessionFile.h"
 #include "SettingsPanel.h"
@@ -23,12 +24,6 @@
 #include <QtTest>
 
 #include <cmath>
-
-static void prepareGraphics() {
-    pw::prepareQtForVtk();
-    QStandardPaths::setTestModeEnabled(true);
-}
-Q_CONSTRUCTOR_FUNCTION(prepareGraphics)
 
 using namespace pw;
 

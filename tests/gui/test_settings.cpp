@@ -2,6 +2,7 @@
 // in the status bar, switching to Vinardo rescoring the pose, a box around typed residues (and
 // a clear error for unknown ones), the box resized by dragging its handle in the view, and the
 // command line's --minimize and --box.
+#include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "MoleculeView.h"
 #include "SettingsPanel.h"
@@ -29,13 +30,6 @@
 #include <vtkRenderer.h>
 
 #include <cmath>
-
-static void prepareGraphics() {
-    pw::prepareQtForVtk();
-    // Recent files go to QSettings: keep the user's own list out of the tests.
-    QStandardPaths::setTestModeEnabled(true);
-}
-Q_CONSTRUCTOR_FUNCTION(prepareGraphics)
 
 using namespace pw;
 

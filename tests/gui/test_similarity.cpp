@@ -2,6 +2,7 @@
 // on the diagonal and the engine's LINGO similarity in every cell; threshold greying, clustered
 // and by-hit orders, nearest neighbours, depictions of a chosen cell, a bad line reported, and
 // File > Open hit list in the main window.
+#include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "SimilarityHeatDelegate.h"
 #include "SimilarityMatrixModel.h"
@@ -26,12 +27,6 @@
 #include <QtTest>
 
 #include <set>
-
-static void prepareGraphics() {
-    pw::prepareQtForVtk();
-    QStandardPaths::setTestModeEnabled(true);
-}
-Q_CONSTRUCTOR_FUNCTION(prepareGraphics)
 
 using namespace pw;
 
