@@ -18,13 +18,14 @@
 namespace pw::cuda {
 namespace {
 
-// With a Progress to honour, chunks are sized so that each takes about this long from launch to
-// completion: a cancel then waits for at most the chunk in flight (two 32k-pose chunks take 0.2 s
-// for 1iep with Vina's steps, 0.7 s with --smooth). The size is found by doubling and halving,
-// not from a rate: a small chunk leaves most of the GPU idle, so its latency is that of its
-// slowest pose rather than proportional to its size.
-constexpr double kCancellableChunkSeconds = 0.04;
-constexpr long kMinChunk = 1024;
+// With a Progress to honour, the host thread waits for a chunk by polling its event: it reads
+// the device's finished-pose counter and calls onProgress at most this often, and forwards a
+// cancel to the device flag within one sleep of it being set. The kernel polls that flag once per
+// BFGS step, so chunks keep their full size (small chunks cost 57% of the throughput with random
+// starts: the slowest pose of each chunk, not its size, set its time).
+constexpr double kProgressInterval = 1.0 / 30.0;
+constexpr auto kPollSleep = std::chrono::microseconds(250);
+static_assert(static_cast<int>(StopReason::Cancelled) == 3, "kCancelled in MinimizeKernel.cu");
 
 void check(cudaError_t e, const char* what) {
     throwIfCudaError(e, what);
@@ -69,7 +70,6 @@ struct Slot {
     DeviceBuffer<float> dTorsions;
     DeviceBuffer<PoseResultGpu> dResults;
     long first = 0, count = 0; // poses of the batch held now
-    double launched = 0;       // when its copies and kernel were queued
     bool busy = false;
 
     void reserve(size_t poses, size_t coords, size_t torsions) {
@@ -104,6 +104,12 @@ SearchParamsGpu searchParams(const MinimizeBatchOptions& options) {
 struct CudaMinimizer::Impl {
     int device = 0;
     Slot slots[2];
+    // Device-side control of one minimize() call: [0] the cancel flag the kernel polls, [1] the
+    // finished-pose counter. Written and read with small copies on controlStream, which waits
+    // for nothing, so they pass the kernels and copies queued on the slots' streams.
+    cudaStream_t controlStream = nullptr;
+    DeviceBuffer<int> control;
+    PinnedBuffer<int> hControl; // [0] = 1: the cancel copy's source, [1] counter read back
     DeviceScoringTarget target;
     // Templates of the current batch.
     DeviceBuffer<TemplateGpu> templates;
@@ -121,6 +127,10 @@ struct CudaMinimizer::Impl {
             if (s.stream)
                 cudaStreamDestroy(s.stream);
         }
+        if (controlStream) {
+            cudaStreamSynchronize(controlStream);
+            cudaStreamDestroy(controlStream);
+        }
     }
 };
 
@@ -131,6 +141,11 @@ CudaMinimizer::CudaMinimizer(int device) : impl_(std::make_unique<Impl>()) {
         check(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "stream");
         check(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming), "event");
     }
+    check(cudaStreamCreateWithFlags(&impl_->controlStream, cudaStreamNonBlocking), "stream");
+    impl_->control.reserve(2);
+    impl_->hControl.reserve(2);
+    impl_->hControl.p[0] = 1;
+    impl_->hControl.p[1] = 0;
 }
 
 CudaMinimizer::~CudaMinimizer() = default;
@@ -200,11 +215,62 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     const Vec3 centre = im.target.centre();
 
     const int maxTorsions = maxNodes - 1;
-    const long fullChunk = std::max(1, chunk_);
-    // A cancellable run starts small and sizes its chunks from the measured rate.
-    long chunk = progress ? std::min(fullChunk, kMinChunk) : fullChunk;
+    const long chunk = std::max(1, chunk_);
     double gpuWait = 0, packTime = 0, unpackTime = 0;
-    long doneCount = 0;
+    long doneCount = 0; // poses of the chunks unpacked so far
+
+    // Cancel flag and counter start at zero (ordered before this call's kernels: synchronous).
+    check(cudaMemset(im.control.p, 0, 2 * sizeof(int)), "control reset");
+    bool cancelSent = false;
+    long reported = 0;
+    double lastReport = t0;
+    auto report = [&](long done, bool force) {
+        done = std::min(done, total);
+        if (!progress || !progress->onProgress || done <= reported)
+            return;
+        const double t = now();
+        if (!force && t - lastReport < kProgressInterval)
+            return;
+        reported = done, lastReport = t;
+        progress->onProgress(done, total);
+    };
+    auto sendCancel = [&] {
+        if (cancelSent)
+            return;
+        check(cudaMemcpyAsync(im.control.p, im.hControl.p, sizeof(int), cudaMemcpyHostToDevice,
+                              im.controlStream),
+              "cancel");
+        cancelSent = true;
+    };
+    auto finishedOnDevice = [&]() -> long {
+        check(cudaMemcpyAsync(im.hControl.p + 1, im.control.p + 1, sizeof(int),
+                              cudaMemcpyDeviceToHost, im.controlStream),
+              "progress");
+        check(cudaStreamSynchronize(im.controlStream), "progress");
+        return static_cast<long>(static_cast<unsigned>(im.hControl.p[1]));
+    };
+    // Without a Progress: block. With one: poll, forward a cancel, report the device's counter.
+    auto wait = [&](Slot& s) {
+        if (!progress) {
+            check(cudaEventSynchronize(s.done), "minimization");
+            return;
+        }
+        double lastPoll = now();
+        for (;;) {
+            const cudaError_t q = cudaEventQuery(s.done);
+            if (q == cudaSuccess)
+                return;
+            if (q != cudaErrorNotReady)
+                check(q, "minimization");
+            if (progress->cancelled()) {
+                sendCancel();
+            } else if (progress->onProgress && now() - lastPoll >= kProgressInterval) {
+                report(std::max(doneCount, finishedOnDevice()), false);
+                lastPoll = now();
+            }
+            std::this_thread::sleep_for(kPollSleep);
+        }
+    };
 
     auto unpack = [&](Slot& s) {
         const double u0 = now();
@@ -243,28 +309,20 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
         });
         unpackTime += now() - u0;
         doneCount += s.count;
-        if (progress && progress->onProgress)
-            progress->onProgress(doneCount, total);
+        report(doneCount, false);
         s.busy = false;
     };
     auto finish = [&](Slot& s) {
         if (!s.busy)
             return;
         const double w0 = now();
-        check(cudaEventSynchronize(s.done), "minimization");
-        const double w1 = now();
-        gpuWait += w1 - w0;
-        if (progress && s.count == chunk) {
-            const double latency = w1 - s.launched;
-            if (latency < 0.5 * kCancellableChunkSeconds)
-                chunk = std::min(fullChunk, 2 * chunk);
-            else if (latency > kCancellableChunkSeconds)
-                chunk = std::max(kMinChunk, chunk / 2);
-        }
+        wait(s);
+        gpuWait += now() - w0;
         unpack(s);
     };
 
     int which = 0;
+    long launched = 0; // poses handed to the device
     for (long first = 0; first < total;) {
         if (progress && progress->cancelled())
             break;
@@ -299,7 +357,6 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
         packTime += now() - p0;
         s.first = first;
         s.count = count;
-        s.launched = now();
         check(cudaMemcpyAsync(s.dIn.p, s.hIn.p, count * sizeof(PoseInputGpu),
                               cudaMemcpyHostToDevice, s.stream),
               "upload");
@@ -312,6 +369,8 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
         b.start = s.dStart.p, b.final = s.dFinal.p, b.torsions = s.dTorsions.p;
         b.results = s.dResults.p;
         b.maxAtoms = maxAtoms, b.maxNodes = maxNodes, b.maxTorsions = maxTorsions;
+        b.cancel = im.control.p;
+        b.finished = reinterpret_cast<unsigned int*>(im.control.p + 1);
         check(launchMinimize(b, scoring, sp, reduction_, warpsPerBlock_, s.stream), "launch");
         check(cudaMemcpyAsync(s.hResults.p, s.dResults.p, count * sizeof(PoseResultGpu),
                               cudaMemcpyDeviceToHost, s.stream),
@@ -326,13 +385,19 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
         check(cudaEventRecord(s.done, s.stream), "event");
         s.busy = true;
         first += count;
+        launched = first;
     }
+    if (progress && progress->cancelled())
+        sendCancel(); // the chunks in flight stop at their poses' next step
     // Chunks complete in launch order: the older one is in the slot `which` points at.
     finish(im.slots[which]);
     finish(im.slots[which ^ 1]);
-    if (progress && progress->cancelled())
-        for (long i = doneCount; i < total; ++i)
-            results[i].reason = StopReason::Cancelled;
+    check(cudaStreamSynchronize(im.controlStream), "cancel"); // before the next call's reset
+    // Poses never launched have no partial result: only their reason says so. (Those launched
+    // and stopped in the kernel keep their pose at that step, reason Cancelled.)
+    for (long i = launched; i < total; ++i)
+        results[i].reason = StopReason::Cancelled;
+    report(total, true);
     timing_.pack = packTime;
     timing_.gpu = gpuWait;
     timing_.unpack = unpackTime;

@@ -29,8 +29,12 @@ public:
     // numbers: inter from the maps (read with options' gridInterpolation, as the minimizer reads
     // them), intra from the tabulated potential, unbound = own intra;
     // terms breakdowns are left zero. Throws InputError for a ligand the kernel cannot take.
-    // With a progress, chunks are sized to ~0.04 s from launch to completion so that
-    // progress->cancel takes effect within ~0.1 s; poses not minimized get StopReason::Cancelled.
+    // With a progress: onProgress (at most ~30 times a second) follows the poses as the kernel
+    // finishes them, and progress->cancel reaches a device flag that every pose polls before each
+    // BFGS step, so the call returns within a few ms of a cancel at full chunk size. Poses stopped
+    // that way keep their pose at that step (scored, reason Cancelled); poses finished before keep
+    // their full results (the same as without a progress); poses of chunks never launched get
+    // only reason Cancelled (no coordinates).
     void minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
                   const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
                   Progress* progress = nullptr);

@@ -12,7 +12,8 @@ namespace {
 
 using namespace mk;
 
-enum : int { kConverged = 0, kMaxIterations = 1, kLineSearchFailed = 2 };
+// pw::StopReason values (CudaMinimizer checks the correspondence).
+enum : int { kConverged = 0, kMaxIterations = 1, kLineSearchFailed = 2, kCancelled = 3 };
 
 // Per-warp staging of the Tensor Core reduction (16 x 8 membership + 8 x 16 values, then the
 // 16 x 16 result in the same place).
@@ -106,7 +107,16 @@ __global__ void __launch_bounds__(128, 6)
     const float fStart = f0;
     Line line{w, s, reduction};
     for (int step = 0; step < tp.maxSteps; ++step) {
+        // Issued before the gradient norm's reduction so that its latency overlaps it; lane 0
+        // reads, every lane gets its value (the loop stays warp-uniform).
+        int stop = 0;
+        if (b.cancel && w.lane == 0)
+            stop = *static_cast<const volatile int*>(b.cancel);
         const float gNorm = sqrtf(warpDot(w, w.g, w.g, w.D));
+        if (__shfl_sync(0xffffffffu, stop, 0)) { // before the stop test, as BfgsMinimizer
+            reason = kCancelled;
+            break;
+        }
         if (!vina && !(gNorm >= sp.gradientTolerance)) {
             reason = isfinite(gNorm) ? kConverged : kLineSearchFailed;
             break;
@@ -194,6 +204,8 @@ __global__ void __launch_bounds__(128, 6)
             r.orientation[d] = w.x[3 + d];
         r.iterations = iterations, r.evaluations = evaluations, r.reason = reason;
         b.results[poseIndex] = r;
+        if (b.finished)
+            atomicAdd(b.finished, 1u);
     }
 }
 

@@ -61,6 +61,13 @@ struct BatchGpu {
     float* torsions;
     PoseResultGpu* results;
     int maxAtoms, maxNodes, maxTorsions; // sizes shared memory
+    // Device-side control, shared by every chunk of one minimize() call (null: not polled).
+    // cancel != 0 stops each pose before its next BFGS step (lane 0 reads it once per step):
+    // the pose keeps its partial result with reason Cancelled, as the CPU minimizer does.
+    // The host sets it with a copy on a stream of its own while the kernel runs.
+    const int* cancel;
+    // Poses whose results are written, counted as they finish: progress during a long chunk.
+    unsigned int* finished;
 };
 
 std::size_t minimizeSharedBytesPerWarp(int maxAtoms, int maxNodes, int maxTorsions,
