@@ -219,8 +219,10 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     double gpuWait = 0, packTime = 0, unpackTime = 0;
     long doneCount = 0; // poses of the chunks unpacked so far
 
-    // Cancel flag and counter start at zero (ordered before this call's kernels: synchronous).
-    check(cudaMemset(im.control.p, 0, 2 * sizeof(int)), "control reset");
+    // Cancel flag and counter start at zero, before this call's kernels (the slots' streams do
+    // not wait for the legacy stream, so a plain cudaMemset would not be ordered before them).
+    check(cudaMemsetAsync(im.control.p, 0, 2 * sizeof(int), im.controlStream), "control reset");
+    check(cudaStreamSynchronize(im.controlStream), "control reset");
     bool cancelSent = false;
     long reported = 0;
     double lastReport = t0;
