@@ -1,5 +1,6 @@
 #include "LigandPreparation.h"
 
+#include "LigandPreparationSteps.h"
 #include "PdbqtBondOrders.h"
 
 #include "Ad4Typing.h"
@@ -68,6 +69,8 @@ Molecule largestFragment(const Molecule& m) {
     return out;
 }
 
+} // namespace
+
 // True when the bonds carry no orders although the geometry shows multiple bonds: all bonds
 // single, no hydrogens, and a C/N/O pair closer than any single bond between them (C-O 1.43,
 // C-N 1.47, C-C 1.54 Å; double and aromatic bonds are 1.20-1.40 Å). That is a PDB ligand;
@@ -95,6 +98,8 @@ bool isFlat(const Molecule& m) {
     auto [lo, hi] = m.boundingBox();
     return (hi - lo).minCoeff() < 1e-3;
 }
+
+namespace {
 
 // Bounded 3D embedding: embed3D's recipe (ETKDGv3, fixed seed, a retry from random
 // coordinates, then MMFF94 or UFF) with a cap on attempts and a wall-clock deadline. RDKit
@@ -181,7 +186,24 @@ Molecule keepPdbqtTree(const Molecule& input, const LigandPreparationOptions& op
 
 } // namespace
 
+Molecule ligandWorkCopy(const Molecule& input, const LigandPreparationOptions& options) {
+    Molecule work = options.keepLargestFragment ? largestFragment(input) : input;
+    work.torsionTree.reset();
+    return work;
+}
+
+bool hasConformer(const Molecule& m) {
+    // toRdkit's rule for giving the RDKit molecule a conformer.
+    return std::any_of(m.atoms.begin(), m.atoms.end(),
+                       [](const Atom& a) { return a.position.squaredNorm() > 1e-12; });
+}
+
 Molecule prepareLigand(const Molecule& input, const LigandPreparationOptions& options) {
+    return prepareLigandKeeping(input, options, nullptr);
+}
+
+Molecule prepareLigandKeeping(const Molecule& input, const LigandPreparationOptions& options,
+                              std::unique_ptr<RDKit::RWMol>* sanitized) {
     if (input.atoms.empty())
         refuse(input, "has no atoms");
     if (input.heavyAtomCount() == 0)
@@ -193,8 +215,7 @@ Molecule prepareLigand(const Molecule& input, const LigandPreparationOptions& op
             return keepPdbqtTree(input, options);
     }
 
-    Molecule work = options.keepLargestFragment ? largestFragment(input) : input;
-    work.torsionTree.reset();
+    Molecule work = ligandWorkCopy(input, options);
     if (work.heavyAtomCount() > options.maxHeavyAtoms)
         refuse(work, "has " + std::to_string(work.heavyAtomCount()) + " heavy atoms; at most " +
                          std::to_string(options.maxHeavyAtoms) +
@@ -207,6 +228,8 @@ Molecule prepareLigand(const Molecule& input, const LigandPreparationOptions& op
     std::unique_ptr<RDKit::RWMol> mol = toRdkit(work);
     sanitizeOrThrow(*mol, work);
     const bool needsCoordinates = mol->getNumConformers() == 0 || isFlat(work);
+    if (sanitized && !needsCoordinates) // the state addHs starts from, for later poses
+        *sanitized = std::make_unique<RDKit::RWMol>(*mol);
     RDKit::MolOps::addHs(*mol, /*explicitOnly=*/false, /*addCoords=*/!needsCoordinates);
     if (needsCoordinates) {
         // The graph alone decides the types and the torsions: refuse before the embedding, which

@@ -10,10 +10,14 @@ constexpr size_t kChunk = 1 << 20; // 1 MiB reads: few system calls, bounded mem
 } // namespace
 
 LineReader::LineReader(std::istream& in, std::string path)
-    : in_(in), path_(std::move(path)), buffer_(kChunk) {}
+    : in_(&in), path_(std::move(path)), buffer_(kChunk), data_(buffer_.data()) {}
+
+LineReader::LineReader(std::string_view text, std::string path, long firstLine)
+    : in_(nullptr), path_(std::move(path)), data_(text.empty() ? "" : text.data()),
+      end_(text.size()), eof_(true), lineNumber_(firstLine - 1) {}
 
 bool LineReader::fill() {
-    if (eof_)
+    if (eof_ || !in_)
         return false;
     // Move the unread tail to the front, growing the buffer only for lines longer than it.
     if (begin_ > 0) {
@@ -21,10 +25,12 @@ bool LineReader::fill() {
         end_ -= begin_;
         begin_ = 0;
     }
-    if (end_ == buffer_.size())
+    if (end_ == buffer_.size()) {
         buffer_.resize(buffer_.size() * 2);
-    in_.read(buffer_.data() + end_, static_cast<std::streamsize>(buffer_.size() - end_));
-    std::streamsize got = in_.gcount();
+        data_ = buffer_.data();
+    }
+    in_->read(buffer_.data() + end_, static_cast<std::streamsize>(buffer_.size() - end_));
+    std::streamsize got = in_->gcount();
     if (got <= 0) {
         eof_ = true;
         return false;
@@ -42,14 +48,14 @@ bool LineReader::next(std::string_view& line) {
     }
     size_t searchFrom = begin_;
     for (;;) {
-        const char* start = buffer_.data() + searchFrom;
+        const char* start = data_ + searchFrom;
         const void* nl = std::memchr(start, '\n', end_ - searchFrom);
         if (nl) {
-            size_t pos = static_cast<size_t>(static_cast<const char*>(nl) - buffer_.data());
+            size_t pos = static_cast<size_t>(static_cast<const char*>(nl) - data_);
             size_t len = pos - begin_;
-            if (len > 0 && buffer_[begin_ + len - 1] == '\r')
+            if (len > 0 && data_[begin_ + len - 1] == '\r')
                 --len;
-            current_ = std::string_view(buffer_.data() + begin_, len);
+            current_ = std::string_view(data_ + begin_, len);
             begin_ = pos + 1;
             break;
         }
@@ -58,9 +64,9 @@ bool LineReader::next(std::string_view& line) {
             if (begin_ == end_)
                 return false; // clean end of input
             size_t len = end_ - begin_;
-            if (buffer_[begin_ + len - 1] == '\r')
+            if (data_[begin_ + len - 1] == '\r')
                 --len;
-            current_ = std::string_view(buffer_.data() + begin_, len); // last line, no newline
+            current_ = std::string_view(data_ + begin_, len); // last line, no newline
             begin_ = end_;
             break;
         }

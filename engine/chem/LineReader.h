@@ -12,6 +12,10 @@ namespace pw {
 class LineReader {
 public:
     LineReader(std::istream& in, std::string path);
+    // Reads lines from text held elsewhere (it must outlive the reader; nothing is copied), the
+    // first of them numbered firstLine in messages: one SDF record cut from a file, parsed on
+    // another thread with the line numbers it has in the file.
+    LineReader(std::string_view text, std::string path, long firstLine);
 
     // Next line without its end-of-line characters ("\n" or "\r\n"); false at end of input.
     // The view stays valid until the next call to next().
@@ -30,9 +34,10 @@ public:
 private:
     bool fill();
 
-    std::istream& in_;
+    std::istream* in_; // null when reading from text
     std::string path_;
     std::vector<char> buffer_;
+    const char* data_; // buffer_.data(), or the text
     size_t begin_ = 0; // start of unread data in buffer_
     size_t end_ = 0;   // end of valid data in buffer_
     bool eof_ = false;

@@ -13,6 +13,14 @@ RecordReader::RecordReader(std::unique_ptr<std::istream> in, std::string path, F
     options_ = std::move(options);
 }
 
+RecordReader::RecordReader(std::string_view text, std::string path, long firstLine,
+                           FileFormat format, ReadOptions options)
+    : lines_(text, path, firstLine) {
+    path_ = std::move(path);
+    format_ = format;
+    options_ = std::move(options);
+}
+
 void clearMolecule(Molecule& m) {
     m.name.clear();
     m.atoms.clear();

@@ -19,6 +19,10 @@ public:
 protected:
     RecordReader(std::unique_ptr<std::istream> in, std::string path, FileFormat format,
                  ReadOptions options);
+    // Over text held by the caller (one record cut from a file), its first line numbered
+    // firstLine: no stream.
+    RecordReader(std::string_view text, std::string path, long firstLine, FileFormat format,
+                 ReadOptions options);
 
     // Reads one record into out (already cleared); false at a clean end of input. Throws
     // InputError (through lines_.fail) for a bad record.

@@ -69,10 +69,19 @@ int chargeFromV2000Code(int code) {
     }
 }
 
-class SdfReader final : public RecordReader {
+class SdfReader final : public RecordReader, public SdfRecordSource {
 public:
     SdfReader(std::unique_ptr<std::istream> in, std::string path, ReadOptions options)
         : RecordReader(std::move(in), std::move(path), FileFormat::Sdf, std::move(options)) {}
+    // Over one record's text (parseSdfRecord).
+    SdfReader(const SdfRecordText& record, std::string path, ReadOptions options)
+        : RecordReader(record.text, std::move(path), record.firstLine, FileFormat::Sdf,
+                       std::move(options)),
+          record_(record.record - 1) {}
+
+    bool nextRecordText(SdfRecordText& out) override;
+    // The record of this reader's text: as next() without the skip.
+    bool parseOne(Molecule& out, std::string& warning);
 
 protected:
     bool multiRecord() const override { return true; }
@@ -444,7 +453,59 @@ void SdfReader::readDataItems(Molecule& out) {
     }
 }
 
+bool SdfReader::nextRecordText(SdfRecordText& out) {
+    out.text.clear();
+    out.firstLine = 0;
+    std::string_view line;
+    bool content = false; // a line that is not blank: the text is a record
+    long blanks = 0;      // leading blank lines
+    while (lines_.next(line)) {
+        if (out.text.empty())
+            out.firstLine = lines_.lineNumber();
+        out.text.append(line);
+        out.text += '\n';
+        const bool blank = text::isBlank(line);
+        if (!content && blank)
+            ++blanks;
+        content = content || !blank;
+        if (!text::startsWith(line, "$$$$"))
+            continue;
+        // More than three blank lines, then '$$$$': readRecord refuses the record by its blank
+        // lines without reaching '$$$$', so skipToNextRecord runs on to the NEXT '$$$$' and the
+        // following record is swallowed. Keep that: cut both together.
+        if (blanks > 3 && blanks == lines_.lineNumber() - out.firstLine) {
+            blanks = -1; // once
+            continue;
+        }
+        break;
+    }
+    if (!content)
+        return false;
+    out.record = ++record_;
+    return true;
+}
+
+bool SdfReader::parseOne(Molecule& out, std::string& warning) {
+    warning.clear();
+    try {
+        clearMolecule(out);
+        if (!readRecord(out))
+            return false;
+        out.sourceFile = path_;
+        return true;
+    } catch (const InputError& e) {
+        warning = std::string(e.what()) + " (record skipped)";
+        return false;
+    }
+}
+
 } // namespace
+
+bool parseSdfRecord(const SdfRecordText& record, const std::string& path,
+                    const ReadOptions& options, Molecule& out, std::string& warning) {
+    SdfReader reader(record, path, options);
+    return reader.parseOne(out, warning);
+}
 
 std::unique_ptr<MoleculeReader> makeSdfReader(std::unique_ptr<std::istream> in, std::string path,
                                               ReadOptions options) {

@@ -1,6 +1,8 @@
 // `posewright-cli minimize`: flexible minimization of many ligand poses in a receptor on the chosen
 // backend, streamed: reading, preparation, minimization and writing run concurrently on chunks
-// (at most a few chunks in memory); JSON in input order, SDF ranked by affinity.
+// (at most a few chunks in memory); JSON in input order, SDF ranked by affinity. SDF records are
+// cut by the reader and parsed in parallel by the preparation stage, and poses of a topology
+// already prepared reuse its preparation (PreparedLigandCache).
 #include "BenchClock.h"
 #include "CommandLine.h"
 #include "Commands.h"
@@ -9,7 +11,9 @@
 #include "backend/DeviceSelection.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
+#include "chem/PreparedLigandCache.h"
 #include "chem/RankedSdfWriter.h"
+#include "chem/SdfReader.h"
 #include "core/InputError.h"
 #include "core/ParallelFor.h"
 
@@ -35,8 +39,13 @@ constexpr size_t kQueueCapacity = 1;
 
 struct Pending {
     Molecule raw; // freed once prepared
+    // An SDF record not parsed yet (parsed == false): its text, cut by the reader thread.
+    SdfRecordText sdf;
+    const std::string* file = nullptr;
+    bool parsed = true;
+    std::string readWarning; // the reader's message when the record could not be parsed
     std::string name;
-    long index = 0; // position in the whole input stream (over all files)
+    long index = 0; // position in the whole input stream (over all files), among readable records
     std::string error;
 };
 
@@ -90,13 +99,24 @@ private:
     bool closed_ = false, aborted_ = false;
 };
 
-// Prepares a chunk on `threads` threads (RDKit work for SDF/SMILES input dominates here).
-void prepareChunk(Chunk& chunk, const TargetInputs& inputs, int threads) {
+// Parses (SDF records cut by the reader) and prepares a chunk on `threads` threads (RDKit work
+// dominates here); then, in record order, drops the unreadable records with their warning and
+// numbers the others. `cache` is null when preparations are not reused (--no-reuse).
+void prepareChunk(Chunk& chunk, const TargetInputs& inputs, int threads,
+                  const ReadOptions& readOptions, PreparedLigandCache* cache, long& index,
+                  long& skipped) {
     std::vector<std::optional<Molecule>> prepared(chunk.records.size());
     parallelFor(static_cast<long>(chunk.records.size()), threads, [&](long i) {
         Pending& p = chunk.records[i];
+        if (!p.parsed) {
+            p.parsed = parseSdfRecord(p.sdf, *p.file, readOptions, p.raw, p.readWarning);
+            p.sdf = SdfRecordText{};
+            if (!p.parsed)
+                return;
+            p.name = p.raw.name;
+        }
         try {
-            Molecule lig = prepareLigand(p.raw);
+            Molecule lig = cache ? cache->prepare(p.raw) : prepareLigand(p.raw);
             requireInsideBox(lig, inputs.box, inputs.boxSource);
             prepared[i] = std::move(lig);
         } catch (const InputError& e) {
@@ -104,11 +124,28 @@ void prepareChunk(Chunk& chunk, const TargetInputs& inputs, int threads) {
         }
         p.raw = Molecule{};
     });
-    for (size_t i = 0; i < prepared.size(); ++i)
+    // The warnings the sequential reader would have given, in record order (before this chunk's
+    // refusals, which the writer reports).
+    std::vector<Pending> kept;
+    kept.reserve(chunk.records.size());
+    for (size_t i = 0; i < prepared.size(); ++i) {
+        Pending& p = chunk.records[i];
+        if (!p.parsed) {
+            if (!p.readWarning.empty()) {
+                ++skipped;
+                if (readOptions.warn)
+                    readOptions.warn(p.readWarning);
+            }
+            continue;
+        }
+        p.index = index++;
         if (prepared[i]) {
             chunk.ligands.push_back(std::move(*prepared[i]));
-            chunk.ligandIndex.push_back(chunk.records[i].index);
+            chunk.ligandIndex.push_back(p.index);
         }
+        kept.push_back(std::move(p));
+    }
+    chunk.records = std::move(kept);
 }
 
 // Busy seconds of one stage (its waits on the queues not counted).
@@ -159,6 +196,7 @@ int runMinimize(const std::vector<std::string>& args) {
                  {"max-iterations", OptionKind::Value},
                  {"tolerance", OptionKind::Value},
                  {"chunk", OptionKind::Value},
+                 {"no-reuse", OptionKind::Flag},
                  {"reduction", OptionKind::Value}});
     CommandLine cl(args, spec);
     if (!cl.positional().empty())
@@ -213,7 +251,16 @@ int runMinimize(const std::vector<std::string>& args) {
 
     ReadOptions readOptions;
     readOptions.warn = [](const std::string& msg) { std::cerr << "warning: " << msg << "\n"; };
-    long index = 0, minimized = 0, refused = 0, skipped = 0;
+    // --no-reuse prepares every record from scratch. The output is the same either way (tests/cli
+    // test_cli_minimize.cpp compares the two byte for byte, tests/chem/test_prep_reuse.cpp every
+    // record); it is a command-line option rather than an environment switch so that the test,
+    // and a user who doubts the reuse, can check it on the real command without a rebuild.
+    std::optional<PreparedLigandCache> cache;
+    if (!cl.flag("no-reuse"))
+        cache.emplace();
+    // index and parseSkipped belong to the preparation stage (records are numbered once parsed),
+    // readSkipped to the reader (formats other than SDF are parsed there).
+    long index = 0, minimized = 0, refused = 0, readSkipped = 0, parseSkipped = 0;
     const auto t0 = std::chrono::steady_clock::now();
     BoundedQueue<Chunk> read(kQueueCapacity), prepared(kQueueCapacity), done(kQueueCapacity);
     StageClock readClock, prepareClock, minimizeClock, writeClock;
@@ -233,18 +280,26 @@ int runMinimize(const std::vector<std::string>& args) {
             Chunk chunk;
             for (const std::string& file : files) {
                 auto r = readClock.time([&] { return MoleculeReader::open(file, readOptions); });
+                // SDF: only cut into records here; parsing is the preparation stage's (parallel).
+                auto* sdfSource = dynamic_cast<SdfRecordSource*>(r.get());
                 while (true) {
                     Pending p;
-                    if (!readClock.time([&] { return r->next(p.raw); }))
-                        break;
-                    p.name = p.raw.name;
-                    p.index = index++;
+                    if (sdfSource) {
+                        if (!readClock.time([&] { return sdfSource->nextRecordText(p.sdf); }))
+                            break;
+                        p.file = &file;
+                        p.parsed = false;
+                    } else {
+                        if (!readClock.time([&] { return r->next(p.raw); }))
+                            break;
+                        p.name = p.raw.name;
+                    }
                     chunk.records.push_back(std::move(p));
                     if (static_cast<int>(chunk.records.size()) >= chunkSize &&
                         !read.push(std::exchange(chunk, Chunk{})))
                         return;
                 }
-                skipped += r->recordsSkipped();
+                readSkipped += r->recordsSkipped();
             }
             if (!chunk.records.empty() && !read.push(std::move(chunk)))
                 return;
@@ -257,7 +312,10 @@ int runMinimize(const std::vector<std::string>& args) {
     std::thread preparer([&] {
         try {
             while (auto chunk = read.pop()) {
-                prepareClock.time([&] { prepareChunk(*chunk, inputs, threads); });
+                prepareClock.time([&] {
+                    prepareChunk(*chunk, inputs, threads, readOptions, cache ? &*cache : nullptr,
+                                 index, parseSkipped);
+                });
                 if (!prepared.push(std::move(*chunk)))
                     return;
             }
@@ -344,6 +402,7 @@ int runMinimize(const std::vector<std::string>& args) {
     reader.join(), preparer.join(), minimizer.join();
     if (error)
         std::rethrow_exception(error);
+    const long skipped = readSkipped + parseSkipped;
 
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -362,6 +421,9 @@ int runMinimize(const std::vector<std::string>& args) {
                   readClock.seconds, prepareClock.seconds, minimizeClock.seconds,
                   writeClock.seconds, chunkSize, peakRssMiB());
     std::cerr << stages << "\n";
+    if (cache)
+        std::cerr << "preparation reused for " << cache->reused() << " of "
+                  << cache->reused() + cache->preparedFresh() << " records\n";
     if (minimized == 0) {
         std::cerr << "error: no ligand could be minimized\n";
         return 1;

@@ -1,12 +1,15 @@
 // Tests for `posewright-cli score` and `minimize` as a user runs them: Vina's numbers on the 1iep
 // crystal pose, a ranked SDF with the SD tags, input order in the JSON stream, and bad ligands in
 // a batch (outside the box, no heavy atoms, 300 torsions) reported while the others go on.
+#include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
 #include "chem/MoleculeWriter.h"
+#include "minimize/PosePerturbation.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -163,6 +166,101 @@ private slots:
         QVERIFY2(r.err.contains("stages (busy seconds, overlapped): read "), r.err.constData());
         QVERIFY2(r.err.contains("chunk 2; peak RSS "), r.err.constData());
         QCOMPARE(int(readMolecules(out.toStdString()).size()), 5);
+    }
+    // SDF records parsed in parallel and preparations reused for poses of one topology change
+    // nothing: the same JSON, the same ranked SDF (byte for byte) and the same warnings as with
+    // --no-reuse, across chunk borders, with an unreadable record in the middle.
+    void reusedPreparationGivesTheSameOutput() {
+        QTemporaryDir dir;
+        // One ligand (the prepared 1iep ligand, polar hydrogens, as `bench minimize
+        // --write-poses` writes it) at 12 poses near the crystal pose.
+        const Molecule ligand =
+            prepareLigand(readMolecule(data("complexes/1iep/ligand_xtal.pdbqt").toStdString()));
+        PerturbationOptions near;
+        near.maxRotationDegrees = 5, near.maxTranslation = 0.3, near.randomTorsions = false;
+        near.maxTorsionDegrees = 5;
+        PosePerturbation perturbation(ligand, near);
+        std::vector<Molecule> poses;
+        for (int i = 0; i < 12; ++i) {
+            poses.push_back(perturbation.perturbed(3, i));
+            poses.back().name = "pose" + std::to_string(i);
+        }
+        QVERIFY(poses.size() >= 10);
+        const std::string file = dir.filePath("poses.sdf").toStdString();
+        writeMolecules(file, poses);
+        // Record 5 gets an unknown element: skipped with the reader's own message.
+        QFile f(QString::fromStdString(file));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QList<QByteArray> lines = f.readAll().split('\n');
+        f.close();
+        int record = 0;
+        for (int i = 0; i < lines.size(); ++i) {
+            if (record == 4 && lines[i].contains("V2000")) {
+                lines[i + 1].replace(31, 2, "Xx");
+                break;
+            }
+            record += lines[i].startsWith("$$$$");
+        }
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(lines.join('\n'));
+        f.close();
+        auto run = [&](const QString& out, bool reuse) {
+            QStringList args{"minimize",
+                             "--receptor",
+                             data("complexes/1iep/receptor.pdbqt"),
+                             "--box",
+                             data("complexes/1iep/box.txt"),
+                             "--device",
+                             "cpu",
+                             "--json",
+                             "--chunk",
+                             "4",
+                             "--out",
+                             out,
+                             "--ligands",
+                             QString::fromStdString(file)};
+            if (!reuse)
+                args << "--no-reuse";
+            return runCli(args);
+        };
+        const QString withReuse = dir.filePath("reuse.sdf"), without = dir.filePath("fresh.sdf");
+        CliRun a = run(withReuse, true);
+        CliRun b = run(without, false);
+        QCOMPARE(a.exitCode, 0);
+        QCOMPARE(b.exitCode, 0);
+        QCOMPARE(a.out, b.out);
+        QCOMPARE(jsonLines(a.out).size(), int(poses.size()) - 1);
+        QFile x(withReuse), y(without);
+        QVERIFY(x.open(QIODevice::ReadOnly) && y.open(QIODevice::ReadOnly));
+        const QByteArray sdfA = x.readAll(), sdfB = y.readAll();
+        QVERIFY(sdfA.size() > 1000);
+        QVERIFY(sdfA == sdfB);
+        auto warnings = [](const QByteArray& err) {
+            QList<QByteArray> w;
+            for (const QByteArray& l : err.split('\n'))
+                if (l.startsWith("warning: "))
+                    w << l;
+            return w;
+        };
+        QCOMPARE(warnings(a.err), warnings(b.err));
+        QCOMPARE(warnings(a.err).size(), 1);
+        QVERIFY2(warnings(a.err)[0].contains("poses.sdf:") &&
+                     warnings(a.err)[0].contains("unknown element symbol 'Xx'") &&
+                     warnings(a.err)[0].endsWith("(record skipped)"),
+                 a.err.constData());
+        QVERIFY2(a.err.contains(QString("minimized %1 of %2 poses")
+                                    .arg(poses.size() - 1)
+                                    .arg(poses.size())
+                                    .toUtf8()),
+                 a.err.constData());
+        // Every readable record is one topology: all but the first few (prepared concurrently
+        // in the first chunk, at most its 4 records) reuse a preparation.
+        QRegularExpression reusedLine("preparation reused for (\\d+) of (\\d+) records");
+        auto match = reusedLine.match(QString::fromUtf8(a.err));
+        QVERIFY2(match.hasMatch(), a.err.constData());
+        QCOMPARE(match.captured(2).toInt(), int(poses.size()) - 1);
+        QVERIFY2(match.captured(1).toInt() >= int(poses.size()) - 1 - 4, a.err.constData());
+        QVERIFY(!b.err.contains("preparation reused"));
     }
     // A failure inside the pipeline (an unreadable second file) stops every stage, reports the
     // file and leaves no output file behind.
