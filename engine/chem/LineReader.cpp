@@ -82,6 +82,49 @@ void LineReader::pushBack() {
     --lineNumber_;
 }
 
+long LineReader::appendLinesThrough(std::string_view marker, std::string& out) {
+    long lines = 0;
+    if (pushedBack_) { // the current line first, as next() would return it
+        std::string_view line;
+        next(line);
+        out.append(line);
+        out += '\n';
+        if (line.substr(0, marker.size()) == marker)
+            return 1;
+        lines = 1;
+    }
+    size_t lineStart = begin_;
+    for (;;) {
+        const void* nl = std::memchr(data_ + lineStart, '\n', end_ - lineStart);
+        if (!nl) {
+            // Complete lines go out now; the partial one moves to the front and grows.
+            out.append(data_ + begin_, lineStart - begin_);
+            begin_ = lineStart;
+            if (!fill()) {
+                if (begin_ < end_) { // last line, no newline
+                    out.append(data_ + begin_, end_ - begin_);
+                    out += '\n';
+                    begin_ = end_;
+                    ++lines, ++lineNumber_;
+                }
+                return lines;
+            }
+            lineStart = begin_;
+            continue;
+        }
+        const size_t pos = static_cast<size_t>(static_cast<const char*>(nl) - data_);
+        const bool isMarker = pos - lineStart >= marker.size() &&
+                              std::memcmp(data_ + lineStart, marker.data(), marker.size()) == 0;
+        ++lines, ++lineNumber_;
+        lineStart = pos + 1;
+        if (isMarker) {
+            out.append(data_ + begin_, lineStart - begin_);
+            begin_ = lineStart;
+            return lines;
+        }
+    }
+}
+
 bool LineReader::atEnd() {
     if (pushedBack_ || begin_ < end_)
         return false;

@@ -22,6 +22,11 @@ public:
     bool next(std::string_view& line);
     // Makes the next call to next() return the current line again (one line of look-back).
     void pushBack();
+    // Appends to out, as read (end-of-line characters kept, a final line without one given
+    // '\n'), the lines up to and including the next one that starts with marker, or to the end
+    // of input; returns how many lines were appended (0 at the end of input). Cuts records out of
+    // a file without looking at each line more than once. No pushBack() afterwards.
+    long appendLinesThrough(std::string_view marker, std::string& out);
 
     long lineNumber() const { return lineNumber_; }
     const std::string& path() const { return path_; }

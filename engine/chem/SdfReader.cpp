@@ -455,32 +455,24 @@ void SdfReader::readDataItems(Molecule& out) {
 
 bool SdfReader::nextRecordText(SdfRecordText& out) {
     out.text.clear();
-    out.firstLine = 0;
-    std::string_view line;
-    bool content = false; // a line that is not blank: the text is a record
-    long blanks = 0;      // leading blank lines
-    while (lines_.next(line)) {
-        if (out.text.empty())
-            out.firstLine = lines_.lineNumber();
-        out.text.append(line);
-        out.text += '\n';
-        const bool blank = text::isBlank(line);
-        if (!content && blank)
-            ++blanks;
-        content = content || !blank;
-        if (!text::startsWith(line, "$$$$"))
-            continue;
+    out.firstLine = lines_.lineNumber() + 1;
+    long lines = lines_.appendLinesThrough("$$$$", out.text);
+    if (lines == 0)
+        return false;
+    // Where the text is blank up to its last line (blank lines only, then '$$$$' or the end).
+    auto blankUpTo = [&](size_t end) { return out.text.find_first_not_of(" \t\r\n") >= end; };
+    const size_t lastLine = out.text.rfind('\n', out.text.size() - 2) + 1; // npos + 1 == 0
+    const bool endsWithMarker = out.text.compare(lastLine, 4, "$$$$") == 0;
+    if (!endsWithMarker) {
+        // The end of the file: blank lines there are no record.
+        if (blankUpTo(out.text.size()))
+            return false;
+    } else if (lines - 1 > 3 && blankUpTo(lastLine)) {
         // More than three blank lines, then '$$$$': readRecord refuses the record by its blank
         // lines without reaching '$$$$', so skipToNextRecord runs on to the NEXT '$$$$' and the
-        // following record is swallowed. Keep that: cut both together.
-        if (blanks > 3 && blanks == lines_.lineNumber() - out.firstLine) {
-            blanks = -1; // once
-            continue;
-        }
-        break;
+        // following record is swallowed with it. Keep that: cut both together.
+        lines_.appendLinesThrough("$$$$", out.text);
     }
-    if (!content)
-        return false;
     out.record = ++record_;
     return true;
 }

@@ -214,6 +214,21 @@ private slots:
         compare(record("a") + truncated + record("b"), "limit.sdf", 1);
         QCOMPARE(parallel(record("a") + record("b"), "limit.sdf", 1).warnings.size(), size_t(2));
     }
+    void acrossBufferRefills() {
+        // The reader refills 1 MiB at a time: records (and a 3 MiB tag line, longer than the
+        // buffer) that straddle refills are cut whole, with the right line numbers.
+        std::string text;
+        for (int i = 0; i < 20000; ++i)
+            text += record("r" + std::to_string(i), i % 997 == 0 ? "Xx" : "O");
+        std::string big = record("long");
+        big.insert(big.find("\n\n$$$$"), "\n" + std::string(3 << 20, 'x'));
+        text += big + record("after") + "\n\n";
+        compare(text, "big.sdf");
+        Reading p = parallel(text, "big.sdf");
+        QCOMPARE(p.molecules.size(), size_t(20000 + 2 - 21));
+        QCOMPARE(p.molecules.back().name, std::string("after"));
+        QCOMPARE(p.molecules.back().sourceRecord, 20002L);
+    }
     void realFileThroughOpen() {
         // MoleculeReader::open (extension and content checks) hands out the same source.
         auto reader = MoleculeReader::open(kData + "/shapes/cdk2.sdf");
