@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <sstream>
 #include <unistd.h>
 
 namespace pw {
@@ -24,9 +23,9 @@ RankedSdfWriter::~RankedSdfWriter() {
 }
 
 std::string RankedSdfWriter::formatRecord(const Molecule& m) {
-    std::ostringstream record;
-    writeSdfRecord(record, m);
-    return record.str();
+    std::string record;
+    appendSdfRecord(record, m);
+    return record;
 }
 
 void RankedSdfWriter::add(const Molecule& m, double score) {

@@ -43,11 +43,11 @@ std::string titleLine(const std::string& name) {
     return t;
 }
 
-void writeV2000(std::ostream& out, const Molecule& m) {
+void writeV2000(std::string& out, const Molecule& m) {
     char buf[128];
     std::snprintf(buf, sizeof buf, "%3d%3d  0  0  0  0  0  0  0  0999 V2000\n",
                   static_cast<int>(m.atoms.size()), static_cast<int>(m.bonds.size()));
-    out << buf;
+    out += buf;
     std::vector<std::pair<int, int>> charged;
     for (size_t i = 0; i < m.atoms.size(); ++i) {
         const Atom& a = m.atoms[i];
@@ -55,69 +55,73 @@ void writeV2000(std::ostream& out, const Molecule& m) {
                       "%10.4f%10.4f%10.4f %-3s 0%3d  0  0  0  0  0  0  0  0  0  0\n",
                       a.position.x(), a.position.y(), a.position.z(), symbolOf(a).c_str(),
                       v2000ChargeCode(a.formalCharge));
-        out << buf;
+        out += buf;
         if (a.formalCharge != 0)
             charged.emplace_back(static_cast<int>(i) + 1, a.formalCharge);
     }
     for (const Bond& b : m.bonds) {
         std::snprintf(buf, sizeof buf, "%3d%3d%3d  0\n", b.a + 1, b.b + 1,
                       static_cast<int>(b.order));
-        out << buf;
+        out += buf;
     }
     // M  CHG holds every charge (the atom block cannot say +4 or -4), at most 8 per line.
     for (size_t i = 0; i < charged.size(); i += 8) {
         size_t n = std::min<size_t>(8, charged.size() - i);
         std::snprintf(buf, sizeof buf, "M  CHG%3d", static_cast<int>(n));
-        out << buf;
+        out += buf;
         for (size_t k = i; k < i + n; ++k) {
             std::snprintf(buf, sizeof buf, " %3d %3d", charged[k].first, charged[k].second);
-            out << buf;
+            out += buf;
         }
-        out << '\n';
+        out += '\n';
     }
-    out << "M  END\n";
+    out += "M  END\n";
 }
 
-void writeV3000(std::ostream& out, const Molecule& m) {
+void writeV3000(std::string& out, const Molecule& m) {
     char buf[160];
-    out << "  0  0  0     0  0            999 V3000\n";
-    out << "M  V30 BEGIN CTAB\n";
+    out += "  0  0  0     0  0            999 V3000\n";
+    out += "M  V30 BEGIN CTAB\n";
     std::snprintf(buf, sizeof buf, "M  V30 COUNTS %d %d 0 0 0\n", static_cast<int>(m.atoms.size()),
                   static_cast<int>(m.bonds.size()));
-    out << buf << "M  V30 BEGIN ATOM\n";
+    out += buf;
+    out += "M  V30 BEGIN ATOM\n";
     for (size_t i = 0; i < m.atoms.size(); ++i) {
         const Atom& a = m.atoms[i];
         std::snprintf(buf, sizeof buf, "M  V30 %d %s %.4f %.4f %.4f 0", static_cast<int>(i) + 1,
                       symbolOf(a).c_str(), a.position.x(), a.position.y(), a.position.z());
-        out << buf;
+        out += buf;
         if (a.formalCharge != 0)
-            out << " CHG=" << a.formalCharge;
-        out << '\n';
+            out += " CHG=" + std::to_string(a.formalCharge);
+        out += '\n';
     }
-    out << "M  V30 END ATOM\n";
+    out += "M  V30 END ATOM\n";
     if (!m.bonds.empty()) {
-        out << "M  V30 BEGIN BOND\n";
+        out += "M  V30 BEGIN BOND\n";
         for (size_t i = 0; i < m.bonds.size(); ++i) {
             const Bond& b = m.bonds[i];
             std::snprintf(buf, sizeof buf, "M  V30 %d %d %d %d\n", static_cast<int>(i) + 1,
                           static_cast<int>(b.order), b.a + 1, b.b + 1);
-            out << buf;
+            out += buf;
         }
-        out << "M  V30 END BOND\n";
+        out += "M  V30 END BOND\n";
     }
-    out << "M  V30 END CTAB\nM  END\n";
+    out += "M  V30 END CTAB\nM  END\n";
 }
 
 } // namespace
 
-void writeSdfRecord(std::ostream& out, const Molecule& m) {
-    out << titleLine(m.name) << "\n  Posewrt           3D\n\n";
+void appendSdfRecord(std::string& out, const Molecule& m) {
+    out += titleLine(m.name);
+    out += "\n  Posewrt           3D\n\n";
     if (m.atoms.size() > 999 || m.bonds.size() > 999)
         writeV3000(out, m);
     else
         writeV2000(out, m);
     for (const auto& [key, value] : m.properties) {
-        out << "> <" << key << ">\n";
+        out += "> <";
+        out += key;
+        out += ">\n";
         // A blank line ends a value, so blank lines inside one are written as a single space.
         size_t pos = 0;
         while (pos < value.size()) {
@@ -127,15 +131,21 @@ void writeSdfRecord(std::ostream& out, const Molecule& m) {
             if (!line.empty() && line.back() == '\r')
                 line.remove_suffix(1);
             if (line.find_first_not_of(" \t") == std::string_view::npos)
-                out << ' ';
+                out += ' ';
             else
-                out << line;
-            out << '\n';
+                out += line;
+            out += '\n';
             pos = end + 1;
         }
-        out << '\n';
+        out += '\n';
     }
-    out << "$$$$\n";
+    out += "$$$$\n";
+}
+
+void writeSdfRecord(std::ostream& out, const Molecule& m) {
+    std::string text;
+    appendSdfRecord(text, m);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
 }
 
 } // namespace pw

@@ -5,10 +5,13 @@
 #include "core/Molecule.h"
 
 #include <ostream>
+#include <string>
 
 namespace pw {
 
 // Writes the record, "$$$$" included.
 void writeSdfRecord(std::ostream& out, const Molecule& m);
+// The same bytes appended to a string (no stream: cheap to call on many threads at once).
+void appendSdfRecord(std::string& out, const Molecule& m);
 
 } // namespace pw

@@ -21,15 +21,23 @@ const std::vector<Command>& commands() {
         {"minimize", "flexible minimization of ligand poses in the receptor, ranked SDF out",
          "minimize --receptor R --ligands L... [--box CONFIG | --autobox-ligand L2] "
          "[--scoring vina|vinardo] [--device auto|cpu|cuda[:N]] [--threads N] [--out OUT.sdf] "
-         "[--json] [--vina-steps | --smooth] [--exact] [--interpolation trilinear|catmull-rom|bspline] "
+         "[--json] [--vina-steps | --smooth] [--exact] [--interpolation "
+         "trilinear|catmull-rom|bspline] "
          "[--line-search wolfe|armijo] [--max-iterations N] "
-         "[--tolerance G] [--chunk N]",
+         "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse]",
          runMinimize},
         {"lingo", "LINGO similarity: top hits per query, threshold hits or the full matrix",
-         "lingo [--query Q.smi] --db DB.smi [--top K] [--threshold T] [--matrix OUT.tsv] [--out FILE] [--device auto|cpu|cuda[:N]] [--threads N] [--json]", runLingo},
-        {"overlay", "Gaussian shape overlay of every molecule of a file onto a reference", "overlay --reference REF.sdf --fit DB.sdf [--starts 1|4|12] [--ring-starts] [--color] [--radii carbon|element] [--score-only] [--device auto|cpu|cuda[:N]] [--out aligned.sdf] [--json] [--threads N]", runOverlay},
+         "lingo [--query Q.smi] --db DB.smi [--top K] [--threshold T] [--matrix OUT.tsv] [--out "
+         "FILE] [--device auto|cpu|cuda[:N]] [--threads N] [--json]",
+         runLingo},
+        {"overlay", "Gaussian shape overlay of every molecule of a file onto a reference",
+         "overlay --reference REF.sdf --fit DB.sdf [--starts 1|4|12] [--ring-starts] [--color] "
+         "[--radii carbon|element] [--score-only] [--device auto|cpu|cuda[:N]] [--out aligned.sdf] "
+         "[--json] [--threads N]",
+         runOverlay},
         {"bench", "benchmarks: overlay, lingo, minimize (one JSON object per run)",
-         "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device auto|cpu|cuda[:N]] "
+         "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device "
+         "auto|cpu|cuda[:N]] "
          "[--size N...] [--repeat K] [--threads N] [--iterations N]\n"
          "      posewright-cli bench lingo|minimize ... (see their own usage)",
          runBench},
@@ -44,8 +52,7 @@ namespace {
 void printUsage(std::ostream& out) {
     out << "usage: posewright-cli COMMAND [OPTIONS]\n\ncommands:\n";
     for (const auto& c : pw::cli::commands())
-        out << "  " << c.name << "\t" << c.summary << "\n      posewright-cli " << c.usage
-            << "\n";
+        out << "  " << c.name << "\t" << c.summary << "\n      posewright-cli " << c.usage << "\n";
 }
 
 } // namespace
@@ -67,8 +74,8 @@ int main(int argc, char** argv) {
         try {
             return c.run(args);
         } catch (const pw::cli::UsageError& e) {
-            std::cerr << "posewright-cli " << c.name << ": " << e.what() << "\nusage: posewright-cli "
-                      << c.usage << "\n";
+            std::cerr << "posewright-cli " << c.name << ": " << e.what()
+                      << "\nusage: posewright-cli " << c.usage << "\n";
             return 2;
         } catch (const pw::InputError& e) {
             std::cerr << "error: " << e.what() << "\n";
