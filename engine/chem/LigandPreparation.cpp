@@ -10,11 +10,6 @@
 #include "core/TorsionTreeBuilder.h"
 #include "core/XsTyping.h"
 
-#include <ForceField/ForceField.h>
-#include <GraphMol/DistGeomHelpers/Embedder.h>
-#include <GraphMol/ForceFieldHelpers/MMFF/AtomTyper.h>
-#include <GraphMol/ForceFieldHelpers/MMFF/Builder.h>
-#include <GraphMol/ForceFieldHelpers/UFF/Builder.h>
 #include <GraphMol/MolOps.h>
 #include <GraphMol/PartialCharges/GasteigerCharges.h>
 #include <GraphMol/SmilesParse/SmilesParse.h>
@@ -22,9 +17,7 @@
 #include <RDGeneral/RDLog.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <sstream>
 
 namespace pw {
 namespace {
@@ -101,62 +94,16 @@ bool isFlat(const Molecule& m) {
 
 namespace {
 
-// Bounded 3D embedding: embed3D's recipe (ETKDGv3, fixed seed, a retry from random
-// coordinates, then MMFF94 or UFF) with a cap on attempts and a wall-clock deadline. RDKit
-// 2022.09 (Debian 12) has no embedding timeout; its per-attempt callback is the one hook, and a
-// plain function pointer, so the deadline travels in a thread_local and the callback throws.
-using EmbedClock = std::chrono::steady_clock;
-thread_local EmbedClock::time_point embedDeadline;
-struct EmbedTimeout {};
-void checkEmbedDeadline(unsigned int) {
-    if (EmbedClock::now() > embedDeadline)
-        throw EmbedTimeout{};
-}
-
-constexpr int kEmbedSeed = 0x5eed;          // the seed embed3D uses (RdkitConvert.cpp)
-constexpr int kForceFieldIterations = 2000; // as embed3D
-
+// Bounded 3D embedding (RdkitConvert's embed3D recipe with the options' limits), refused with
+// the reason and the way out when it fails.
 void embedBounded(RDKit::RWMol& mol, const Molecule& origin,
                   const LigandPreparationOptions& options) {
-    const std::string atoms = " (" + std::to_string(mol.getNumAtoms()) + " atoms with hydrogens)";
-    auto fail = [&](const std::string& why) {
-        refuse(origin,
-               "has no 3D coordinates, and " + why + atoms + ": give it with 3D coordinates");
-    };
-    mol.clearConformers();
-    RDKit::DGeomHelpers::EmbedParameters params = RDKit::DGeomHelpers::ETKDGv3;
-    params.randomSeed = kEmbedSeed;
-    params.maxIterations = unsigned(std::max(1, options.maxEmbedAttempts));
-    params.callback = checkEmbedDeadline;
-    embedDeadline = EmbedClock::now() + std::chrono::duration_cast<EmbedClock::duration>(
-                                            std::chrono::duration<double>(options.maxEmbedSeconds));
-    int conf = -1;
-    try {
-        conf = RDKit::DGeomHelpers::EmbedMolecule(mol, params);
-        if (conf < 0) {
-            // Strained or large systems embed more often from random starting coordinates.
-            params.useRandomCoords = true;
-            conf = RDKit::DGeomHelpers::EmbedMolecule(mol, params);
-        }
-    } catch (const EmbedTimeout&) {
-        mol.clearConformers();
-        std::ostringstream limit;
-        limit << options.maxEmbedSeconds;
-        fail("generating them took longer than " + limit.str() + " s");
-    }
-    if (conf < 0)
-        fail("none could be generated in 2 x " + std::to_string(params.maxIterations) +
-             " attempts");
-    // embed3D's force-field clean-up (MMFFOptimizeMolecule / UFFOptimizeMolecule with their
-    // defaults), built from RDKit's Builder API: the MMFF.h / UFF.h convenience headers define
-    // non-inline functions and may be included by one translation unit only (RdkitConvert.cpp).
-    RDKit::MMFF::MMFFMolProperties props(mol);
-    std::unique_ptr<ForceFields::ForceField> ff(
-        props.isValid() ? RDKit::MMFF::constructForceField(mol, 10.0, -1, true)
-                        // MMFF94 lacks parameters for some elements (e.g. B, Se): UFF covers them
-                        : RDKit::UFF::constructForceField(mol, 10.0, -1, true));
-    ff->initialize();
-    ff->minimize(kForceFieldIterations);
+    const std::string failure =
+        tryEmbed3D(mol, EmbedLimits{options.maxEmbedAttempts, options.maxEmbedSeconds});
+    if (!failure.empty())
+        refuse(origin, "has no 3D coordinates, and " + failure + " (" +
+                           std::to_string(mol.getNumAtoms()) +
+                           " atoms with hydrogens): give it with 3D coordinates");
 }
 
 Molecule keepPdbqtTree(const Molecule& input, const LigandPreparationOptions& options) {

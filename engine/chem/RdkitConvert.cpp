@@ -11,7 +11,10 @@
 #include <GraphMol/MonomerInfo.h>
 #include <GraphMol/SanitException.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <sstream>
 
 namespace pw {
 namespace {
@@ -173,24 +176,57 @@ Molecule fromRdkit(const RDKit::ROMol& mol, const Molecule& origin) {
 
 namespace pw {
 
-void embed3D(RDKit::RWMol& mol, const Molecule& origin) {
+namespace {
+// RDKit 2022.09 (Debian 12) has no embedding timeout; its per-attempt callback is the one hook, and
+// a plain function pointer, so the deadline travels in a thread_local and the callback throws.
+using EmbedClock = std::chrono::steady_clock;
+thread_local EmbedClock::time_point embedDeadline;
+struct EmbedTimeout {};
+void checkEmbedDeadline(unsigned int) {
+    if (EmbedClock::now() > embedDeadline)
+        throw EmbedTimeout{};
+}
+} // namespace
+
+std::string tryEmbed3D(RDKit::RWMol& mol, const EmbedLimits& limits) {
     mol.clearConformers();
     RDKit::DGeomHelpers::EmbedParameters params = RDKit::DGeomHelpers::ETKDGv3;
     params.randomSeed = kEmbedSeed;
-    int conf = RDKit::DGeomHelpers::EmbedMolecule(mol, params);
-    if (conf < 0) {
-        // Strained or large systems embed more often from random starting coordinates.
-        params.useRandomCoords = true;
+    params.maxIterations = unsigned(std::max(1, limits.maxAttempts));
+    params.callback = checkEmbedDeadline;
+    embedDeadline = EmbedClock::now() + std::chrono::duration_cast<EmbedClock::duration>(
+                                            std::chrono::duration<double>(limits.maxSeconds));
+    int conf = -1;
+    try {
         conf = RDKit::DGeomHelpers::EmbedMolecule(mol, params);
+        if (conf < 0) {
+            // Strained or large systems embed more often from random starting coordinates.
+            params.useRandomCoords = true;
+            conf = RDKit::DGeomHelpers::EmbedMolecule(mol, params);
+        }
+    } catch (const EmbedTimeout&) {
+        mol.clearConformers();
+        std::ostringstream limit;
+        limit << limits.maxSeconds;
+        return "generating them took longer than " + limit.str() + " s";
     }
     if (conf < 0)
-        throw InputError(origin.sourceFile, origin.sourceRecord,
-                         "could not generate 3D coordinates for " + moleculeLabel(origin));
+        return "none could be generated in 2 x " + std::to_string(params.maxIterations) +
+               " attempts";
     RDKit::MMFF::MMFFMolProperties props(mol);
     if (props.isValid())
         RDKit::MMFF::MMFFOptimizeMolecule(mol, kForceFieldIterations);
     else // MMFF94 lacks parameters for some elements (e.g. B, Se): UFF covers them
         RDKit::UFF::UFFOptimizeMolecule(mol, kForceFieldIterations);
+    return {};
+}
+
+void embed3D(RDKit::RWMol& mol, const Molecule& origin, const EmbedLimits& limits) {
+    const std::string failure = tryEmbed3D(mol, limits);
+    if (!failure.empty())
+        throw InputError(origin.sourceFile, origin.sourceRecord,
+                         "could not generate 3D coordinates for " + moleculeLabel(origin) + ": " +
+                             failure);
 }
 
 } // namespace pw

@@ -26,10 +26,18 @@ void sanitizeOrThrow(RDKit::RWMol& mol, const Molecule& origin);
 // hydrogens) take the residue of the atom they are bonded to. name/source fields come from origin.
 Molecule fromRdkit(const RDKit::ROMol& mol, const Molecule& origin);
 
+// Bounds on 3D embedding, so that a huge or impossible input is refused instead of hanging.
+struct EmbedLimits {
+    int maxAttempts = 100;    // ETKDG attempts per try (with and without random coordinates)
+    double maxSeconds = 60.0; // wall clock; checked before each attempt
+};
+
 // 3D coordinates for a molecule with explicit hydrogens: RDKit ETKDGv3 with a fixed random seed
-// (reproducible), then MMFF94 (UFF where MMFF lacks parameters). Replaces any conformers.
-// Throws InputError naming origin when no embedding is found.
-void embed3D(RDKit::RWMol& mol, const Molecule& origin);
+// (reproducible), a retry from random coordinates, then MMFF94 (UFF where MMFF lacks
+// parameters). Replaces any conformers. Returns "" on success, else why no coordinates were made.
+std::string tryEmbed3D(RDKit::RWMol& mol, const EmbedLimits& limits = {});
+// The same; a failure throws InputError naming origin.
+void embed3D(RDKit::RWMol& mol, const Molecule& origin, const EmbedLimits& limits = {});
 
 // Short label for messages: "molecule 'NAME'" or "molecule" when unnamed.
 std::string moleculeLabel(const Molecule& m);

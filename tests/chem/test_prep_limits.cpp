@@ -57,6 +57,7 @@ private slots:
         QVERIFY2(ms < 10000, qPrintable(QString("refused after %1 ms").arg(ms)));
     }
 
+    // (The SMILES reader embeds through the same bounded recipe, RdkitConvert's tryEmbed3D.)
     void embeddingStopsAtItsDeadline() {
         const Molecule acid = flatDrawing("OC(=O)c1ccccc1", "benzoic acid");
         LigandPreparationOptions none;
