@@ -20,6 +20,9 @@ namespace pw {
 struct MinimizeBatchOptions {
     RefinementOptions refinement;
     bool exact = false; // grid-free pair sums (smina --minimize); else Vina's grid
+    // The CUDA kernel's fragment reduction: "shuffle", "shared" or "wmma" (Tensor Cores); empty
+    // = the backend's default (the fastest measured, tests/bench/RESULTS.md). The CPU ignores it.
+    std::string gpuReduction;
 };
 
 class Backend {

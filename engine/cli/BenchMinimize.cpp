@@ -78,12 +78,11 @@ int runBenchMinimize(const std::vector<std::string>& args) {
     if (algorithm != "vina" && algorithm != "wolfe")
         throw UsageError("--algorithm expects vina (Armijo, Vina's step budget) or wolfe, got '" +
                          algorithm + "'");
-    if (auto r = cl.value("reduction")) {
-        if (*r != "shared" && *r != "shuffle" && *r != "wmma")
-            throw UsageError("--reduction expects shuffle, shared or wmma (Tensor Cores), got '" +
-                             *r + "'");
-        setenv("POSEWRIGHT_CUDA_REDUCTION", r->c_str(), 1);
-    }
+    const std::string reduction = cl.value("reduction", "");
+    if (!reduction.empty() && reduction != "shared" && reduction != "shuffle" &&
+        reduction != "wmma")
+        throw UsageError("--reduction expects shuffle, shared or wmma (Tensor Cores), got '" +
+                         reduction + "'");
     GridInterpolation interpolation = GridInterpolation::Trilinear;
     const std::string interpolationName = cl.value("interpolation", "trilinear");
     if (!parseGridInterpolation(interpolationName, interpolation))
@@ -137,6 +136,7 @@ int runBenchMinimize(const std::vector<std::string>& args) {
         options.refinement.rampSmoothing = w;
     }
     options.exact = cl.flag("exact");
+    options.gpuReduction = reduction;
     if (auto m = cl.value("max-step")) {
         char* end = nullptr;
         const double v = std::strtod(m->c_str(), &end);

@@ -228,13 +228,13 @@ int runMinimize(const std::vector<std::string>& args) {
     else if (search != "wolfe")
         throw UsageError("--line-search expects wolfe or armijo, got '" + search + "'");
 
-    if (auto r = cl.value("reduction")) {
-        // The CUDA kernel's in-warp reduction (tests/bench/RESULTS.md has the study); read by
-        // the CUDA backend, ignored by the CPU.
-        if (*r != "shared" && *r != "shuffle" && *r != "wmma")
-            throw UsageError("--reduction expects shuffle, shared or wmma, got '" + *r + "'");
-        setenv("POSEWRIGHT_CUDA_REDUCTION", r->c_str(), 1);
-    }
+    // The CUDA kernel's fragment reduction (tests/bench/RESULTS.md has the study); the CPU
+    // ignores it.
+    options.gpuReduction = cl.value("reduction", "");
+    if (!options.gpuReduction.empty() && options.gpuReduction != "shared" &&
+        options.gpuReduction != "shuffle" && options.gpuReduction != "wmma")
+        throw UsageError("--reduction expects shuffle, shared or wmma, got '" +
+                         options.gpuReduction + "'");
 
     std::string note;
     auto backend = createBackend(parseDeviceRequest(cl.value("device", "auto")), threads, note);

@@ -115,13 +115,6 @@ private:
 class CudaBackend final : public Backend {
 public:
     CudaBackend(const CudaDeviceInfo& info) : info_(info), minimizer_(info.index) {
-        // POSEWRIGHT_CUDA_REDUCTION=shared|shuffle|wmma picks the fragment reduction (the
-        // study's switch, set by --reduction; the default is the fastest measured on the H200,
-        // tests/bench/RESULTS.md). An unknown name keeps the default.
-        cuda::Reduction reduction = minimizer_.reduction();
-        if (const char* r = std::getenv("POSEWRIGHT_CUDA_REDUCTION"))
-            if (cuda::parseReduction(r, reduction))
-                minimizer_.setReduction(reduction);
         // Tuning knobs for the benchmark sweeps (poses per block, poses per streamed chunk).
         if (const char* w = std::getenv("POSEWRIGHT_CUDA_WARPS"))
             minimizer_.setWarpsPerBlock(std::clamp(std::atoi(w), 1, 4));
@@ -147,6 +140,12 @@ public:
             cpu_->minimize(target, ligands, options, results, progress);
             return;
         }
+        cuda::Reduction reduction = defaultReduction_;
+        if (!options.gpuReduction.empty() &&
+            !cuda::parseReduction(options.gpuReduction.c_str(), reduction))
+            throw std::invalid_argument("unknown GPU reduction '" + options.gpuReduction +
+                                        "' (expected shuffle, shared or wmma)");
+        minimizer_.setReduction(reduction);
         minimizer_.minimize(target, ligands, options, results, progress);
         if (std::getenv("POSEWRIGHT_CUDA_TIMING")) {
             // Where the wall time went (benchmarks): host packing, waiting for the GPU (what
@@ -181,6 +180,8 @@ public:
 private:
     CudaDeviceInfo info_;
     cuda::CudaMinimizer minimizer_;
+    // What an empty MinimizeBatchOptions::gpuReduction means.
+    const cuda::Reduction defaultReduction_ = minimizer_.reduction(); // after minimizer_
     std::unique_ptr<Backend> cpu_;
 };
 

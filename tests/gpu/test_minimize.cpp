@@ -277,11 +277,10 @@ private slots:
             MinimizeBatchOptions options;
             options.refinement = RefinementOptions::wellConditioned();
             std::vector<RefinementResult> g, shuffle;
-            setenv("POSEWRIGHT_CUDA_REDUCTION", "wmma", 1); // read per minimize() call
+            options.gpuReduction = "wmma";
             gpu->minimize(*c.target, ligands, options, g);
-            setenv("POSEWRIGHT_CUDA_REDUCTION", "shuffle", 1);
+            options.gpuReduction = "shuffle";
             gpu->minimize(*c.target, ligands, options, shuffle);
-            unsetenv("POSEWRIGHT_CUDA_REDUCTION");
             const auto cpu = cpuReference(*c.target, ligands, options.refinement);
             const Agreement a = compare(ligands, g, cpu), s = compare(ligands, g, shuffle);
             qInfo("%s near-native, well-conditioned preset, WMMA reduction: GPU-CPU %d/%d agree "
@@ -517,11 +516,11 @@ private slots:
               self.agree, self.total);
         QVERIFY(m.agree >= self.agree - 10);
 
-        setenv("POSEWRIGHT_CUDA_REDUCTION", "shared", 1);
         auto shared = gpuBackend();
-        unsetenv("POSEWRIGHT_CUDA_REDUCTION");
+        MinimizeBatchOptions sharedOptions = options;
+        sharedOptions.gpuReduction = "shared";
         std::vector<RefinementResult> gs;
-        shared->minimize(*c.target, mixed, options, gs);
+        shared->minimize(*c.target, mixed, sharedOptions, gs);
         const Agreement s = compare(mixed, gs, cpu);
         qInfo("shared-memory reduction: %d/%d agree with the CPU", s.agree, s.total);
         QVERIFY(s.agree >= self.agree - 10);
