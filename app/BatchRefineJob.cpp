@@ -1,6 +1,7 @@
 #include "BatchRefineJob.h"
 
 #include "MinimizeJob.h"
+#include "PostToGui.h"
 #include "backend/DeviceSelection.h"
 #include "chem/LigandPreparation.h"
 #include "core/InputError.h"
@@ -120,27 +121,16 @@ void BatchRefineJob::start() {
         if (done < total && (now - last < kMinProgressInterval.count() ||
                              !lastPosted->compare_exchange_strong(last, now)))
             return;
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, done, total] {
-                if (self)
-                    emit self->progress(done, total);
-            },
-            Qt::QueuedConnection);
+        postToGui(self, [done, total](BatchRefineJob& job) { emit job.progress(done, total); });
     };
     future_ = QtConcurrent::run(
         [self, target, progress, ligands = ligands_, device = device_, threads = cpuThreads_] {
             BatchRefineResult result =
                 runBatchRefinement(*target, ligands, device, threads, progress.get());
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, result = std::move(result)] {
-                    if (!self)
-                        return;
-                    self->running_ = false;
-                    emit self->finished(result);
-                },
-                Qt::QueuedConnection);
+            postToGui(self, [result = std::move(result)](BatchRefineJob& job) {
+                job.running_ = false;
+                emit job.finished(result);
+            });
         });
 }
 

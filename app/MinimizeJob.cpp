@@ -1,5 +1,7 @@
 #include "MinimizeJob.h"
 
+#include "PostToGui.h"
+
 #include "chem/LigandPreparation.h"
 #include "core/InputError.h"
 
@@ -105,13 +107,7 @@ void MinimizeJob::start() {
             const auto now = std::chrono::steady_clock::now();
             if (pace > 0 || now - lastShown >= kMinFrameInterval) {
                 lastShown = now;
-                QMetaObject::invokeMethod(
-                    self.data(),
-                    [self, p = std::move(p)] {
-                        if (self)
-                            emit self->frame(p);
-                    },
-                    Qt::QueuedConnection);
+                postToGui(self, [p = std::move(p)](MinimizeJob& job) { emit job.frame(p); });
             }
             if (pace > 0) {
                 std::this_thread::sleep_until(last + std::chrono::milliseconds(pace));
@@ -120,27 +116,16 @@ void MinimizeJob::start() {
             return !cancel->load();
         };
         auto onPrepared = [&](const Molecule& m) {
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, m] {
-                    if (self)
-                        emit self->prepared(m);
-                },
-                Qt::QueuedConnection);
+            postToGui(self, [m](MinimizeJob& job) { emit job.prepared(m); });
         };
         MinimizeJobResult result = runMinimization(*target, ligand, options, onFrame, onPrepared);
         if (cancel->load())
             result.cancelled = true;
         result.trajectory = std::move(points);
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, result = std::move(result)] {
-                if (!self)
-                    return;
-                self->running_ = false;
-                emit self->finished(result);
-            },
-            Qt::QueuedConnection);
+        postToGui(self, [result = std::move(result)](MinimizeJob& job) {
+            job.running_ = false;
+            emit job.finished(result);
+        });
     });
 }
 

@@ -17,25 +17,6 @@ struct DevSet {
     const uint32_t* sizes;
 };
 
-__device__ __forceinline__ uint32_t mergeCount(const uint32_t* la, const uint32_t* ca, uint32_t na,
-                                               const uint32_t* lb, const uint32_t* cb,
-                                               uint32_t nb) {
-    uint32_t i = 0, j = 0, inter = 0;
-    while (i < na && j < nb) {
-        const uint32_t a = la[i], b = lb[j];
-        if (a == b) {
-            inter += min(ca[i], cb[j]);
-            ++i;
-            ++j;
-        } else if (a < b) {
-            ++i;
-        } else {
-            ++j;
-        }
-    }
-    return inter;
-}
-
 // ---- Tensor-core item product ---------------------------------------------------------------
 // Tile 128 x 128 pairs, K in stages of 64 bytes, 4-stage cp.async pipeline, 8 warps of 64 x 32,
 // mma.sync m16n8k32 u8 -> s32 (exact for 0/1 indicators), ldmatrix fragments from padded rows.
@@ -206,8 +187,8 @@ __global__ void tailFixKernel(uint64_t total, int nWork, const uint64_t* __restr
     const uint32_t a = tailQMols[qStart[lo] + uint32_t(local / nd)];
     const uint32_t b = tailDbMols[dbStart[lo] + uint32_t(local % nd)];
     const uint32_t oa = q.offsets[a], ob = db.offsets[b];
-    const uint32_t inter = mergeCount(q.lingos + oa, q.counts + oa, q.offsets[a + 1] - oa,
-                                      db.lingos + ob, db.counts + ob, db.offsets[b + 1] - ob);
+    const uint32_t inter = intersection(q.lingos + oa, q.counts + oa, q.offsets[a + 1] - oa,
+                                        db.lingos + ob, db.counts + ob, db.offsets[b + 1] - ob);
     out[(long(a) - rowBase) * ld + b] = tanimotoFromCounts(inter, q.sizes[a], db.sizes[b]);
 }
 

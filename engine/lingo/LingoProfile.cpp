@@ -62,24 +62,6 @@ LingoProfile makeProfile(std::string_view canonicalSmiles) {
     return p;
 }
 
-uint32_t intersection(const uint32_t* la, const uint32_t* ca, uint32_t na, const uint32_t* lb,
-                      const uint32_t* cb, uint32_t nb) {
-    uint32_t i = 0, j = 0, inter = 0;
-    while (i < na && j < nb) {
-        const uint32_t a = la[i], b = lb[j];
-        if (a == b) {
-            inter += std::min(ca[i], cb[j]);
-            ++i;
-            ++j;
-        } else if (a < b) {
-            ++i;
-        } else {
-            ++j;
-        }
-    }
-    return inter;
-}
-
 float tanimoto(const LingoProfile& a, const LingoProfile& b) {
     const uint32_t inter =
         intersection(a.lingos.data(), a.counts.data(), uint32_t(a.lingos.size()), b.lingos.data(),

@@ -40,9 +40,25 @@ struct LingoProfile {
 // Steps 2-3 on a canonical SMILES string.
 LingoProfile makeProfile(std::string_view canonicalSmiles);
 
-// I: sum over common LINGOs of the smaller count (sorted merge).
-uint32_t intersection(const uint32_t* lingosA, const uint32_t* countsA, uint32_t nA,
-                      const uint32_t* lingosB, const uint32_t* countsB, uint32_t nB);
+// I: sum over common LINGOs of the smaller count (sorted merge). constexpr, like
+// tanimotoFromCounts below, so that the CUDA merge kernel calls this very function.
+constexpr uint32_t intersection(const uint32_t* lingosA, const uint32_t* countsA, uint32_t nA,
+                                const uint32_t* lingosB, const uint32_t* countsB, uint32_t nB) {
+    uint32_t i = 0, j = 0, inter = 0;
+    while (i < nA && j < nB) {
+        const uint32_t a = lingosA[i], b = lingosB[j];
+        if (a == b) {
+            inter += countsA[i] < countsB[j] ? countsA[i] : countsB[j];
+            ++i;
+            ++j;
+        } else if (a < b) {
+            ++i;
+        } else {
+            ++j;
+        }
+    }
+    return inter;
+}
 
 // Step 4 from the integers; the single formula both CPU and GPU use.
 // constexpr so that CUDA kernels call this very function (nvcc --expt-relaxed-constexpr).
