@@ -48,7 +48,22 @@ public:
     ~Ad4LigandScorer();
     Ad4LigandScorer(Ad4LigandScorer&&) noexcept;
 
+    // One internal (intramolecular) pair with everything its energy needs, for other backends
+    // (a GPU kernel) to evaluate the same model: E = vdW/H-bond(coeffs, smoothed)
+    // + q1q2Scaled / (r eps(r)) + coeff_desolv * desolv * exp(-r^2 / (2 sigma^2)).
+    struct InternalPair {
+        int i, j;
+        int table;          // autodock4 table of the type pair (internal)
+        double q1q2Scaled;  // q_i q_j * 332.06363 * FE_coeff_estat
+        double desolv;      // desolvationPairFactor(i, j), unweighted
+        PairCoefficients coeffs;
+    };
+
     int atomCount() const { return static_cast<int>(mapOfAtom_.size()); }
+    // Per atom: its affinity map index in maps() and its partial charge.
+    const std::vector<int>& mapOfAtom() const { return mapOfAtom_; }
+    const std::vector<double>& charges() const { return charge_; }
+    const std::vector<InternalPair>& internalPairTerms() const { return internal_; }
     int torsdof() const { return torsdof_; }
     const std::vector<std::pair<int, int>>& internalPairs() const { return pairs_; }
     const Ad4Maps& maps() const { return maps_; }
@@ -69,13 +84,6 @@ public:
                          std::vector<Eigen::Vector3d>* gradient) const;
 
 private:
-    struct InternalPair {
-        int i, j;
-        int table;          // index into tables_ (vdW/H-bond of the type pair)
-        double q1q2Scaled;  // q_i q_j * 332.06363 * FE_coeff_estat
-        double desolv;      // desolvationPairFactor(i, j)
-        PairCoefficients coeffs;
-    };
     struct Tables; // autodock4's sampled energy tables
 
     const Ad4Maps& maps_;
