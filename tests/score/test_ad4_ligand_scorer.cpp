@@ -101,6 +101,21 @@ private slots:
         }
     }
 
+    void splinesEqualTheClosedForms() {
+        // energyAndGradient reads the internal energy from splines of the closed forms.
+        const Molecule lig = pwtest::readPdbqtForTest(pwtest::dataPath("complexes/3ce3/ligand_xtal.pdbqt"));
+        const Ad4LigandScorer scorer(lig, maps("3ce3"));
+        for (const char* pose : {"ligand_xtal.pdbqt", "poses/pose03.pdbqt", "poses/pose09.pdbqt"}) {
+            const auto x = pwtest::positions(pwtest::readPdbqtForTest(pwtest::dataPath(std::string("complexes/3ce3/") + pose)));
+            std::vector<Vec3> ga(x.size(), Vec3::Zero()), gs(x.size(), Vec3::Zero());
+            const double a = scorer.intraAnalytic(x, &ga);
+            const double b = scorer.intraSpline(x, &gs);
+            QVERIFY2(std::fabs(a - b) < 1e-6, qPrintable(QString("%1: %2 vs %3").arg(pose).arg(a).arg(b)));
+            for (size_t i = 0; i < x.size(); ++i)
+                QVERIFY2((ga[i] - gs[i]).norm() < 1e-5 * std::max(1.0, ga[i].norm()), pose);
+        }
+    }
+
     void outsideTheGridPaysThePenalty() {
         const Molecule lig = pwtest::readPdbqtForTest(pwtest::dataPath("complexes/1stp/ligand_xtal.pdbqt"));
         const Ad4LigandScorer scorer(lig, maps("1stp"));

@@ -1,6 +1,7 @@
 #include "score/ad4/Ad4LigandScorer.h"
 
 #include "core/InputError.h"
+#include "score/ad4/Ad4R2Spline.h"
 #include "score/ad4/Ad4Topology.h"
 
 #include <algorithm>
@@ -22,12 +23,43 @@ constexpr double kOutsidePenalty = 500.0; // kcal/mol/Å^2 (autodock4 ENERGYPENA
 
 double sampleDistance(int i) { return std::sqrt(i * (1.0 / kSamplesPerA2)); }
 
+// The search's splines: 64 knots per Å^2; electrostatics and desolvation out to 32 Å, where
+// they are held constant. Distances below 0.5 Å count as 0.5 Å, as in autodock4.
+constexpr int kSplineKnotsPerA2 = 64;
+constexpr double kSplineLongR2 = 1024.0;
+
+double clampedDistance(double r2) { return std::sqrt(std::max(r2, kMinElecDistance * kMinElecDistance)); }
+bool clampedBelow(double r2) { return r2 < kMinElecDistance * kMinElecDistance; }
+
+// 1 / (r eps(r)) and the unweighted desolvation Gaussian, as functions of r^2 with d/d(r^2).
+const R2Spline& inverseREpsilonSpline() {
+    static const R2Spline s(kSplineLongR2, kSplineKnotsPerA2, [](double r2, double* d) {
+        const double r = clampedDistance(r2);
+        const double eps = mehlerSolmajerDielectric(r);
+        const double f = 1.0 / (r * eps);
+        *d = clampedBelow(r2) ? 0.0 : -f * (1.0 / r + mehlerSolmajerDielectricDerivative(r) / eps) / (2 * r);
+        return f;
+    });
+    return s;
+}
+
+const R2Spline& desolvationSpline() {
+    static const R2Spline s(kSplineLongR2, kSplineKnotsPerA2, [](double r2, double* d) {
+        const double r = clampedDistance(r2);
+        const double g = desolvationGaussian(r);
+        *d = clampedBelow(r2) ? 0.0 : -g / (2 * kDesolvSigma * kDesolvSigma);
+        return g;
+    });
+    return s;
+}
+
 } // namespace
 
 struct Ad4LigandScorer::Tables {
     std::vector<std::vector<double>> vdwHb; // smoothed, per type pair
     std::vector<double> inverseREpsilon;    // 1 / (r eps(r))
     std::vector<double> desolvGaussian;     // FE_coeff_desolv * exp(-r^2 / (2 sigma^2))
+    std::vector<R2Spline> vdwHbSpline;      // the closed-form smoothed potential, per type pair
 
     Tables() : inverseREpsilon(kLongSamples, 0.0), desolvGaussian(kLongSamples) {
         for (int i = 0; i < kLongSamples; ++i) {
@@ -50,6 +82,13 @@ struct Ad4LigandScorer::Tables {
         smooth.front() = raw.front();
         smooth.back() = raw.back();
         vdwHb.push_back(std::move(smooth));
+        vdwHbSpline.emplace_back(kCutoff2, kSplineKnotsPerA2, [c](double r2, double* d) {
+            const double r = clampedDistance(r2);
+            double dEdr = 0;
+            const double e = smoothedPairEnergy(c, r, kSmoothWidth, &dEdr);
+            *d = clampedBelow(r2) ? 0.0 : dEdr / (2 * r);
+            return e;
+        });
         return static_cast<int>(vdwHb.size()) - 1;
     }
 };
@@ -198,11 +237,37 @@ double Ad4LigandScorer::intraAnalytic(const std::vector<Eigen::Vector3d>& coords
     return total;
 }
 
+double Ad4LigandScorer::intraSpline(const std::vector<Eigen::Vector3d>& coords,
+                                    std::vector<Eigen::Vector3d>* gradient) const {
+    const double desolvCoeff = boundCoefficients().desolv;
+    const R2Spline& elec = inverseREpsilonSpline();
+    const R2Spline& desolv = desolvationSpline();
+    double total = 0;
+    for (const InternalPair& p : internal_) {
+        const Eigen::Vector3d dx = coords[p.i] - coords[p.j];
+        const double r2 = dx.squaredNorm();
+        double de = 0, dd = 0, dv = 0;
+        double e = p.q1q2Scaled * elec(r2, &de) + desolvCoeff * p.desolv * desolv(r2, &dd);
+        double dEdr2 = p.q1q2Scaled * de + desolvCoeff * p.desolv * dd;
+        if (r2 < kCutoff2) {
+            e += tables_->vdwHbSpline[p.table](r2, &dv);
+            dEdr2 += dv;
+        }
+        total += e;
+        if (gradient) {
+            const Eigen::Vector3d g = (2.0 * dEdr2) * dx;
+            (*gradient)[p.i] += g;
+            (*gradient)[p.j] -= g;
+        }
+    }
+    return total;
+}
+
 double Ad4LigandScorer::energyAndGradient(const std::vector<Eigen::Vector3d>& coords,
                                           std::vector<Eigen::Vector3d>* gradient) const {
     if (gradient)
         gradient->assign(mapOfAtom_.size(), Eigen::Vector3d::Zero());
-    return interAnalytic(coords, gradient) + intraAnalytic(coords, gradient);
+    return interAnalytic(coords, gradient) + intraSpline(coords, gradient);
 }
 
 } // namespace pw::ad4

@@ -5,7 +5,9 @@
 //    internal energy from its r^2-sampled, `smooth 0.5` tables with the 8 Å cutoff): its parts
 //    equal what `autodock4` prints for an `epdb` run (tests/score/test_ad4_ligand_scorer.cpp);
 //  - energyAndGradient(): the analytic twin for the docking search (closed-form smoothed pair
-//    potentials, exact dielectric and desolvation, the maps' trilinear interpolant), with dE/dx.
+//    potentials, exact dielectric and desolvation, the maps' trilinear interpolant), with dE/dx;
+//    its internal part is read from cubic Hermite splines in r^2 of those closed forms (exact
+//    value and slope every 1/64 Å^2), intraAnalytic() evaluates them directly.
 //
 // Inputs: a ligand with AutoDock 4 types, partial charges and (for flexible ligands) a torsion
 // tree, as the PDBQT reader gives it; TORSDOF is read from the "TORSDOF" property, else it is
@@ -77,11 +79,14 @@ public:
     // grid centre, counted twice as autodock4 counts it (as vdW and as electrostatics).
     double energyAndGradient(const std::vector<Eigen::Vector3d>& coords,
                              std::vector<Eigen::Vector3d>* gradient = nullptr) const;
-    // The analytic form's parts, without the gradient.
+    // The analytic form's parts (gradient, when given, is added to; it must be sized).
     double interAnalytic(const std::vector<Eigen::Vector3d>& coords,
                          std::vector<Eigen::Vector3d>* gradient) const;
     double intraAnalytic(const std::vector<Eigen::Vector3d>& coords,
                          std::vector<Eigen::Vector3d>* gradient) const;
+    // intraAnalytic from the splines (what energyAndGradient uses): within ~1e-6 of it.
+    double intraSpline(const std::vector<Eigen::Vector3d>& coords,
+                       std::vector<Eigen::Vector3d>* gradient) const;
 
 private:
     struct Tables; // autodock4's sampled energy tables
