@@ -148,6 +148,8 @@ int runBench(const std::vector<std::string>& args) {
         return runBenchLingo(rest);
     if (mode == "minimize")
         return runBenchMinimize(rest);
+    if (mode == "ad4maps")
+        return runBenchAd4Maps(rest);
     throw UsageError("expected a benchmark: overlay, lingo or minimize" +
                      (mode.empty() ? std::string() : ", got '" + mode + "'"));
 }
