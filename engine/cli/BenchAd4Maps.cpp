@@ -68,7 +68,7 @@ Agreement compareWithReference(const ad4::GridMaps& maps, const std::string& pre
     return a;
 }
 
-// GPU against CPU: 1e-3 kcal/mol, widened by float's precision where values are large.
+// GPU against CPU: 1e-3 kcal/mol plus 4e-6 relative (float resolution where values reach 1e4-1e5).
 Agreement compareMaps(const ad4::GridMaps& gpu, const ad4::GridMaps& cpu) {
     Agreement a;
     for (size_t k = 0; k < cpu.values.size(); ++k)
@@ -77,7 +77,7 @@ Agreement compareMaps(const ad4::GridMaps& gpu, const ad4::GridMaps& cpu) {
             ++a.values;
             if (std::fabs(c) < 1000.0)
                 a.maxAbs = std::max(a.maxAbs, d);
-            if (d > 1e-3 + 2e-6 * std::fabs(c))
+            if (d > 1e-3 + 4e-6 * std::fabs(c))
                 ++a.outside;
         }
     return a;

@@ -1,5 +1,6 @@
 // AD4 grid maps on the GPU against the CPU builder (the reference) on the same MapSetup: every
-// value within 1e-3 kcal/mol (plus float's own precision, 2e-6 relative, where values are large).
+// value within 1e-3 kcal/mol plus 4e-6 relative (float resolution of sums of clamped pair terms,
+// where values reach 1e4-1e5 inside the protein).
 // Receptors: 1stp, 3ce3 and 1r55 (zinc, nitrogen acceptors), ten ligand types, boxes with points
 // inside the protein (clamped pairs) and in the pocket.
 #include "GpuTestMain.h"
@@ -39,7 +40,7 @@ void compareGpuWithCpu(const MapSetup& setup) {
         for (size_t i = 0; i < cpu.values[k].size(); ++i) {
             ++values;
             const double c = cpu.values[k][i], d = std::fabs(gpu.values[k][i] - c);
-            if (d > 1e-3 + 2e-6 * std::fabs(c)) {
+            if (d > 1e-3 + 4e-6 * std::fabs(c)) {
                 ++outside;
                 if (d > worst) {
                     worst = d;
