@@ -16,6 +16,7 @@ struct Command {
 
 int runInfo(const std::vector<std::string>& args);
 int runScore(const std::vector<std::string>& args);
+int runScoreAd4(const std::vector<std::string>& args); // score --scoring ad4 (ScoreAd4.cpp)
 int runMinimize(const std::vector<std::string>& args);
 int runLingo(const std::vector<std::string>& args);
 int runBenchLingo(const std::vector<std::string>& args); // bench lingo (BenchLingo.cpp)

@@ -50,8 +50,11 @@ double smoothedPairEnergy(const PairCoefficients& c, double r, double smoothWidt
     } else {
         rEval = r + half; // purely repulsive: decreasing everywhere
     }
-    const double a = c.cA / std::pow(rEval, static_cast<double>(c.xA));
-    const double b = c.cB / std::pow(rEval, static_cast<double>(c.xB));
+    // Integer powers by multiplication (xA = 12, xB = 6 or 10): this runs in the search's loop.
+    const double inv2 = 1.0 / (rEval * rEval);
+    const double inv6 = inv2 * inv2 * inv2;
+    const double a = c.cA * inv6 * inv6;
+    const double b = c.cB * (c.xB == 10 ? inv6 * inv2 * inv2 : inv6);
     const double e = a - b;
     if (e >= kEnergyClamp || rEval == c.Rij) {
         *dEdr = 0.0;
