@@ -148,7 +148,9 @@ int runBench(const std::vector<std::string>& args) {
         return runBenchLingo(rest);
     if (mode == "minimize")
         return runBenchMinimize(rest);
-    throw UsageError("expected a benchmark: overlay, lingo or minimize" +
+    if (mode == "dock")
+        return runBenchDock(rest);
+    throw UsageError("expected a benchmark: overlay, lingo, minimize or dock" +
                      (mode.empty() ? std::string() : ", got '" + mode + "'"));
 }
 

@@ -22,6 +22,8 @@ int runBenchLingo(const std::vector<std::string>& args); // bench lingo (BenchLi
 int runOverlay(const std::vector<std::string>& args);
 int runBenchMinimize(const std::vector<std::string>& args); // bench minimize (BenchMinimize.cpp)
 int runBench(const std::vector<std::string>& args); // sub-modes: overlay
+int runDock(const std::vector<std::string>& args); // dock (DockCommand.cpp)
+int runBenchDock(const std::vector<std::string>& args); // bench dock (BenchDock.cpp)
 
 const std::vector<Command>& commands();
 
