@@ -150,7 +150,9 @@ int runBench(const std::vector<std::string>& args) {
         return runBenchMinimize(rest);
     if (mode == "ad4maps")
         return runBenchAd4Maps(rest);
-    throw UsageError("expected a benchmark: overlay, lingo or minimize" +
+    if (mode == "dock")
+        return runBenchDock(rest);
+    throw UsageError("expected a benchmark: overlay, lingo, minimize, dock or ad4maps" +
                      (mode.empty() ? std::string() : ", got '" + mode + "'"));
 }
 

@@ -36,6 +36,14 @@ const std::vector<Command>& commands() {
          "[--radii carbon|element] [--score-only] [--device auto|cpu|cuda[:N]] [--out aligned.sdf] "
          "[--json] [--threads N]",
          runOverlay},
+        {"dock", "Lamarckian GA docking of ligands into a receptor, ranked SDF + JSON summary",
+         "dock --receptor R --ligands L... [--box CONFIG | --autobox-ligand L2] "
+         "[--scoring vina|vinardo] [--runs N] [--seed S] [--local-search adadelta|sw|bfgs] "
+         "[--device auto|cpu|cuda[:N]] [--threads N] [--out ranked.sdf] [--json FILE] "
+         "[--reference XTAL] [--poses N] [--all-runs] [--cluster-rmsd A] [--population N] "
+         "[--evaluations N] [--generations N] [--ls-iterations N] [--ls-rate PCT] "
+         "[--no-autostop] [--batch N]",
+         runDock},
         {"bench", "benchmarks: overlay, lingo, minimize (one JSON object per run)",
          "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device "
          "auto|cpu|cuda[:N]] "
