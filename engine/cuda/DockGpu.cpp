@@ -56,10 +56,10 @@ DockParamsGpu dockParams(const dock::DockOptions& options, const DockingTarget& 
                          int warpsPerBlock) {
     const dock::LgaOptions& o = options.lga;
     if (o.populationSize < 2 || options.runs < 1 || o.localSearchRate < 0 ||
-        o.localSearchRate > 1 || warpsPerBlock < 1 || warpsPerBlock > 16)
+        o.localSearchRate > 1 || warpsPerBlock < 1 || warpsPerBlock > 32)
         throw std::invalid_argument(
             "docking options: a population of at least 2, at least 1 run, a local-search rate "
-            "in [0, 1] and 1-16 warps per block expected");
+            "in [0, 1] and 1-32 warps per block expected");
     if (o.localSearch == dock::LocalSearchMethod::SolisWets)
         throw std::invalid_argument("the CUDA docking search runs ADADELTA or BFGS local "
                                     "searches, not Solis-Wets");

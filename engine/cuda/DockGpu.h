@@ -49,7 +49,7 @@ public:
                                  const dock::DockOptions& options, Progress* progress = nullptr,
                                  const std::vector<long>* ligandKeys = nullptr);
 
-    // Warps per block (one block per run): 1-16; the default is the fastest measured.
+    // Warps per block (one block per run): 1-32 (above 16 with 64 registers per thread).
     void setWarpsPerBlock(int w) { warpsPerBlock_ = w; }
 
     const DockGpuTiming& lastTiming() const { return timing_; }

@@ -62,7 +62,11 @@ __device__ __forceinline__ int geneBlock(int f) {
     return f < 3 ? 0 : f < 7 ? 1 : f - 5;
 }
 
-__global__ void __launch_bounds__(512)
+// Two instances: up to 16 warps per block with up to 128 registers per thread (one block of 16
+// warps fills an SM's registers), and up to 32 warps with 64 registers (more warps per run and
+// per SM, at the price of spills). maxThreads picks the register budget.
+template <int maxThreads>
+__global__ void __launch_bounds__(maxThreads)
     dockKernel(DockBatchGpu b, ScoringParamsGpu s, DockParamsGpu dp, SearchParamsGpu sp,
                int floatsPerBlock, int floatsPerWarp) {
     extern __shared__ __align__(128) float smem[];
@@ -387,17 +391,21 @@ cudaError_t launchDock(const DockBatchGpu& batch, const ScoringParamsGpu& scorin
         return cudaSuccess;
     const bool hessian = params.localSearch == static_cast<int>(DockLocalSearch::Bfgs);
     const std::size_t bytes = dockSharedBytes(batch, params, warpsPerBlock);
-    if (bytes > 48 * 1024) {
-        const cudaError_t e = cudaFuncSetAttribute(
-            dockKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
-        if (e != cudaSuccess)
-            return e;
-    }
-    dockKernel<<<batch.runCount, 32 * warpsPerBlock, bytes, stream>>>(
-        batch, scoring, params, search,
-        blockFloats(params.populationSize, batch.maxAtoms, batch.maxNodes),
-        warpFloats(batch.maxAtoms, batch.maxNodes, batch.maxTorsions, hessian));
-    return cudaGetLastError();
+    const int floatsPerBlock = blockFloats(params.populationSize, batch.maxAtoms, batch.maxNodes);
+    const int floatsPerWarp =
+        warpFloats(batch.maxAtoms, batch.maxNodes, batch.maxTorsions, hessian);
+    auto launch = [&](auto kernel) {
+        if (bytes > 48 * 1024) {
+            const cudaError_t e = cudaFuncSetAttribute(
+                kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+            if (e != cudaSuccess)
+                return e;
+        }
+        kernel<<<batch.runCount, 32 * warpsPerBlock, bytes, stream>>>(
+            batch, scoring, params, search, floatsPerBlock, floatsPerWarp);
+        return cudaGetLastError();
+    };
+    return warpsPerBlock <= 16 ? launch(dockKernel<512>) : launch(dockKernel<1024>);
 }
 
 } // namespace pw::cuda

@@ -168,7 +168,7 @@ private slots:
         o.lga.localSearch = dock::LocalSearchMethod::SolisWets;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, docker.dock(*c.target, {c.ligand}, o));
         o = {};
-        docker.setWarpsPerBlock(17);
+        docker.setWarpsPerBlock(33);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, docker.dock(*c.target, {c.ligand}, o));
         docker.setWarpsPerBlock(16);
         // 40 carbons in a chain: more torsions than the kernel takes.
