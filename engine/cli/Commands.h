@@ -22,6 +22,7 @@ int runBenchLingo(const std::vector<std::string>& args); // bench lingo (BenchLi
 int runOverlay(const std::vector<std::string>& args);
 int runBenchMinimize(const std::vector<std::string>& args); // bench minimize (BenchMinimize.cpp)
 int runBench(const std::vector<std::string>& args); // sub-modes: overlay
+int runHits(const std::vector<std::string>& args);  // hit store (HitsCommand.cpp)
 
 const std::vector<Command>& commands();
 
