@@ -151,7 +151,7 @@ int runQuery(const std::vector<std::string>& args) {
     std::string line;
     if (!json) {
         for (size_t i = 0; i < cols.size(); ++i)
-            line += (i ? "\t" : "# ") + cols[i];
+            line.append(i ? "\t" : "# ").append(cols[i]);
         std::cout << line << "\n";
     }
     withFilterErrors([&] {
@@ -178,7 +178,7 @@ int runQuery(const std::vector<std::string>& args) {
             } else {
                 line.clear();
                 for (size_t i = 0; i < cols.size(); ++i)
-                    line += (i ? "\t" : "") + cellText(s, static_cast<int>(i));
+                    line.append(i ? "\t" : "").append(cellText(s, static_cast<int>(i)));
                 std::cout << line << "\n";
             }
         });

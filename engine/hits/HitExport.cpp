@@ -132,7 +132,7 @@ long exportCsv(const HitStore& store, const Selection& selection, const std::str
     AtomicFile out(path);
     std::string line;
     for (size_t i = 0; i < cols.size(); ++i)
-        line += (i ? "," : "") + csvField(cols[i]);
+        line.append(i ? "," : "").append(csvField(cols[i]));
     out.stream() << line << '\n';
     const long n = run(store, selection, cols, "", [&](const Statement& s) {
         line.clear();
