@@ -13,6 +13,7 @@
 #include "hits/HitStore.h"
 #include "hits/PoseInteractions.h"
 
+#include <cstdio>
 #include <iostream>
 
 namespace pw::cli {
@@ -128,6 +129,16 @@ int runImport(const std::vector<std::string>& args) {
     return 0;
 }
 
+// The table for people: ten significant digits (computed properties carry float noise, such as
+// 308.34100000000007); JSON, CSV and SDF keep every digit.
+std::string displayText(const Statement& s, int column) {
+    if (sqlite3_column_type(s.raw(), column) != SQLITE_FLOAT)
+        return cellText(s, column);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.10g", s.real(column));
+    return buf;
+}
+
 std::vector<std::string> defaultQueryColumns(const HitStore& store) {
     std::vector<std::string> cols;
     for (const ColumnInfo& c : store.columns())
@@ -148,6 +159,17 @@ int runQuery(const std::vector<std::string>& args) {
     const std::vector<std::string> cols =
         cl.value("columns") ? splitList(*cl.value("columns")) : defaultQueryColumns(store);
     const bool json = cl.flag("json");
+    withFilterErrors([&] { // a bad expression is reported before any output
+        if (!selection.where.empty())
+            compileWhere(selection.where, store);
+        if (!selection.order.empty())
+            compileOrder(selection.order, store);
+        for (const std::string& c : cols)
+            if (!store.column(c))
+                throw FilterError(1, "unknown column '" + c +
+                                         "' (posewright-cli hits columns lists them)");
+        return 0;
+    });
     std::string line;
     if (!json) {
         for (size_t i = 0; i < cols.size(); ++i)
@@ -178,7 +200,7 @@ int runQuery(const std::vector<std::string>& args) {
             } else {
                 line.clear();
                 for (size_t i = 0; i < cols.size(); ++i)
-                    line.append(i ? "\t" : "").append(cellText(s, static_cast<int>(i)));
+                    line.append(i ? "\t" : "").append(displayText(s, static_cast<int>(i)));
                 std::cout << line << "\n";
             }
         });

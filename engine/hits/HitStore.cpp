@@ -54,6 +54,8 @@ HitStore::HitStore(const std::string& path, Mode mode) : path_(path) {
     if (!exists && mode != Mode::Create)
         throw StoreError(path + ": no such hit store");
     const bool fresh = !exists || size == 0;
+    if (fresh && mode != Mode::Create)
+        throw StoreError(path + ": not a Posewright hit store (the file is empty)");
     if (!fresh && !hasSqliteHeader(path))
         throw StoreError(path + ": not a Posewright hit store (the file is not an SQLite "
                                 "database); it was left unchanged");

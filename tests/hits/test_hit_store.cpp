@@ -75,6 +75,10 @@ private slots:
         const QString text = dir.filePath("text.db");
         writeText(text, "this is a text file, not a hit store\n");
         expectRefused(text, "not an SQLite database");
+        // An empty file is no store either (only import may create one).
+        const QString empty = dir.filePath("empty.db");
+        writeText(empty, "");
+        expectRefused(empty, "empty");
         // An SQLite database of something else.
         const QString foreign = dir.filePath("foreign.db");
         {
