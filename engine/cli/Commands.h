@@ -26,6 +26,7 @@ int runBenchAd4Maps(const std::vector<std::string>& args); // bench ad4maps (Ben
 int runBench(const std::vector<std::string>& args); // sub-modes: overlay
 int runDock(const std::vector<std::string>& args); // dock (DockCommand.cpp)
 int runBenchDock(const std::vector<std::string>& args); // bench dock (BenchDock.cpp)
+int runHits(const std::vector<std::string>& args);  // hit store (HitsCommand.cpp)
 
 const std::vector<Command>& commands();
 

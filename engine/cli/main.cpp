@@ -44,6 +44,17 @@ const std::vector<Command>& commands() {
          "[--evaluations N] [--generations N] [--ls-iterations N] [--ls-rate PCT] "
          "[--no-autostop] [--batch N]",
          runDock},
+        {"hits", "hit store (SQLite): import results, query, columns, cluster, export",
+         "hits import STORE.db RESULTS.sdf... [--receptor R.pdb] [--lingo HITS.tsv] [--rank-by "
+         "[-]COLUMN] [--threads N] [--json]\n"
+         "      posewright-cli hits query STORE.db [--where EXPR] [--order [-]COL,...] [--limit N] "
+         "[--columns a,b] [--json]\n"
+         "      posewright-cli hits columns STORE.db [--json]\n"
+         "      posewright-cli hits cluster STORE.db [--method leader|butina] [--threshold T] "
+         "[--where EXPR]\n"
+         "      posewright-cli hits export STORE.db --out OUT.sdf|OUT.csv [--where EXPR] [--order "
+         "...] [--limit N]",
+         runHits},
         {"bench", "benchmarks: overlay, lingo, minimize (one JSON object per run)",
          "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device "
          "auto|cpu|cuda[:N]] "
