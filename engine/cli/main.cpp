@@ -22,7 +22,7 @@ const std::vector<Command>& commands() {
         {"minimize", "flexible minimization of ligand poses in the receptor, ranked SDF out",
          "minimize --receptor R --ligands L... [--box CONFIG | --autobox-ligand L2] "
          "[--scoring vina|vinardo] [--device auto|cpu|cuda[:N]] [--threads N] [--out OUT.sdf] "
-         "[--json] [--vina-steps | --smooth] [--exact] [--interpolation "
+         "[--json] [--vina-steps | --smooth] [--no-vina-guard] [--exact] [--interpolation "
          "trilinear|catmull-rom|bspline] "
          "[--line-search wolfe|armijo] [--max-iterations N] "
          "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse]",
