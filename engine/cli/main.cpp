@@ -17,7 +17,7 @@ const std::vector<Command>& commands() {
         {"score", "Vina/Vinardo scores of poses as given (as vina --score_only)",
          "score --receptor R --ligand L [--box CONFIG | --autobox-ligand L2] "
          "[--scoring vina|vinardo] [--grid] [--json]\n"
-         "      posewright-cli score --scoring ad4 --maps FLD --ligand L [--json]",
+         "      posewright-cli score --scoring ad4 --maps FLD --ligand L [--unbound zero|bound] [--json]",
          runScore},
         {"minimize", "flexible minimization of ligand poses in the receptor, ranked SDF out",
          "minimize --receptor R --ligands L... [--box CONFIG | --autobox-ligand L2] "

@@ -11,6 +11,7 @@
 #include "score/ad4/Ad4MapFiles.h"
 #include "score/ad4/Ad4Topology.h"
 
+#include <QFile>
 #include <QtTest>
 
 #include <map>
@@ -50,6 +51,29 @@ private slots:
             const Ad4Energy e = scorer.score(pwtest::positions(lig));
             const QString diff = pwtest::compareAd4(e, static_cast<int>(scorer.internalPairs().size()), r);
             QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        }
+    }
+
+    void dockedPosesEqualAutodock4Docking() {
+        // Four poses docked by autodock4 4.2.6 itself (reference/ad4/dock_1stp.dpf, `unbound_model
+        // bound`), as its DLG gives them (coordinates to 3 decimals), and the DOCKED: USER lines it
+        // printed for them (2 decimals): 0.01 covers both roundings.
+        QFile f(QString::fromStdString(pwtest::dataPath("reference/ad4/docked_1stp.tsv")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 5);
+        for (int l = 1; l < lines.size(); ++l) {
+            const QList<QByteArray> c = lines[l].split('\t');
+            QCOMPARE(c.size(), 8);
+            const Molecule lig = pwtest::readPdbqtForTest(pwtest::dataPath("complexes/1stp/ad4_docked/" + c[0].toStdString()));
+            const Ad4LigandScorer scorer(lig, maps("1stp"));
+            const Ad4Energy e = scorer.score(pwtest::positions(lig), UnboundModel::SameAsBound);
+            const double ours[7] = {e.freeEnergy(), e.inter(), e.interVdwHbDesolv, e.interElec, e.intra, e.torsional, e.unbound};
+            for (int k = 0; k < 7; ++k)
+                QVERIFY2(std::fabs(ours[k] - c[k + 1].toDouble()) <= 0.01,
+                         qPrintable(QString("%1 column %2: ours %3, autodock4 %4").arg(c[0].constData()).arg(k + 1).arg(ours[k]).arg(c[k + 1].constData())));
+            // Same as bound: the free energy is inter + torsional.
+            QVERIFY(std::fabs(e.freeEnergy() - (e.inter() + e.torsional)) < 1e-12);
         }
     }
 

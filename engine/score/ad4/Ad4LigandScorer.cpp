@@ -141,7 +141,8 @@ Ad4LigandScorer::Ad4LigandScorer(const Molecule& ligand, const Ad4Maps& maps)
     }
 }
 
-Ad4Energy Ad4LigandScorer::score(const std::vector<Eigen::Vector3d>& coords) const {
+Ad4Energy Ad4LigandScorer::score(const std::vector<Eigen::Vector3d>& coords,
+                                 UnboundModel unbound) const {
     Ad4Energy out;
     out.perAtom.resize(mapOfAtom_.size());
     const GridGeometry& g = maps_.geometry();
@@ -179,6 +180,7 @@ Ad4Energy Ad4LigandScorer::score(const std::vector<Eigen::Vector3d>& coords) con
     // autodock4 computes no internal energy for a ligand without torsions (no pairs either).
     out.intra = intra;
     out.torsional = torsdof_ * boundCoefficients().tors;
+    out.unbound = unbound == UnboundModel::SameAsBound ? out.intra : 0.0;
     return out;
 }
 

@@ -25,7 +25,12 @@
 
 namespace pw::ad4 {
 
-// The parts autodock4 prints for a pose ("epdb: USER ..." lines).
+// What "(4) Unbound System's Energy" is: 0 in a single-point `epdb` run, the pose's own internal
+// energy for docked poses under autodock4 4.2's default `unbound_model bound` (then the free
+// energy of binding is inter + torsional).
+enum class UnboundModel { Zero, SameAsBound };
+
+// The parts autodock4 prints for a pose ("epdb: USER ..." or "DOCKED: USER ..." lines).
 struct Ad4Energy {
     double interVdwHbDesolv = 0; // "vdW + Hbond + desolv Energy"
     double interElec = 0;        // "Electrostatic Energy"
@@ -71,7 +76,8 @@ public:
     const Ad4Maps& maps() const { return maps_; }
 
     // autodock4's numbers for these coordinates (one per ligand atom).
-    Ad4Energy score(const std::vector<Eigen::Vector3d>& coords) const;
+    Ad4Energy score(const std::vector<Eigen::Vector3d>& coords,
+                    UnboundModel unbound = UnboundModel::Zero) const;
 
     // The search objective, inter + intra (what AutoDock-GPU reports as "inter + intra"), in the
     // analytic form; gradient (resized to atomCount()) receives dE/dx when given. Atoms outside
