@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <mutex>
 
 namespace pw::ad4 {
 
@@ -53,15 +54,12 @@ const R2Spline& desolvationSpline() {
     return s;
 }
 
-} // namespace
+// autodock4's dielectric and desolvation tables: the same for every ligand, built once.
+struct LongRangeTables {
+    std::vector<double> inverseREpsilon; // 1 / (r eps(r))
+    std::vector<double> desolvGaussian;  // FE_coeff_desolv * exp(-r^2 / (2 sigma^2))
 
-struct Ad4LigandScorer::Tables {
-    std::vector<std::vector<double>> vdwHb; // smoothed, per type pair
-    std::vector<double> inverseREpsilon;    // 1 / (r eps(r))
-    std::vector<double> desolvGaussian;     // FE_coeff_desolv * exp(-r^2 / (2 sigma^2))
-    std::vector<R2Spline> vdwHbSpline;      // the closed-form smoothed potential, per type pair
-
-    Tables() : inverseREpsilon(kLongSamples, 0.0), desolvGaussian(kLongSamples) {
+    LongRangeTables() : inverseREpsilon(kLongSamples, 0.0), desolvGaussian(kLongSamples) {
         for (int i = 0; i < kLongSamples; ++i) {
             const double r = sampleDistance(i);
             desolvGaussian[i] = boundCoefficients().desolv *
@@ -70,27 +68,54 @@ struct Ad4LigandScorer::Tables {
                 inverseREpsilon[i] = 1.0 / (r * mehlerSolmajerDielectric(r));
         }
     }
+};
 
-    int addPair(const PairCoefficients& c) {
+const LongRangeTables& longRangeTables() {
+    static const LongRangeTables t;
+    return t;
+}
+
+// One type pair's vdW/H-bond potential: autodock4's smoothed table and the search's spline.
+struct PairTables {
+    std::vector<double> table;
+    R2Spline spline;
+
+    explicit PairTables(const PairCoefficients& c) : table(kPairSamples) {
         std::vector<double> raw(kPairSamples);
         raw[0] = kEnergyClamp;
         for (int i = 1; i < kPairSamples; ++i)
             raw[i] = pairEnergy(c, sampleDistance(i));
-        std::vector<double> smooth = smoothWithWindowMinimum(
-            raw, kSmoothWidth, sampleDistance, [](double r) { return static_cast<int>(r * r * kSamplesPerA2); });
+        table = smoothWithWindowMinimum(raw, kSmoothWidth, sampleDistance,
+                                        [](double r) { return static_cast<int>(r * r * kSamplesPerA2); });
         // autodock4 keeps the first (clamp) and the last sample unsmoothed.
-        smooth.front() = raw.front();
-        smooth.back() = raw.back();
-        vdwHb.push_back(std::move(smooth));
-        vdwHbSpline.emplace_back(kCutoff2, kSplineKnotsPerA2, [c](double r2, double* d) {
+        table.front() = raw.front();
+        table.back() = raw.back();
+        spline = R2Spline(kCutoff2, kSplineKnotsPerA2, [c](double r2, double* d) {
             const double r = clampedDistance(r2);
             double dEdr = 0;
             const double e = smoothedPairEnergy(c, r, kSmoothWidth, &dEdr);
             *d = clampedBelow(r2) ? 0.0 : dEdr / (2 * r);
             return e;
         });
-        return static_cast<int>(vdwHb.size()) - 1;
     }
+};
+
+// Built once per type pair in the process (a screening run builds many scorers).
+const PairTables& pairTables(const AtomParameters* a, const AtomParameters* b) {
+    static std::mutex mutex;
+    static std::map<std::pair<const AtomParameters*, const AtomParameters*>, std::unique_ptr<PairTables>> cache;
+    const auto key = std::minmax(a, b);
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(key);
+    if (it == cache.end())
+        it = cache.emplace(key, std::make_unique<PairTables>(pairCoefficients(*a, *b))).first;
+    return *it->second;
+}
+
+} // namespace
+
+struct Ad4LigandScorer::Tables {
+    std::vector<const PairTables*> pair; // per type pair of this ligand
 };
 
 Ad4LigandScorer::~Ad4LigandScorer() = default;
@@ -133,8 +158,10 @@ Ad4LigandScorer::Ad4LigandScorer(const Molecule& ligand, const Ad4Maps& maps)
         const auto key = std::minmax(params[i], params[j]);
         const PairCoefficients c = pairCoefficients(*params[i], *params[j], fe);
         auto it = tableOf.find(key);
-        if (it == tableOf.end())
-            it = tableOf.emplace(key, tables_->addPair(c)).first;
+        if (it == tableOf.end()) {
+            tables_->pair.push_back(&pairTables(params[i], params[j]));
+            it = tableOf.emplace(key, static_cast<int>(tables_->pair.size()) - 1).first;
+        }
         const double q1q2 = charge_[i] * charge_[j] * (kElecScale * fe.estat);
         internal_.push_back({i, j, it->second, q1q2,
                              desolvationPairFactor(*params[i], charge_[i], *params[j], charge_[j]), c});
@@ -164,15 +191,16 @@ Ad4Energy Ad4LigandScorer::score(const std::vector<Eigen::Vector3d>& coords,
     // Internal energy, autodock4's eintcal: distances below 0.5 Å count as 0.5 Å; electrostatics
     // and desolvation have no cutoff, vdW/H-bond stop at 8 Å.
     double intra = 0;
+    const LongRangeTables& longRange = longRangeTables();
     for (const InternalPair& p : internal_) {
         const double r2 = std::max((coords[p.i] - coords[p.j]).squaredNorm(),
                                    kMinElecDistance * kMinElecDistance);
         const int index = static_cast<int>(r2 * kSamplesPerA2);
         const int longIndex = std::min(index, kLongSamples - 1);
-        double pair = p.q1q2Scaled * tables_->inverseREpsilon[longIndex];
-        const double desolv = tables_->desolvGaussian[longIndex] * p.desolv;
+        double pair = p.q1q2Scaled * longRange.inverseREpsilon[longIndex];
+        const double desolv = longRange.desolvGaussian[longIndex] * p.desolv;
         if (r2 < kCutoff2)
-            pair += tables_->vdwHb[p.table][std::min(index, kPairSamples - 1)] + desolv;
+            pair += tables_->pair[p.table]->table[std::min(index, kPairSamples - 1)] + desolv;
         else
             pair += desolv;
         intra += pair;
@@ -252,7 +280,7 @@ double Ad4LigandScorer::intraSpline(const std::vector<Eigen::Vector3d>& coords,
         double e = p.q1q2Scaled * elec(r2, &de) + desolvCoeff * p.desolv * desolv(r2, &dd);
         double dEdr2 = p.q1q2Scaled * de + desolvCoeff * p.desolv * dd;
         if (r2 < kCutoff2) {
-            e += tables_->vdwHbSpline[p.table](r2, &dv);
+            e += tables_->pair[p.table]->spline(r2, &dv);
             dEdr2 += dv;
         }
         total += e;
