@@ -2,6 +2,8 @@
 
 #include "core/InputError.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <charconv>
@@ -12,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <unistd.h>
 
 namespace pw::ad4 {
@@ -161,10 +164,34 @@ Ad4Maps readMapsFld(const std::string& fldPath) {
     maps.receptorFile = receptor.empty() ? maps.receptorFile : receptor;
     maps.gpfFile = gpf.empty() ? maps.gpfFile : gpf;
     const fs::path dir = fs::path(fldPath).parent_path();
-    for (size_t m = 0; m < types.size(); ++m)
-        readMapFile((dir / typeFiles[m]).string(), maps, static_cast<int>(m));
-    readMapFile((dir / elecFile).string(), maps, maps.electrostaticMap());
-    readMapFile((dir / desolvFile).string(), maps, maps.desolvationMap());
+    std::vector<std::string> files;
+    for (const std::string& f : typeFiles)
+        files.push_back((dir / f).string());
+    files.push_back((dir / elecFile).string());
+    files.push_back((dir / desolvFile).string());
+    // The maps are independent files: read them on several threads (each fills its own map).
+    // The error reported is that of the first bad map in .fld order, whatever thread saw it.
+    std::vector<std::exception_ptr> errors(files.size());
+    std::atomic<size_t> next{0};
+    const auto work = [&]() {
+        for (size_t m = next++; m < files.size(); m = next++) {
+            try {
+                readMapFile(files[m], maps, static_cast<int>(m));
+            } catch (...) {
+                errors[m] = std::current_exception();
+            }
+        }
+    };
+    const size_t threads = std::min<size_t>(files.size(), std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool)
+        t.join();
+    for (const std::exception_ptr& e : errors)
+        if (e)
+            std::rethrow_exception(e);
     return maps;
 }
 
