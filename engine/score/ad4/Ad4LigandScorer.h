@@ -11,7 +11,8 @@
 //
 // Inputs: a ligand with AutoDock 4 types, partial charges and (for flexible ligands) a torsion
 // tree, as the PDBQT reader gives it; TORSDOF is read from the "TORSDOF" property, else it is
-// the torsion count.
+// the torsion count. Every evaluation is const and touches no shared mutable state: one scorer
+// may serve many threads.
 #pragma once
 
 #include "core/Molecule.h"
