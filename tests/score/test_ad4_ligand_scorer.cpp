@@ -173,6 +173,15 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, Ad4LigandScorer(lig, maps("1stp")));
     }
 
+    void wrongCoordinateCountIsRefused() {
+        const Molecule lig = pwtest::readPdbqtForTest(pwtest::dataPath("complexes/1stp/ligand_xtal.pdbqt"));
+        const Ad4LigandScorer scorer(lig, maps("1stp"));
+        std::vector<Vec3> x = pwtest::positions(lig);
+        x.pop_back();
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, scorer.score(x));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, scorer.energyAndGradient(x));
+    }
+
     void rigidLigandHasNoInternalEnergy() {
         Molecule lig = pwtest::readPdbqtForTest(pwtest::dataPath("complexes/1stp/ligand_xtal.pdbqt"));
         lig.torsionTree.reset();

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 
 namespace pw::ad4 {
 
@@ -168,8 +169,16 @@ Ad4LigandScorer::Ad4LigandScorer(const Molecule& ligand, const Ad4Maps& maps)
     }
 }
 
+void Ad4LigandScorer::requireAtomCount(const std::vector<Eigen::Vector3d>& coords) const {
+    if (coords.size() != mapOfAtom_.size())
+        throw std::invalid_argument("Ad4LigandScorer: " + std::to_string(coords.size()) +
+                                    " coordinates for a ligand of " +
+                                    std::to_string(mapOfAtom_.size()) + " atoms");
+}
+
 Ad4Energy Ad4LigandScorer::score(const std::vector<Eigen::Vector3d>& coords,
                                  UnboundModel unbound) const {
+    requireAtomCount(coords);
     Ad4Energy out;
     out.perAtom.resize(mapOfAtom_.size());
     const GridGeometry& g = maps_.geometry();
@@ -295,6 +304,7 @@ double Ad4LigandScorer::intraSpline(const std::vector<Eigen::Vector3d>& coords,
 
 double Ad4LigandScorer::energyAndGradient(const std::vector<Eigen::Vector3d>& coords,
                                           std::vector<Eigen::Vector3d>* gradient) const {
+    requireAtomCount(coords);
     if (gradient)
         gradient->assign(mapOfAtom_.size(), Eigen::Vector3d::Zero());
     return interAnalytic(coords, gradient) + intraSpline(coords, gradient);

@@ -97,6 +97,8 @@ public:
 
 private:
     struct Tables; // autodock4's sampled energy tables
+    // Throws std::invalid_argument (a caller's bug, not bad input) unless one coordinate per atom.
+    void requireAtomCount(const std::vector<Eigen::Vector3d>& coords) const;
 
     const Ad4Maps& maps_;
     std::vector<int> mapOfAtom_;
