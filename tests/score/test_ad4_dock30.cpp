@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLockFile>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTextStream>
@@ -82,6 +83,10 @@ private slots:
         QVERIFY2(!autogrid.isEmpty(), "autogrid4 (Debian package autogrid) is needed to make the dock30 maps");
         cache_ = QDir::tempPath() + QString("/posewright-ad4-dock30-%1").arg(QFileInfo(kArchive).size());
         QDir().mkpath(cache_);
+        // Several build trees may run this test at once: one of them fills the cache at a time.
+        QLockFile lock(cache_ + "/lock");
+        lock.setStaleLockTime(0); // a crashed holder's lock is taken over, a live one is waited for
+        QVERIFY2(lock.lock(), qPrintable("cannot lock " + cache_ + "/lock"));
         if (!QFileInfo::exists(cache_ + "/dock30/unpacked")) {
             QProcess tar;
             tar.setWorkingDirectory(cache_);
