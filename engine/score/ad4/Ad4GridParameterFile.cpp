@@ -50,7 +50,7 @@ GridParameterFile parseGridParameterFile(std::istream& in, const std::string& fi
             s.clear();
             s.seekg(start);
             for (int a = 0; a < 3; ++a)
-                g.box.centre[a] = readValue<double>(s, file, line, key);
+                g.box.center[a] = readValue<double>(s, file, line, key);
             haveCentre = true;
         } else if (key == "ligand_types") {
             for (std::string t; s >> t;)

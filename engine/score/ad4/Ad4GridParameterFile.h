@@ -12,7 +12,7 @@
 namespace pw::ad4 {
 
 struct GridParameterFile {
-    MapBox box;
+    GridGeometry box;
     std::vector<std::string> ligandTypes;
     std::string receptor; // as written in the GPF (relative to the GPF's folder when relative)
     MapBuildOptions options;
