@@ -1,12 +1,16 @@
-// `posewright-cli bench ad4maps`: builds the maps of a GPF box and reports their agreement with
-// autogrid4's files (tests/data/ad4maps/1r55: none outside the tolerance); bad input gets one
-// clear message and the right exit code.
+// `posewright-cli bench ad4maps` and `maps`: build the maps of a GPF box; the bench reports their
+// agreement with autogrid4's files (tests/data/ad4maps/1r55: none outside the tolerance), `maps`
+// writes files that read back equal to autogrid4's; bad input gets one clear message and the
+// right exit code.
 #include <QFile>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "cli/CliRun.h"
+#include "score/ad4/Ad4MapFiles.h"
+
+#include <cmath>
 
 using namespace pw::test;
 
@@ -26,6 +30,28 @@ private slots:
         QCOMPARE(o["reference_values"].toInt(), 12 * 1331);
         QCOMPARE(o["reference_outside_tolerance"].toInt(), 0);
         QVERIFY(o["cpu_1thread_s"].toDouble() > 0);
+    }
+
+    void mapsCommandWritesAutogridFiles() {
+        QTemporaryDir dir;
+        const QString fld = dir.filePath("r.maps.fld");
+        const CliRun r = runCli({"maps", "--gpf", testData("ad4maps/1r55/1r55.gpf"), "--out", fld,
+                                 "--device", "cpu"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(QFile::exists(dir.filePath("r.HD.map")));
+        const pw::ad4::Ad4Maps ours = pw::ad4::readMapsFld(fld.toStdString());
+        const pw::ad4::Ad4Maps theirs =
+            pw::ad4::readMapsFld(testData("ad4maps/1r55/1r55.maps.fld").toStdString());
+        QCOMPARE(ours.ligandTypes(), theirs.ligandTypes());
+        QVERIFY(ours.geometry().sameAs(theirs.geometry()));
+        for (int k = 0; k < ours.mapCount(); ++k)
+            for (size_t i = 0; i < ours.values(k).size(); ++i) {
+                const double a = ours.values(k)[i], b = theirs.values(k)[i];
+                QVERIFY(std::fabs(a - b) <= std::max(0.01, 1e-3 * std::fabs(b)));
+            }
+        const CliRun bad = runCli({"maps", "--gpf", testData("ad4maps/1r55/1r55.gpf"), "--out",
+                                   dir.filePath("r.fld")});
+        QCOMPARE(bad.exitCode, 2);
     }
 
     void badInput() {
