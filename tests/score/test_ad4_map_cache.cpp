@@ -164,6 +164,11 @@ private slots:
         fails("npts 10 10 10\nspacing 0.4\ngridcenter auto\n", "bad.gpf:3: 'gridcenter auto'");
         fails("npts 10 10 10\nspacing 0.4\ngridcenter 1 2 3\n",
               "needs npts, spacing, gridcenter and ligand_types");
+        fails("npts 10 10 10\nparameter_file AD4_parameters.dat\n", "bad.gpf:2: parameter_file");
+        fails("npts 10 10 10\ndisorder_h\n", "bad.gpf:2: 'disorder_h' is not supported");
+        std::istringstream ok("npts 2 2 2\nspacing 0.4\ngridcenter 1 2 3\nligand_types C\n"
+                              "parameter_file /usr/share/autodock/AD4.1_bound.dat\n");
+        QCOMPARE(parseGridParameterFile(ok, "ok.gpf").ligandTypes.size(), size_t(1));
     }
 };
 
