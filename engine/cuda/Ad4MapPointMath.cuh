@@ -40,10 +40,6 @@ PW_AD4_HD double exactSquare(double dx, double dy, double dz) {
 #endif
 }
 
-PW_AD4_HD double exactDistance(double dx, double dy, double dz) {
-    return sqrt(exactSquare(dx, dy, dz));
-}
-
 // Squared distances above this are surely beyond the 8 Å cutoff (the margin covers sqrt rounding
 // to exactly 8); the others take the exact path.
 constexpr double kFarSquare = 64.000001;
@@ -209,14 +205,14 @@ template <int MAXM> struct PointSums {
 // The closest donor to point (cx, cy, cz): the first of equals, as the CPU keeps it.
 PW_AD4_HD int closestDonor(const Args& a, double cx, double cy, double cz) {
     int closest = 0;
-    double rMin = 999999.;
+    double r2Min = 999999. * 999999.;
     for (int k = 0; k < a.ndonors; ++k) {
         const int j = readOnly(a.donors + k);
         const SitePosition p = a.pos[j];
-        const double r = exactDistance(exactDifference(p.x, cx), exactDifference(p.y, cy),
-                                       exactDifference(p.z, cz));
-        if (r < rMin) {
-            rMin = r;
+        const double r2 = exactSquare(exactDifference(p.x, cx), exactDifference(p.y, cy),
+                                      exactDifference(p.z, cz));
+        if (r2 < r2Min) {
+            r2Min = r2;
             closest = j;
         }
     }

@@ -155,13 +155,14 @@ void mapPointEnergies(const MapSetup& s, const Vec3& c, double* out) {
     double elec = 0, desolv = 0;
 
     // autogrid fades acceptor probes by how far each donor's X-H points from the closest donor's.
+    // (Squared distances: the same donor as autogrid's distances but for exact ties.)
     int closestDonor = 0;
-    double rMin = 999999.;
+    double r2Min = 999999. * 999999.;
     for (int ia : s.donors) {
         const Vec3 d = s.sites[ia].position - c;
-        const double r = std::sqrt(d.x() * d.x() + d.y() * d.y() + d.z() * d.z());
-        if (r < rMin) {
-            rMin = r;
+        const double r2 = d.x() * d.x() + d.y() * d.y() + d.z() * d.z();
+        if (r2 < r2Min) {
+            r2Min = r2;
             closestDonor = ia;
         }
     }
