@@ -131,7 +131,7 @@ MapSetup prepareMaps(const Molecule& receptor, const GridGeometry& box,
     s.pairTables.reserve(s.mapTypes.size() * s.receptorTypes.size() * kMapPairTableSize);
     for (const AtomParameters* m : s.mapTypes)
         for (const AtomParameters* r : s.receptorTypes) {
-            const auto t = mapPairTable(*m, *r, options.smooth, fe);
+            const auto t = cachedMapPairTable(*m, *r, options.smooth, fe);
             s.pairTables.insert(s.pairTables.end(), t.begin(), t.end());
         }
     s.desolvation = mapDesolvationTable(fe);
