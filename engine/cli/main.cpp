@@ -55,6 +55,7 @@ const std::vector<Command>& commands() {
          "      posewright-cli hits export STORE.db --out OUT.sdf|OUT.csv [--where EXPR] [--order "
          "...] [--limit N]",
          runHits},
+        {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them", "maps --gpf GPF [--receptor R.pdbqt] --out OUT.maps.fld [--device auto|cpu|cuda[:N]] [--threads N]", runMaps},
         {"bench", "benchmarks: overlay, lingo, minimize (one JSON object per run)",
          "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device "
          "auto|cpu|cuda[:N]] "
