@@ -1,13 +1,13 @@
 // `posewright-cli dock`: Lamarckian GA docking of every ligand of one or more files into a
-// receptor, streamed in batches of ligands (reading and preparation, then all runs of the batch
-// on the backend); poses ranked into an SDF with their SD tags, a JSON summary, progress on
-// stderr; Ctrl-C stops the runs and writes nothing.
+// receptor (Vina, Vinardo or AutoDock 4 scoring), streamed in batches of ligands (reading and
+// preparation, then all runs of the batch on the backend); poses ranked into an SDF with their SD
+// tags, a JSON summary, progress on stderr; Ctrl-C stops the runs and writes nothing.
 #include "CommandLine.h"
 #include "Commands.h"
 #include "DeviceOption.h"
 #include "DockOutput.h"
+#include "DockTargetSetup.h"
 #include "Json.h"
-#include "TargetSetup.h"
 #include "backend/Backend.h"
 #include "chem/AtomicFile.h"
 #include "chem/LigandPreparation.h"
@@ -105,27 +105,31 @@ private:
 } // namespace
 
 int runDock(const std::vector<std::string>& args) {
-    auto spec = targetOptionSpec();
-    spec.insert({{"ligands", OptionKind::Values},     {"maps", OptionKind::Value},
-                 {"out", OptionKind::Value},          {"json", OptionKind::Value},
-                 {"reference", OptionKind::Value},    {"device", OptionKind::Value},
-                 {"threads", OptionKind::Value},      {"runs", OptionKind::Value},
-                 {"seed", OptionKind::Value},         {"local-search", OptionKind::Value},
-                 {"population", OptionKind::Value},   {"evaluations", OptionKind::Value},
-                 {"generations", OptionKind::Value},  {"ls-iterations", OptionKind::Value},
-                 {"ls-rate", OptionKind::Value},      {"no-autostop", OptionKind::Flag},
-                 {"cluster-rmsd", OptionKind::Value}, {"poses", OptionKind::Value},
-                 {"all-runs", OptionKind::Flag},      {"batch", OptionKind::Value}});
+    auto spec = dockTargetOptionSpec();
+    spec.insert({{"ligands", OptionKind::Values},
+                 {"out", OptionKind::Value},
+                 {"json", OptionKind::Value},
+                 {"device", OptionKind::Value},
+                 {"threads", OptionKind::Value},
+                 {"runs", OptionKind::Value},
+                 {"seed", OptionKind::Value},
+                 {"local-search", OptionKind::Value},
+                 {"population", OptionKind::Value},
+                 {"evaluations", OptionKind::Value},
+                 {"generations", OptionKind::Value},
+                 {"ls-iterations", OptionKind::Value},
+                 {"ls-rate", OptionKind::Value},
+                 {"no-autostop", OptionKind::Flag},
+                 {"cluster-rmsd", OptionKind::Value},
+                 {"poses", OptionKind::Value},
+                 {"all-runs", OptionKind::Flag},
+                 {"batch", OptionKind::Value}});
     CommandLine cl(args, spec);
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional()[0] + "'");
     const std::vector<std::string> files = cl.values("ligands");
     if (files.empty())
         throw UsageError("missing --ligands FILE...");
-    const std::string scoring = cl.value("scoring", "vina");
-    if (scoring == "ad4" || cl.value("maps"))
-        throw InputError(cl.value("maps", ""), 0,
-                         "AD4 docking (--scoring ad4, --maps) is not available in this build yet");
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const int threads = cl.intValue("threads", hw, 1, 1024);
     dock::DockOptions options = readDockOptions(cl, threads);
@@ -134,10 +138,7 @@ int runDock(const std::vector<std::string>& args) {
     // Ligands per batch: all runs of a batch go to the backend together.
     const int batchSize = cl.intValue("batch", device.backend->isGpu() ? 256 : 8, 1, 1000000);
 
-    TargetInputs inputs = loadTarget(cl, files.front());
-    auto target =
-        std::make_shared<DockingTarget>(inputs.receptor, inputs.box, inputs.scoring, threads);
-    const dock::DockTarget dockTarget = dock::DockTarget::forVina(target);
+    DockTargetSetup targetSetup(cl, files.front(), threads);
     std::optional<Molecule> reference;
     if (auto ref = cl.value("reference"))
         reference = readMolecule(*ref);
@@ -193,6 +194,8 @@ int runDock(const std::vector<std::string>& args) {
             readyOf[readyIndex[k]] = static_cast<int>(k);
         // Contiguous runs of ready ligands go to the backend together.
         size_t k = 0;
+        const dock::DockTarget& dockTarget =
+            ready.empty() ? targetSetup.target() : targetSetup.targetFor(ready);
         while (k < ready.size() && !progress.cancelled()) {
             size_t end = k + 1;
             while (end < ready.size() && readyIndex[end] == readyIndex[end - 1] + 1)
@@ -264,7 +267,7 @@ int runDock(const std::vector<std::string>& args) {
         sdf->commit();
     if (json) {
         JsonObject summary;
-        summary.add("command", "dock").add("scoring", dock::dockScoringName(dockTarget.scoring));
+        summary.add("command", "dock").add("scoring", targetSetup.scoringName());
         summary.add("seed", std::to_string(options.seed)).add("runs", options.runs);
         summary.add("local_search", dock::localSearchName(options.lga.localSearch));
         summary.add("population", options.lga.populationSize);

@@ -141,6 +141,58 @@ private slots:
         QVERIFY(!QFile::exists(out));
     }
 
+    void docksWithAd4OnAutogridMaps() {
+        const QString maps =
+            QString(POSEWRIGHT_SHARED_DATA) + "/complexes/1stp/ad4maps/1stp_protein.maps.fld";
+        const QString out = dir_.filePath("ad4.sdf");
+        const CliRun r = runCli({"dock", "--maps", maps, "--ligands",
+                                 testData("complexes/1stp/ligand_xtal.pdbqt"), "--runs", "2",
+                                 "--population", "30", "--evaluations", "5000", "--ls-iterations",
+                                 "50", "--device", "cpu", "--threads", "2", "--out", out});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QByteArray sdf = readAll(out);
+        for (const char* tag : {"<dock_score>", "<dock_vdw_hb_desolv>", "<dock_elec>",
+                                "<dock_intra>", "<dock_torsional>", "<dock_unbound>"})
+            QVERIFY2(sdf.contains(tag), tag);
+    }
+
+    void ad4BadInputs() {
+        // Maps whose box is not --box.
+        QFile box(dir_.filePath("off.txt"));
+        QVERIFY(box.open(QIODevice::WriteOnly));
+        box.write("center_x = 0\ncenter_y = 0\ncenter_z = 0\nsize_x = 22\nsize_y = 22\n"
+                  "size_z = 22\n");
+        box.close();
+        const QString maps =
+            QString(POSEWRIGHT_SHARED_DATA) + "/complexes/1stp/ad4maps/1stp_protein.maps.fld";
+        const QString out = dir_.filePath("off.sdf");
+        CliRun r =
+            runCli({"dock", "--maps", maps, "--box", box.fileName(), "--ligands",
+                    testData("complexes/1stp/ligand_xtal.pdbqt"), "--device", "cpu", "--out", out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("off.txt") && r.err.contains("does not match the maps"),
+                 r.err.constData());
+        QVERIFY(!QFile::exists(out));
+
+        // A receptor without charges: AD4 needs them.
+        QFile in(testData("complexes/1stp/receptor.pdbqt"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QFile flat(dir_.filePath("uncharged.pdbqt"));
+        QVERIFY(flat.open(QIODevice::WriteOnly));
+        for (QByteArray line : in.readAll().split('\n')) {
+            if ((line.startsWith("ATOM") || line.startsWith("HETATM")) && line.size() >= 76)
+                line.replace(70, 6, " 0.000");
+            flat.write(line + "\n");
+        }
+        flat.close();
+        r = runCli({"dock", "--scoring", "ad4", "--receptor", flat.fileName(), "--box",
+                    testData("complexes/1stp/box.txt"), "--ligands",
+                    testData("complexes/1stp/ligand_xtal.pdbqt"), "--device", "cpu", "--out", out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("uncharged.pdbqt") && r.err.contains("charge"), r.err.constData());
+        QVERIFY(!QFile::exists(out));
+    }
+
     void usageErrorsExitTwo() {
         QStringList args = dock1stp(dir_.filePath("u.sdf"), dir_.filePath("u.json"), "1");
         args << "--local-search"
