@@ -137,6 +137,12 @@ int runDock(const std::vector<std::string>& args) {
     const int threads = cl.intValue("threads", hw, 1, 1024);
     dock::DockOptions options = readDockOptions(cl, threads);
 
+    // Ctrl-C from here on (setting up the target can take a while too) stops cleanly.
+    Progress progress;
+    ProgressPrinter printer;
+    progress.onProgress = [&](long done, long total) { printer(done, total); };
+    InterruptGuard interrupt(progress);
+
     DeviceChoice device = chooseDevice(cl, threads, "dock");
     // Ligands per batch: all runs of a batch go to the backend together.
     const int batchSize = cl.intValue("batch", device.backend->isGpu() ? 256 : 8, 1, 1000000);
@@ -154,11 +160,6 @@ int runDock(const std::vector<std::string>& args) {
     if (auto path = cl.value("json"))
         json.emplace(*path);
     std::vector<std::string> jsonLigands;
-
-    Progress progress;
-    ProgressPrinter printer;
-    progress.onProgress = [&](long done, long total) { printer(done, total); };
-    InterruptGuard interrupt(progress);
 
     ReadOptions readOptions;
     readOptions.warn = [](const std::string& msg) { std::cerr << "warning: " << msg << "\n"; };

@@ -5,8 +5,12 @@
 
 #include <QFile>
 #include <QJsonArray>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <csignal>
+#include <sys/types.h>
 
 using namespace pw::test;
 
@@ -191,6 +195,29 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("uncharged.pdbqt") && r.err.contains("charge"), r.err.constData());
         QVERIFY(!QFile::exists(out));
+    }
+
+    void ctrlCStopsAndWritesNothing() {
+        // A search long enough to be interrupted: 20 runs at AutoDock-GPU's default budget.
+        QStringList args = dock1stp(dir_.filePath("int.sdf"), dir_.filePath("int.json"), "1");
+        args[args.indexOf("--evaluations") + 1] = "0";
+        QProcess p;
+        p.start(POSEWRIGHT_CLI, args);
+        QVERIFY(p.waitForStarted());
+        p.setReadChannel(QProcess::StandardError); // waitForReadyRead watches this channel
+        QByteArray err;
+        // Interrupted mid-search: after the first runs have reported.
+        while (!err.contains(" runs\n") && p.waitForReadyRead(120000))
+            err += p.readAllStandardError();
+        QVERIFY2(err.contains(" runs\n"), err.constData());
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(120000));
+        err += p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 130);
+        QVERIFY2(err.contains("interrupted"), err.constData());
+        QVERIFY(!QFile::exists(dir_.filePath("int.sdf")));
+        QVERIFY(!QFile::exists(dir_.filePath("int.json")));
     }
 
     void usageErrorsExitTwo() {
