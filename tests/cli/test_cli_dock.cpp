@@ -197,6 +197,46 @@ private slots:
         QVERIFY(!QFile::exists(out));
     }
 
+    void manyLigandsStreamedInBatches() {
+        // Three records: one the engine refuses (37 torsions), biotin twice. Batches of one and
+        // of eight give the same bytes: each ligand's random streams are keyed by its index in
+        // the input, not by the batch it lands in.
+        QFile smi(dir_.filePath("three.smi"));
+        QVERIFY(smi.open(QIODevice::WriteOnly));
+        smi.write(QByteArray(40, 'C') + " chain\n"
+                                        "OC(=O)CCCC[C@@H]1SC[C@@H]2NC(=O)N[C@H]12 biotin_a\n"
+                                        "OC(=O)CCCC[C@@H]1SC[C@@H]2NC(=O)N[C@H]12 biotin_b\n");
+        smi.close();
+        QByteArray sdf[2], json[2];
+        for (int k = 0; k < 2; ++k) {
+            const QString out = dir_.filePath(QString("three%1.sdf").arg(k));
+            const QString js = dir_.filePath(QString("three%1.json").arg(k));
+            QStringList args = dock1stp(out, js, "4");
+            args[args.indexOf("--ligands") + 1] = smi.fileName();
+            args.removeAt(args.indexOf("--reference") + 1);
+            args.removeAt(args.indexOf("--reference"));
+            args[args.indexOf("--runs") + 1] = "2";
+            args << "--batch" << (k == 0 ? "1" : "8");
+            const CliRun r = runCli(args);
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QVERIFY2(r.err.contains("chain") && r.err.contains("at most 32"), r.err.constData());
+            QVERIFY(r.err.contains("docked 2 of 3 ligands"));
+            sdf[k] = readAll(out);
+            json[k] = readAll(js);
+        }
+        QCOMPARE(sdf[0], sdf[1]);
+        QCOMPARE(json[0], json[1]);
+        const QJsonArray ligands = QJsonDocument::fromJson(json[0]).object()["ligands"].toArray();
+        QCOMPARE(ligands.size(), 3);
+        QVERIFY(ligands[0].toObject().contains("error"));
+        QCOMPARE(ligands[1].toObject()["index"].toInt(), 1);
+        QCOMPARE(ligands[2].toObject()["name"].toString(), QString("biotin_b"));
+        QVERIFY(sdf[0].contains("biotin_a") && sdf[0].contains("biotin_b"));
+        QVERIFY(!sdf[0].contains("chain"));
+        // The two biotins are the same molecule docked with different streams (index 1 and 2).
+        QVERIFY(ligands[1].toObject()["runs"] != ligands[2].toObject()["runs"]);
+    }
+
     void ctrlCStopsAndWritesNothing() {
         // A search long enough to be interrupted: 20 runs at AutoDock-GPU's default budget.
         QStringList args = dock1stp(dir_.filePath("int.sdf"), dir_.filePath("int.json"), "1");
