@@ -37,8 +37,8 @@ const std::vector<Command>& commands() {
          "[--json] [--threads N]",
          runOverlay},
         {"dock", "Lamarckian GA docking of ligands into a receptor, ranked SDF + JSON summary",
-         "dock --receptor R --ligands L... [--box CONFIG | --autobox-ligand L2] "
-         "[--scoring vina|vinardo] [--runs N] [--seed S] [--local-search adadelta|sw|bfgs] "
+         "dock --receptor R --ligands L... [--box CONFIG | --autobox-ligand L2] | --maps FLD "
+         "[--scoring vina|vinardo|ad4] [--runs N] [--seed S] [--local-search bfgs|adadelta|sw] "
          "[--device auto|cpu|cuda[:N]] [--threads N] [--out ranked.sdf] [--json FILE] "
          "[--reference XTAL] [--poses N] [--all-runs] [--cluster-rmsd A] [--population N] "
          "[--evaluations N] [--generations N] [--ls-iterations N] [--ls-rate PCT] "
