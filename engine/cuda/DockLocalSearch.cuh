@@ -12,8 +12,8 @@ namespace pw::cuda::mk {
 // ADADELTA (Zeiler 2012) on the pose in w.x whose energy is f0. Keeps the best point seen (the
 // last step is not evaluated) in w.x and returns its energy; evaluations are counted. Scratch:
 // w.y = E[g^2], w.hy = E[dx^2], w.p = the step, w.start = the best pose.
-__device__ float adadeltaSearch(WarpState& w, const ScoringParamsGpu& s, const DockParamsGpu& dp,
-                                float f0, int& evaluations) {
+__device__ inline float adadeltaSearch(WarpState& w, const ScoringParamsGpu& s,
+                                       const DockParamsGpu& dp, float f0, int& evaluations) {
     const float rho = dp.adadeltaRho, eps = dp.adadeltaEpsilon;
     copyPose(w, w.start, w.x);
     float best = f0;
@@ -47,8 +47,9 @@ __device__ float adadeltaSearch(WarpState& w, const ScoringParamsGpu& s, const D
 // BFGS with the minimizer's line search (strong Wolfe or Armijo, SearchParamsGpu) from the pose
 // in w.x, at most maxSteps steps or until |g| < tolerance; returns the energy of w.x (never
 // above f0: a failed search keeps the start).
-__device__ float bfgsSearch(WarpState& w, const ScoringParamsGpu& s, const SearchParamsGpu& sp,
-                            int maxSteps, float tolerance, float f0, int& evaluations) {
+__device__ inline float bfgsSearch(WarpState& w, const ScoringParamsGpu& s,
+                                   const SearchParamsGpu& sp, int maxSteps, float tolerance,
+                                   float f0, int& evaluations) {
     copyPose(w, w.start, w.x);
     float f = evaluate(w, s, Reduction::WarpShuffle, w.x, w.g);
     ++evaluations;
