@@ -8,6 +8,7 @@ packages=(
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libgl-dev libglx-dev libxkbcommon-dev
   libvtk9-dev librdkit-dev libboost-dev libeigen3-dev
   xvfb xauth libgl1-mesa-dri
+  libsqlite3-dev
 )
 
 missing=()

@@ -1,0 +1,200 @@
+// HitImport: the reader cuts records on this thread, a batch is parsed and described (RDKit,
+// interactions) on all threads, then inserted in file order with one prepared statement.
+#include "HitImport.h"
+
+#include "chem/MoleculeDescriptors.h"
+#include "chem/MoleculeReader.h"
+#include "chem/SdfReader.h"
+#include "chem/SdfWriter.h"
+#include "core/InputError.h"
+#include "core/ParallelFor.h"
+
+#include <cmath>
+#include <exception>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+namespace pw::hits {
+namespace {
+
+// The store keeps the connection table and the tag block apart: SdfWriter's record cut after
+// "M  END".
+void splitRecord(const Molecule& m, std::string& molblock, std::string& tags) {
+    Molecule bare;
+    bare.name = m.name;
+    bare.atoms = m.atoms;
+    bare.bonds = m.bonds;
+    std::string text;
+    appendSdfRecord(text, bare);
+    const size_t end = text.rfind("M  END\n");
+    molblock = text.substr(0, end == std::string::npos ? text.size() : end + 7);
+    Molecule tagsOnly;
+    tagsOnly.properties = m.properties;
+    std::string t;
+    appendSdfRecord(t, tagsOnly);
+    const size_t start = t.find("M  END\n");
+    tags = t.substr(start + 7, t.size() - (start + 7) - 5); // without "$$$$\n"
+}
+
+SqlValue typedValue(const ColumnInfo& c, const std::string& text) {
+    double v = 0;
+    parseNumber(text, v);
+    if (c.type == ColumnType::Integer && std::floor(v) == v && std::abs(v) < 9e15)
+        return static_cast<long long>(v);
+    return v;
+}
+
+} // namespace
+
+PoseRecord makePoseRecord(const Molecule& in, const ImportOptions& options, std::string* warning) {
+    Molecule m = in;
+    // Tags that export added for computed columns are recomputed, not kept.
+    std::erase_if(m.properties,
+                  [](const auto& p) { return p.first.rfind(kExportTagPrefix, 0) == 0; });
+    PoseRecord r;
+    r.name = m.name;
+    r.sourceFile = m.sourceFile;
+    r.sourceRecord = m.sourceRecord;
+    splitRecord(m, r.molblock, r.sdTags);
+    std::optional<double> affinity;
+    for (const auto& [key, value] : m.properties) {
+        auto column = columnForTag(key, value);
+        if (!column)
+            continue;
+        r.scores.emplace_back(*column, typedValue(*column, value));
+        if (column->name == "dock_score" || (column->name == "min_affinity" && !affinity))
+            parseNumber(value, affinity.emplace());
+    }
+    r.heavyAtoms = m.heavyAtomCount();
+    try {
+        const MoleculeDescriptors d = computeDescriptors(m);
+        r.smiles = d.smiles;
+        r.mw = d.mw;
+        r.clogp = d.clogp;
+        r.hbd = d.hbd;
+        r.hba = d.hba;
+        r.tpsa = d.tpsa;
+        r.rotatableBonds = d.rotatableBonds;
+        r.qed = d.qed;
+    } catch (const std::exception& e) { // RDKit's own errors too: the pose is kept without them
+        if (warning)
+            *warning = e.what() + std::string(" (stored without properties)");
+    }
+    // Ligand efficiency: binding free energy per heavy atom (kcal/mol/HA), the docking score
+    // first, else the minimized affinity.
+    if (affinity && *r.heavyAtoms > 0)
+        r.ligandEfficiency = -*affinity / *r.heavyAtoms;
+    if (options.receptor)
+        r.interactions = options.receptor->interactions(m);
+    return r;
+}
+
+ImportStats importSdf(HitStore& store, const std::string& path, const ImportOptions& options) {
+    ImportStats stats;
+    ReadOptions readOptions;
+    readOptions.warn = [&](const std::string& w) {
+        if (options.warn)
+            options.warn(w);
+    };
+    auto reader = MoleculeReader::open(path, readOptions);
+    auto* source = dynamic_cast<SdfRecordSource*>(reader.get());
+    if (!source)
+        throw InputError(path, 0, "expected an SDF file (.sdf, .sd or .mol) of poses");
+    const int threads = options.threads > 0
+                            ? options.threads
+                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<SdfRecordText> texts;
+    std::vector<PoseRecord> records;
+    std::vector<std::string> parseWarnings, chemWarnings;
+    std::vector<char> ok;
+    bool more = true;
+    while (more) {
+        texts.clear();
+        while (static_cast<int>(texts.size()) < options.batch) {
+            SdfRecordText t;
+            if (!(more = source->nextRecordText(t)))
+                break;
+            texts.push_back(std::move(t));
+        }
+        if (texts.empty())
+            break;
+        const long n = static_cast<long>(texts.size());
+        records.assign(n, PoseRecord{});
+        parseWarnings.assign(n, std::string());
+        chemWarnings.assign(n, std::string());
+        ok.assign(n, 0);
+        std::exception_ptr failure; // an exception must not leave a worker thread
+        std::mutex failureMutex;
+        parallelFor(n, threads, [&](long i) {
+            try {
+                Molecule m;
+                if (!parseSdfRecord(texts[i], path, readOptions, m, parseWarnings[i]))
+                    return;
+                records[i] = makePoseRecord(m, options, &chemWarnings[i]);
+                ok[i] = 1;
+            } catch (...) {
+                std::lock_guard lock(failureMutex);
+                if (!failure)
+                    failure = std::current_exception();
+            }
+        });
+        if (failure)
+            std::rethrow_exception(failure);
+        for (long i = 0; i < n; ++i) {
+            if (!ok[i]) {
+                if (!parseWarnings[i].empty()) {
+                    ++stats.skipped;
+                    if (options.warn)
+                        options.warn(parseWarnings[i]);
+                }
+                continue;
+            }
+            if (!chemWarnings[i].empty()) {
+                ++stats.noProperties;
+                if (options.warn)
+                    options.warn(chemWarnings[i]);
+            }
+            store.insertPose(records[i]);
+            ++stats.poses;
+        }
+        if (options.afterBatch)
+            options.afterBatch(stats.poses);
+    }
+    return stats;
+}
+
+long importLingoHits(HitStore& store, const std::string& path) {
+    std::ifstream in(path);
+    if (!in)
+        throw InputError(path, 0, "cannot open the LINGO hit list");
+    Statement update =
+        store.prepare("UPDATE poses SET lingo_similarity = max(coalesce(lingo_similarity, -1), ?) "
+                      "WHERE name = ?");
+    std::string line;
+    long lineNo = 0, updated = 0, rows = 0;
+    while (std::getline(in, line)) {
+        ++lineNo;
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        if (line.empty() || line[0] == '#' || line.rfind("query\t", 0) == 0)
+            continue;
+        const size_t t1 = line.find('\t');
+        const size_t t2 = t1 == std::string::npos ? t1 : line.find('\t', t1 + 1);
+        double similarity = 0;
+        if (t2 == std::string::npos || !parseNumber(line.substr(t2 + 1), similarity))
+            throw InputError(path, lineNo,
+                             "expected 'query<TAB>hit<TAB>similarity' as the "
+                             "lingo command writes with --out");
+        update.bind(1, similarity);
+        update.bind(2, std::string_view(line).substr(t1 + 1, t2 - t1 - 1));
+        update.run();
+        updated += sqlite3_changes(store.handle());
+        ++rows;
+    }
+    if (rows == 0)
+        throw InputError(path, 0, "no hit lines: expected 'query<TAB>hit<TAB>similarity' lines");
+    return updated;
+}
+
+} // namespace pw::hits

@@ -1,0 +1,43 @@
+// HitImport: SDF results of dock, minimize and overlay into the hit store (one row per record,
+// every numeric SD tag as a typed column, RDKit properties, interactions), and the LINGO hit
+// lists of `posewright-cli lingo --out` as a similarity column.
+#pragma once
+
+#include "HitStore.h"
+#include "PoseInteractions.h"
+#include "core/Molecule.h"
+
+#include <functional>
+#include <string>
+
+namespace pw::hits {
+
+struct ImportOptions {
+    const ReceptorSites* receptor = nullptr;      // interactions are computed when set
+    int threads = 0;                              // 0 = all hardware threads
+    int batch = 1024;                             // records parsed in parallel per round
+    std::function<void(const std::string&)> warn; // skipped records, unreadable chemistry
+    // Called after each batch is inserted (still inside the caller's transaction).
+    std::function<void(long posesSoFar)> afterBatch;
+};
+
+struct ImportStats {
+    long poses = 0;        // rows added
+    long skipped = 0;      // records the reader could not read
+    long noProperties = 0; // rows stored without RDKit properties (RDKit could not sanitize)
+};
+
+// One pose as the store keeps it: molblock and tag text re-written from the parsed molecule
+// (bond orders as read), numeric tags as columns, properties and interactions computed.
+PoseRecord makePoseRecord(const Molecule& m, const ImportOptions& options, std::string* warning);
+
+// Adds every record of an SDF file. Must run inside a HitStore::Transaction, so that a failed or
+// killed import leaves nothing behind. Throws InputError when the file cannot be read.
+ImportStats importSdf(HitStore& store, const std::string& path, const ImportOptions& options);
+
+// Reads "query<TAB>hit<TAB>similarity" lines (the lingo command's --out) and stores, per pose
+// whose name is a hit, the highest similarity. Returns the number of poses updated. Inside a
+// transaction; a malformed line throws InputError naming file and line.
+long importLingoHits(HitStore& store, const std::string& path);
+
+} // namespace pw::hits

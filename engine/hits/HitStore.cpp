@@ -1,0 +1,365 @@
+// HitStore: schema version 1 (pw_meta, pw_columns, poses, interactions), checked before anything
+// is written, and prepared statements for the import path.
+#include "HitStore.h"
+
+#include <cstring>
+#include <fstream>
+#include <sys/stat.h>
+#include <unordered_map>
+
+namespace pw::hits {
+namespace {
+
+constexpr const char* kApplication = "posewright-hits";
+
+bool fileExists(const std::string& path, long long& size) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        return false;
+    size = st.st_size;
+    return true;
+}
+
+// The 16-byte header every SQLite 3 database starts with.
+bool hasSqliteHeader(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    char head[16] = {};
+    in.read(head, sizeof head);
+    return in.gcount() == 16 && std::memcmp(head, "SQLite format 3", 16) == 0;
+}
+
+// The poses columns after id, in insert order, that are not Tag columns.
+const char* const kPoseFixedInsert[] = {"name",
+                                        "smiles",
+                                        "source_file",
+                                        "source_record",
+                                        "molblock",
+                                        "sd_tags",
+                                        "ligand_efficiency",
+                                        "heavy_atoms",
+                                        "mw",
+                                        "clogp",
+                                        "hbd",
+                                        "hba",
+                                        "tpsa",
+                                        "rotatable_bonds",
+                                        "qed",
+                                        "interaction_count"};
+
+} // namespace
+
+HitStore::HitStore(const std::string& path, Mode mode) : path_(path) {
+    long long size = 0;
+    const bool exists = fileExists(path, size);
+    if (!exists && mode != Mode::Create)
+        throw StoreError(path + ": no such hit store");
+    const bool fresh = !exists || size == 0;
+    if (fresh && mode != Mode::Create)
+        throw StoreError(path + ": not a Posewright hit store (the file is empty)");
+    if (!fresh && !hasSqliteHeader(path))
+        throw StoreError(path + ": not a Posewright hit store (the file is not an SQLite "
+                                "database); it was left unchanged");
+    readOnly_ = mode == Mode::ReadOnly;
+    int flags = readOnly_ ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+    if (fresh && mode == Mode::Create)
+        flags |= SQLITE_OPEN_CREATE;
+    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+        std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw StoreError(path + ": cannot open the hit store: " + why);
+    }
+    sqlite3_extended_result_codes(db_, 1);
+    sqlite3_busy_timeout(db_, 5000);
+    try {
+        if (fresh)
+            createSchema();
+        else
+            checkSchema();
+        if (!readOnly_)
+            exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
+        loadColumns();
+    } catch (...) {
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw;
+    }
+}
+
+HitStore::~HitStore() {
+    insertPose_ = Statement();
+    insertInteraction_ = Statement();
+    sqlite3_close(db_);
+}
+
+void HitStore::exec(const std::string& sql) const {
+    char* err = nullptr;
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+        std::string why = err ? err : sqlite3_errmsg(db_);
+        sqlite3_free(err);
+        throw StoreError(path_ + ": " + why);
+    }
+}
+
+void HitStore::createSchema() {
+    std::string sql = "BEGIN;"
+                      "CREATE TABLE pw_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                      "CREATE TABLE pw_columns(name TEXT PRIMARY KEY, type TEXT NOT NULL, "
+                      "origin TEXT NOT NULL, sd_tag TEXT, position INTEGER NOT NULL);"
+                      "CREATE TABLE poses(id INTEGER PRIMARY KEY, molblock TEXT, sd_tags TEXT";
+    for (const ColumnInfo& c : fixedColumns())
+        if (c.name != "id")
+            sql += ", " + quoteIdentifier(c.name) + " " + typeName(c.type);
+    sql += ");"
+           "CREATE TABLE interactions(pose_id INTEGER NOT NULL REFERENCES poses(id) ON DELETE "
+           "CASCADE, kind TEXT NOT NULL, chain TEXT, residue_name TEXT, residue_number INTEGER, "
+           "residue TEXT NOT NULL, ligand_atom INTEGER, receptor_atom TEXT, distance REAL);"
+           "CREATE INDEX interactions_by_residue ON interactions(residue, kind, pose_id);"
+           "CREATE INDEX interactions_by_pose ON interactions(pose_id);";
+    sql += "INSERT INTO pw_meta VALUES('application', '" + std::string(kApplication) + "');";
+    sql += "INSERT INTO pw_meta VALUES('schema_version', '" + std::to_string(kSchemaVersion) +
+           "');COMMIT;";
+    exec(sql);
+}
+
+void HitStore::checkSchema() {
+    sqlite3_stmt* raw = nullptr;
+    const char* sql = "SELECT value FROM pw_meta WHERE key = 'schema_version'";
+    int rc = sqlite3_prepare_v2(db_, sql, -1, &raw, nullptr);
+    std::string version;
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(raw);
+        if (rc == SQLITE_ROW)
+            version = reinterpret_cast<const char*>(sqlite3_column_text(raw, 0));
+        sqlite3_finalize(raw);
+    }
+    const int primary = sqlite3_errcode(db_) & 0xff;
+    if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB)
+        throw StoreError(path_ + ": the hit store is corrupt (" + sqlite3_errmsg(db_) +
+                         "); it was left unchanged");
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        throw StoreError(path_ + ": not a Posewright hit store (" + sqlite3_errmsg(db_) +
+                         "); it was left unchanged");
+    if (version.empty())
+        throw StoreError(path_ + ": not a Posewright hit store (no schema version); it was "
+                                 "left unchanged");
+    const int v = std::atoi(version.c_str());
+    if (v > kSchemaVersion)
+        throw StoreError(path_ + ": the hit store has schema version " + version +
+                         ", newer than this Posewright reads (" + std::to_string(kSchemaVersion) +
+                         "); it was left unchanged");
+    if (v < 1)
+        throw StoreError(path_ + ": not a Posewright hit store (schema version '" + version +
+                         "'); it was left unchanged");
+}
+
+void HitStore::loadColumns() {
+    columns_ = fixedColumns();
+    Statement s = prepare("SELECT name, type, origin, sd_tag FROM pw_columns ORDER BY position");
+    while (s.step()) {
+        ColumnInfo c;
+        c.name = s.text(0);
+        const std::string type = s.text(1);
+        c.type = type == "INTEGER" ? ColumnType::Integer
+                 : type == "TEXT"  ? ColumnType::Text
+                                   : ColumnType::Real;
+        c.origin = ColumnOrigin::Tag;
+        c.sdTag = s.text(3);
+        columns_.push_back(std::move(c));
+    }
+    insertPose_ = Statement();
+}
+
+const ColumnInfo* HitStore::column(std::string_view name) const {
+    for (const ColumnInfo& c : columns_)
+        if (c.name == name)
+            return &c;
+    return nullptr;
+}
+
+long long HitStore::poseCount() const {
+    Statement s = prepare("SELECT count(*) FROM poses");
+    s.step();
+    return s.integer(0);
+}
+
+HitStore::Transaction::Transaction(HitStore& store) : store_(store) {
+    store_.exec("BEGIN IMMEDIATE");
+}
+
+HitStore::Transaction::~Transaction() {
+    if (!done_) {
+        sqlite3_exec(store_.db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        try {
+            store_.loadColumns(); // columns added in the transaction are gone again
+        } catch (const StoreError&) {
+            store_.columns_ = fixedColumns(); // the store is unreadable: show no Tag columns
+        }
+    }
+}
+
+void HitStore::Transaction::commit() {
+    store_.exec("COMMIT");
+    done_ = true;
+}
+
+const ColumnInfo& HitStore::ensureColumn(const ColumnInfo& wanted) {
+    // The same tag maps to the same column; a different tag that sanitizes to a taken name gets a
+    // numbered name.
+    std::string name = wanted.name;
+    for (int n = 2;; ++n) {
+        const ColumnInfo* c = column(name);
+        if (!c)
+            break;
+        if (c->origin == ColumnOrigin::Tag && c->sdTag == wanted.sdTag)
+            return *c;
+        name = wanted.name + "_" + std::to_string(n);
+    }
+    ColumnInfo added = wanted;
+    added.name = name;
+    exec("ALTER TABLE poses ADD COLUMN " + quoteIdentifier(name) + " " + typeName(added.type));
+    Statement s = prepare("INSERT INTO pw_columns VALUES(?, ?, 'tag', ?, ?)");
+    s.bind(1, std::string_view(name));
+    s.bind(2, std::string_view(typeName(added.type)));
+    s.bind(3, std::string_view(added.sdTag));
+    s.bind(4, static_cast<long long>(columns_.size()));
+    s.run();
+    columns_.push_back(std::move(added));
+    insertPose_ = Statement(); // its column list changed
+    return columns_.back();
+}
+
+void HitStore::prepareInsert() {
+    insertColumns_.clear();
+    std::string names, params;
+    for (const char* c : kPoseFixedInsert) {
+        names += names.empty() ? "" : ", ";
+        names += quoteIdentifier(c);
+        params += params.empty() ? "?" : ", ?";
+    }
+    for (const ColumnInfo& c : columns_) {
+        if (c.origin != ColumnOrigin::Tag)
+            continue;
+        insertColumns_.push_back(c.name);
+        names += ", " + quoteIdentifier(c.name);
+        params += ", ?";
+    }
+    insertPose_ = prepare("INSERT INTO poses(" + names + ") VALUES(" + params + ")");
+    if (!insertInteraction_.valid())
+        insertInteraction_ = prepare("INSERT INTO interactions VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
+}
+
+long long HitStore::insertPose(const PoseRecord& pose) {
+    if (readOnly_)
+        throw StoreError(path_ + ": opened read-only");
+    std::vector<std::pair<std::string, const SqlValue*>> tagValues;
+    tagValues.reserve(pose.scores.size());
+    for (const auto& [wanted, value] : pose.scores)
+        tagValues.emplace_back(ensureColumn(wanted).name, &value);
+    if (!insertPose_.valid())
+        prepareInsert();
+    Statement& s = insertPose_;
+    int i = 1;
+    auto opt = [&](const auto& v) {
+        if (v)
+            s.bind(i, *v);
+        else
+            s.bindNull(i);
+        ++i;
+    };
+    auto optInt = [&](const std::optional<int>& v) {
+        if (v)
+            s.bind(i, static_cast<long long>(*v));
+        else
+            s.bindNull(i);
+        ++i;
+    };
+    s.bind(i++, std::string_view(pose.name));
+    if (pose.smiles)
+        s.bind(i, std::string_view(*pose.smiles));
+    else
+        s.bindNull(i);
+    ++i;
+    s.bind(i++, std::string_view(pose.sourceFile));
+    s.bind(i++, static_cast<long long>(pose.sourceRecord));
+    s.bind(i++, std::string_view(pose.molblock));
+    s.bind(i++, std::string_view(pose.sdTags));
+    opt(pose.ligandEfficiency);
+    optInt(pose.heavyAtoms);
+    opt(pose.mw);
+    opt(pose.clogp);
+    optInt(pose.hbd);
+    optInt(pose.hba);
+    opt(pose.tpsa);
+    optInt(pose.rotatableBonds);
+    opt(pose.qed);
+    if (pose.interactions)
+        s.bind(i, static_cast<long long>(pose.interactions->size()));
+    else
+        s.bindNull(i);
+    ++i;
+    // Tag columns: NULL unless this pose has the tag.
+    const int firstTag = i;
+    for (const auto& [name, value] : tagValues) {
+        for (size_t k = 0; k < insertColumns_.size(); ++k)
+            if (insertColumns_[k] == name) {
+                s.bind(firstTag + static_cast<int>(k), *value);
+                break;
+            }
+    }
+    s.run();
+    const long long id = sqlite3_last_insert_rowid(db_);
+    if (pose.interactions) {
+        Statement& t = insertInteraction_;
+        for (const Interaction& x : *pose.interactions) {
+            t.bind(1, id);
+            t.bind(2, std::string_view(x.kind));
+            t.bind(3, std::string_view(&x.chain, 1));
+            t.bind(4, std::string_view(x.residueName));
+            t.bind(5, static_cast<long long>(x.residueNumber));
+            t.bind(6, std::string_view(x.residueLabel()));
+            if (x.ligandAtom >= 0)
+                t.bind(7, static_cast<long long>(x.ligandAtom));
+            else
+                t.bindNull(7);
+            t.bind(8, std::string_view(x.receptorAtom));
+            t.bind(9, x.distance);
+            t.run();
+        }
+    }
+    return id;
+}
+
+void HitStore::assignRanks(const std::string& columnName, bool ascending) {
+    const ColumnInfo* c = column(columnName);
+    if (!c)
+        throw StoreError(path_ + ": no column '" + columnName + "' to rank by");
+    const std::string q = quoteIdentifier(c->name);
+    exec("UPDATE poses SET rank = NULL;"
+         "UPDATE poses SET rank = r.k FROM (SELECT id, row_number() OVER (ORDER BY " +
+         q + (ascending ? " ASC" : " DESC") + ", id) AS k FROM poses WHERE " + q +
+         " IS NOT NULL) AS r WHERE poses.id = r.id;");
+    Statement s = prepare("INSERT OR REPLACE INTO pw_meta VALUES('rank_by', ?)");
+    s.bind(1, std::string_view((ascending ? "+" : "-") + c->name));
+    s.run();
+}
+
+std::optional<std::pair<std::string, bool>> HitStore::defaultRankColumn() const {
+    const std::pair<const char*, bool> order[] = {{"dock_score", true},
+                                                  {"min_affinity", true},
+                                                  {"shape_combo", false},
+                                                  {"shape_tanimoto", false},
+                                                  {"lingo_similarity", false}};
+    for (const auto& [name, ascending] : order) {
+        if (!column(name))
+            continue;
+        // lingo_similarity always exists as a column; it ranks only when some pose has a value.
+        Statement s =
+            prepare("SELECT 1 FROM poses WHERE " + quoteIdentifier(name) + " IS NOT NULL LIMIT 1");
+        if (s.step())
+            return std::make_pair(std::string(name), ascending);
+    }
+    return std::nullopt;
+}
+
+} // namespace pw::hits

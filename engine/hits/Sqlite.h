@@ -1,0 +1,64 @@
+// Sqlite: a thin RAII layer over the SQLite C library for the hit store (one connection, prepared
+// statements with bound values). Errors become StoreError naming the store file.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace pw::hits {
+
+// A store that cannot be opened, read or written; the message names the file.
+class StoreError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// A bound or read value: NULL, integer, real or text.
+using SqlValue = std::variant<std::monostate, long long, double, std::string>;
+
+class Statement {
+public:
+    Statement() = default;
+    Statement(sqlite3* db, std::string_view sql, const std::string& storePath);
+    ~Statement();
+    Statement(Statement&& o) noexcept;
+    Statement& operator=(Statement&& o) noexcept;
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    bool valid() const { return stmt_ != nullptr; }
+    sqlite3_stmt* raw() const { return stmt_; }
+    // Binds parameter i (1-based).
+    void bind(int i, const SqlValue& v);
+    void bindNull(int i);
+    void bind(int i, double v);
+    void bind(int i, long long v);
+    void bind(int i, std::string_view text);
+    // One step: true while a row is ready, false when done; throws on error.
+    bool step();
+    // Runs to completion (for statements that return no rows).
+    void run();
+    void reset(); // for the next use with new bindings
+
+    int columnCount() const;
+    bool isNull(int col) const;
+    long long integer(int col) const;
+    double real(int col) const;
+    std::string text(int col) const;
+    SqlValue value(int col) const;
+
+private:
+    sqlite3_stmt* stmt_ = nullptr;
+    sqlite3* db_ = nullptr;
+    std::string path_;
+};
+
+// Quotes an identifier for SQL ("name" with inner quotes doubled); used only on names the store's
+// column registry knows, never on user text.
+std::string quoteIdentifier(std::string_view name);
+
+} // namespace pw::hits

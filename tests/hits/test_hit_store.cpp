@@ -1,0 +1,194 @@
+// The hit store's file handling: schema and version, stores it must refuse without touching them
+// (newer, corrupt, foreign), a killed import (a child process killed mid-transaction) that leaves
+// the store as it was, and SDF import of typed tag columns with empty cells for missing tags.
+#include "hits/HitImport.h"
+#include "hits/HitStore.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "HitsTestData.h"
+
+using namespace pw;
+using namespace pw::hits;
+using namespace pw::test;
+
+namespace {
+
+void expectRefused(const QString& path, const char* fragment) {
+    const QByteArray before = readBytes(path);
+    bool threw = false;
+    try {
+        HitStore s(path.toStdString(), HitStore::Mode::ReadWrite);
+    } catch (const StoreError& e) {
+        threw = true;
+        const QString what = e.what();
+        QVERIFY2(what.contains(path) && what.contains(fragment), qPrintable(what));
+    }
+    QVERIFY(threw);
+    QCOMPARE(readBytes(path), before); // not modified
+}
+
+long long scalar(const HitStore& s, const std::string& sql) {
+    Statement q = s.prepare(sql);
+    q.step();
+    return q.integer(0);
+}
+
+} // namespace
+
+class TestHitStore : public QObject {
+    Q_OBJECT
+private slots:
+    void createsVersionedSchema() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("h.db").toStdString();
+        {
+            HitStore s(path, HitStore::Mode::Create);
+            QCOMPARE(s.poseCount(), 0LL);
+            Statement q = s.prepare("SELECT value FROM pw_meta WHERE key = 'schema_version'");
+            QVERIFY(q.step());
+            QCOMPARE(q.text(0), std::to_string(kSchemaVersion));
+            QVERIFY(s.column("mw") && s.column("qed") && s.column("rank"));
+            QVERIFY(!s.column("dock_score")); // score columns appear with the first such tag
+        }
+        HitStore again(path, HitStore::Mode::ReadOnly);
+        QCOMPARE(again.poseCount(), 0LL);
+        QVERIFY_THROWS_EXCEPTION(StoreError, HitStore(dir.filePath("missing.db").toStdString(),
+                                                      HitStore::Mode::ReadWrite));
+    }
+
+    void refusesNewerCorruptAndForeignFiles() {
+        QTemporaryDir dir;
+        // A store from a newer Posewright.
+        const QString newer = dir.filePath("newer.db");
+        {
+            HitStore s(newer.toStdString(), HitStore::Mode::Create);
+            s.exec("UPDATE pw_meta SET value = '2' WHERE key = 'schema_version'");
+        }
+        expectRefused(newer, "newer");
+        // Not a database at all.
+        const QString text = dir.filePath("text.db");
+        writeText(text, "this is a text file, not a hit store\n");
+        expectRefused(text, "not an SQLite database");
+        // An empty file is no store either (only import may create one).
+        const QString empty = dir.filePath("empty.db");
+        writeText(empty, "");
+        expectRefused(empty, "empty");
+        // An SQLite database of something else.
+        const QString foreign = dir.filePath("foreign.db");
+        {
+            sqlite3* db = nullptr;
+            sqlite3_open(foreign.toUtf8().constData(), &db);
+            sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES(1);", nullptr, nullptr,
+                         nullptr);
+            sqlite3_close(db);
+        }
+        expectRefused(foreign, "not a Posewright hit store");
+        // A store whose schema page was overwritten: the header survives, the rest is garbage.
+        const QString corrupt = dir.filePath("corrupt.db");
+        { HitStore s(corrupt.toStdString(), HitStore::Mode::Create); }
+        QByteArray bytes = readBytes(corrupt);
+        for (int i = 100; i < bytes.size(); ++i)
+            bytes[i] = static_cast<char>((i * 37) & 0xff);
+        writeText(corrupt, bytes.toStdString());
+        expectRefused(corrupt, "hit store");
+    }
+
+    void importsTagsAsTypedColumnsAndMissingTagsAsNull() {
+        QTemporaryDir dir;
+        const QString sdf = dir.filePath("dock.sdf");
+        writeText(sdf, ethanolRecord("a", tag("dock_score", "-9.25") + tag("dock_inter", "-10.5") +
+                                              tag("run", "3") + tag("cluster", "1") +
+                                              tag("series", "amines")) +
+                           ethanolRecord("b", tag("dock_score", "-7.5")) + // no terms, no run
+                           ethanolRecord("c", tag("minimizedAffinity", "-6.125")));
+        HitStore s(dir.filePath("h.db").toStdString(), HitStore::Mode::Create);
+        ImportStats st;
+        {
+            HitStore::Transaction tx(s);
+            st = importSdf(s, sdf.toStdString(), {});
+            tx.commit();
+        }
+        QCOMPARE(st.poses, 3L);
+        QCOMPARE(st.noProperties, 0L);
+        QVERIFY(s.column("dock_score") && s.column("dock_inter") && s.column("dock_run") &&
+                s.column("dock_cluster") && s.column("min_affinity"));
+        QCOMPARE(s.column("dock_run")->type, ColumnType::Integer);
+        QVERIFY(!s.column("series")); // text tags stay tags, not columns
+        Statement q = s.prepare("SELECT name, dock_score, dock_inter, dock_run, min_affinity, "
+                                "typeof(dock_score), ligand_efficiency, heavy_atoms, smiles, mw "
+                                "FROM poses ORDER BY id");
+        QVERIFY(q.step());
+        QCOMPARE(q.text(0), std::string("a"));
+        QCOMPARE(q.real(1), -9.25);
+        QCOMPARE(q.real(2), -10.5);
+        QCOMPARE(q.integer(3), 3LL);
+        QVERIFY(q.isNull(4));
+        QCOMPARE(q.text(5), std::string("real"));
+        QCOMPARE(q.real(6), 9.25 / 3.0); // -dock_score per heavy atom
+        QCOMPARE(q.integer(7), 3LL);
+        QCOMPARE(q.text(8), std::string("CCO"));
+        QVERIFY(std::abs(q.real(9) - 46.069) < 0.01);
+        QVERIFY(q.step());
+        QVERIFY(q.isNull(2) && q.isNull(3)); // missing tags: empty cells
+        QVERIFY(q.step());
+        QVERIFY(q.isNull(1));
+        QCOMPARE(q.real(4), -6.125);
+        QCOMPARE(q.real(6), 6.125 / 3.0);
+    }
+
+    void killedImportLeavesTheStoreAsItWas() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("h.db").toStdString();
+        const QString first = dir.filePath("first.sdf"), big = dir.filePath("big.sdf");
+        writeText(first, ethanolRecord("kept", tag("dock_score", "-5")));
+        // Large enough that SQLite spills pages into the database file before the kill.
+        std::string text;
+        const std::string pad(2000, 'x');
+        for (int i = 0; i < 4000; ++i)
+            text += ethanolRecord("new" + std::to_string(i), tag("dock_score", std::to_string(-i)) +
+                                                                 tag("fresh_score", "1.5") +
+                                                                 tag("note", pad));
+        writeText(big, text);
+        {
+            HitStore s(path, HitStore::Mode::Create);
+            HitStore::Transaction tx(s);
+            importSdf(s, first.toStdString(), {});
+            tx.commit();
+        }
+        const pid_t child = fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            // The child imports and is killed after the third batch, mid-transaction.
+            HitStore s(path, HitStore::Mode::ReadWrite);
+            HitStore::Transaction tx(s);
+            ImportOptions options;
+            options.threads = 1;
+            options.batch = 1000;
+            options.afterBatch = [](long n) {
+                if (n >= 3000)
+                    ::raise(SIGKILL);
+            };
+            importSdf(s, big.toStdString(), options);
+            ::_exit(3); // not reached
+        }
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QVERIFY(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+        HitStore s(path, HitStore::Mode::ReadWrite);
+        QCOMPARE(s.poseCount(), 1LL);
+        QVERIFY(!s.column("fresh_score"));
+        Statement check = s.prepare("PRAGMA integrity_check");
+        QVERIFY(check.step());
+        QCOMPARE(check.text(0), std::string("ok"));
+        QCOMPARE(scalar(s, "SELECT count(*) FROM pw_columns"), 1LL); // dock_score only
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHitStore)
+#include "test_hit_store.moc"

@@ -1,0 +1,276 @@
+// `posewright-cli hits` as a user runs it: the scores in the store equal what minimize and
+// overlay wrote, SDF -> store -> SDF keeps bond orders and tags, CSV export, LINGO similarity and
+// clustering, and bad input (clear message, exit code, nothing half-written, store unchanged).
+#include "chem/MoleculeReader.h"
+#include "hits/HitStore.h"
+
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <map>
+
+#include "HitsTestData.h"
+#include "cli/CliRun.h"
+
+using namespace pw;
+using namespace pw::test;
+
+namespace {
+
+QString data(const QString& rel) {
+    return testData(rel);
+}
+
+std::map<std::string, std::string> tagsOf(const Molecule& m) {
+    std::map<std::string, std::string> t;
+    for (const auto& [k, v] : m.properties)
+        t[k] = v;
+    return t;
+}
+
+double tagNumber(const Molecule& m, const char* key) {
+    const std::string* v = m.property(key);
+    return v ? std::stod(*v) : std::nan("");
+}
+
+} // namespace
+
+class TestHitsCli : public QObject {
+    Q_OBJECT
+private slots:
+    void minimizeScoresEqualWhatTheEngineWrote() {
+        QTemporaryDir dir;
+        const QString sdf = dir.filePath("min.sdf"), db = dir.filePath("h.db");
+        CliRun m = runCli({"minimize", "--receptor", data("complexes/1stp/receptor.pdbqt"), "--box",
+                           data("complexes/1stp/box.txt"), "--device", "cpu", "--out", sdf,
+                           "--ligands", data("complexes/1stp/poses/pose00.pdbqt"),
+                           data("complexes/1stp/poses/pose01.pdbqt"),
+                           data("complexes/1stp/poses/pose02.pdbqt")});
+        QVERIFY2(m.exitCode == 0, m.err.constData());
+        CliRun imp = runCli({"hits", "import", db, sdf, "--json"});
+        QVERIFY2(imp.exitCode == 0, imp.err.constData());
+        QCOMPARE(jsonLines(imp.out).value(0)["imported"].toInt(), 3);
+        CliRun q = runCli({"hits", "query", db, "--json", "--columns",
+                           "name,min_affinity,min_rmsd,min_inter,min_intra,min_torsional,"
+                           "input_index,rank,ligand_efficiency,heavy_atoms"});
+        QVERIFY2(q.exitCode == 0, q.err.constData());
+        const auto rows = jsonLines(q.out);
+        const std::vector<Molecule> written = readMolecules(sdf.toStdString());
+        QCOMPARE(rows.size(), qsizetype(written.size()));
+        // The ranked SDF is sorted by affinity; the store ranks the same way (rank 1 = first).
+        for (size_t i = 0; i < written.size(); ++i) {
+            const Molecule& w = written[i];
+            const QJsonObject& r = rows[int(i)];
+            QCOMPARE(r["rank"].toInt(), int(i) + 1);
+            QCOMPARE(r["name"].toString().toStdString(), w.name);
+            QCOMPARE(r["min_affinity"].toDouble(), tagNumber(w, "minimizedAffinity"));
+            QCOMPARE(r["min_rmsd"].toDouble(), tagNumber(w, "minimizedRMSD"));
+            QCOMPARE(r["min_inter"].toDouble(), tagNumber(w, "minimizedInter"));
+            QCOMPARE(r["min_intra"].toDouble(), tagNumber(w, "minimizedIntra"));
+            QCOMPARE(r["min_torsional"].toDouble(), tagNumber(w, "minimizedTorsional"));
+            QCOMPARE(r["input_index"].toInt(), int(tagNumber(w, "inputIndex")));
+            QCOMPARE(r["ligand_efficiency"].toDouble(),
+                     -tagNumber(w, "minimizedAffinity") / w.heavyAtomCount());
+        }
+    }
+
+    void overlayScoresEqualWhatTheEngineWrote() {
+        QTemporaryDir dir;
+        const QString sdf = dir.filePath("aligned.sdf"), db = dir.filePath("h.db");
+        CliRun o =
+            runCli({"overlay", "--reference", data("shapes/ref.mol"), "--fit",
+                    data("shapes/cdk2.sdf"), "--device", "cpu", "--starts", "1", "--out", sdf});
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QCOMPARE(runCli({"hits", "import", db, sdf}).exitCode, 0);
+        CliRun q = runCli({"hits", "query", db, "--json", "--order", "overlay_rank", "--columns",
+                           "shape_tanimoto,tversky_ref,tversky_fit,shape_combo,overlay_rank,rank"});
+        QCOMPARE(q.exitCode, 0);
+        const auto rows = jsonLines(q.out);
+        const std::vector<Molecule> written = readMolecules(sdf.toStdString());
+        QCOMPARE(rows.size(), qsizetype(47));
+        for (size_t i = 0; i < written.size(); ++i) {
+            QCOMPARE(rows[int(i)]["shape_tanimoto"].toDouble(),
+                     tagNumber(written[i], "PW_SHAPE_TANIMOTO"));
+            QCOMPARE(rows[int(i)]["tversky_ref"].toDouble(),
+                     tagNumber(written[i], "PW_TVERSKY_REF"));
+            QCOMPARE(rows[int(i)]["overlay_rank"].toInt(), int(tagNumber(written[i], "PW_RANK")));
+        }
+    }
+
+    void sdfRoundTripKeepsBondOrdersAndTags() {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("h.db"), out = dir.filePath("out.sdf");
+        QCOMPARE(runCli({"hits", "import", db, data("shapes/cdk2.sdf")}).exitCode, 0);
+        CliRun e = runCli({"hits", "export", db, "--out", out, "--order", "id"});
+        QVERIFY2(e.exitCode == 0, e.err.constData());
+        const auto before = readMolecules(data("shapes/cdk2.sdf").toStdString());
+        const auto after = readMolecules(out.toStdString());
+        QCOMPARE(after.size(), before.size());
+        int aromaticOrDouble = 0;
+        for (size_t i = 0; i < before.size(); ++i) {
+            const Molecule &a = before[i], &b = after[i];
+            QCOMPARE(b.name, a.name);
+            QCOMPARE(b.atoms.size(), a.atoms.size());
+            for (size_t k = 0; k < a.atoms.size(); ++k) {
+                QCOMPARE(b.atoms[k].element, a.atoms[k].element);
+                QCOMPARE(b.atoms[k].formalCharge, a.atoms[k].formalCharge);
+                QVERIFY((b.atoms[k].position - a.atoms[k].position).norm() < 1e-4);
+            }
+            QCOMPARE(b.bonds.size(), a.bonds.size());
+            for (size_t k = 0; k < a.bonds.size(); ++k) {
+                QCOMPARE(b.bonds[k].a, a.bonds[k].a);
+                QCOMPARE(b.bonds[k].b, a.bonds[k].b);
+                QCOMPARE(int(b.bonds[k].order), int(a.bonds[k].order));
+                aromaticOrDouble += a.bonds[k].order != BondOrder::Single;
+            }
+            auto ta = tagsOf(a), tb = tagsOf(b);
+            for (const auto& [key, value] : ta)
+                QCOMPARE(tb[key], value); // every original tag, verbatim
+            QVERIFY(tb.count("pw_hit_mw") && tb.count("pw_hit_qed") && tb.count("pw_hit_smiles"));
+        }
+        QVERIFY(aromaticOrDouble > 100);
+        // Importing the export again gives the same table (pw_hit_ tags are recomputed, not kept).
+        const QString db2 = dir.filePath("h2.db"), out2 = dir.filePath("out2.sdf");
+        QCOMPARE(runCli({"hits", "import", db2, out}).exitCode, 0);
+        QCOMPARE(runCli({"hits", "export", db2, "--out", out2, "--order", "id"}).exitCode, 0);
+        // Equal but for the source file each store names.
+        const QRegularExpression source("> <pw_hit_source_file>\\n[^\\n]*\\n\\n");
+        const QString first = QString::fromUtf8(readBytes(out)).remove(source);
+        const QString second = QString::fromUtf8(readBytes(out2)).remove(source);
+        QVERIFY(first.size() > 10000);
+        QCOMPARE(second, first);
+    }
+
+    void csvExportAndQuery() {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("h.db"), csv = dir.filePath("sel.csv");
+        QCOMPARE(runCli({"hits", "import", db, data("shapes/cdk2.sdf")}).exitCode, 0);
+        CliRun e = runCli({"hits", "export", db, "--out", csv, "--where", "mw < 300", "--order",
+                           "-mw", "--columns", "name,mw,qed"});
+        QVERIFY2(e.exitCode == 0, e.err.constData());
+        const QList<QByteArray> lines = readBytes(csv).trimmed().split('\n');
+        QCOMPARE(lines[0], QByteArray("name,mw,qed"));
+        QVERIFY(lines.size() > 2);
+        double previous = 1e9;
+        for (int i = 1; i < lines.size(); ++i) {
+            const double mw = lines[i].split(',')[1].toDouble();
+            QVERIFY(mw < 300 && mw <= previous);
+            previous = mw;
+        }
+        CliRun c = runCli({"hits", "columns", db, "--json"});
+        QCOMPARE(c.exitCode, 0);
+        bool sawEnergy = false;
+        for (const QJsonObject& o : jsonLines(c.out))
+            if (o["sd_tag"].toString() == "r_mmffld_Potential_Energy-OPLS_2005") {
+                sawEnergy = true;
+                QCOMPARE(o["type"].toString(), QString("REAL"));
+                QCOMPARE(o["non_null"].toInt(), 47);
+            }
+        QVERIFY(sawEnergy);
+    }
+
+    void lingoSimilarityAndClusters() {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("h.db"), tsv = dir.filePath("hits.tsv");
+        const auto mols = readMolecules(data("shapes/cdk2.sdf").toStdString());
+        writeText(tsv, "query\thit\tsimilarity\nq1\t" + mols[0].name + "\t0.25\nq2\t" +
+                           mols[0].name + "\t0.75\nq1\t" + mols[1].name + "\t0.5\n");
+        CliRun imp = runCli({"hits", "import", db, data("shapes/cdk2.sdf"), "--lingo", tsv,
+                             "--rank-by", "-lingo_similarity"});
+        QVERIFY2(imp.exitCode == 0, imp.err.constData());
+        CliRun q = runCli({"hits", "query", db, "--json", "--where", "lingo_similarity is not null",
+                           "--columns", "name,lingo_similarity,rank"});
+        const auto rows = jsonLines(q.out);
+        QCOMPARE(rows.size(), qsizetype(2));
+        QCOMPARE(rows[0]["lingo_similarity"].toDouble(), 0.75); // the best of the two queries
+        QCOMPARE(rows[0]["rank"].toInt(), 1);
+        QCOMPARE(rows[1]["lingo_similarity"].toDouble(), 0.5);
+
+        for (const char* method : {"leader", "butina"}) {
+            CliRun c =
+                runCli({"hits", "cluster", db, "--method", method, "--threshold", "0.6", "--json"});
+            QVERIFY2(c.exitCode == 0, c.err.constData());
+            const int clusters = jsonLines(c.out).value(0)["clusters"].toInt();
+            QVERIFY(clusters > 1 && clusters < 47);
+            CliRun all = runCli(
+                {"hits", "query", db, "--json", "--columns", "cluster,cluster_best,rank,smiles"});
+            std::map<int, int> bests, bestRank, minRank;
+            std::map<QString, int> clusterOfSmiles;
+            for (const QJsonObject& r : jsonLines(all.out)) {
+                const int cl = r["cluster"].toInt(),
+                          rank = r["rank"].isNull() ? 1000 : r["rank"].toInt();
+                QVERIFY(cl >= 1 && cl <= clusters);
+                if (r["cluster_best"].toInt() == 1) {
+                    ++bests[cl];
+                    bestRank[cl] = rank;
+                }
+                minRank[cl] = minRank.count(cl) ? std::min(minRank[cl], rank) : rank;
+                // Poses of one molecule (same SMILES) always share a cluster.
+                const QString smi = r["smiles"].toString();
+                if (clusterOfSmiles.count(smi))
+                    QCOMPARE(clusterOfSmiles[smi], cl);
+                clusterOfSmiles[smi] = cl;
+            }
+            QCOMPARE(int(bests.size()), clusters);
+            for (const auto& [cl, n] : bests) {
+                QCOMPARE(n, 1);
+                QCOMPARE(bestRank[cl], minRank[cl]); // the best per cluster is its best-ranked
+            }
+        }
+    }
+
+    void badInput() {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("h.db");
+        QCOMPARE(runCli({"hits", "import", db, data("shapes/cdk2.sdf")}).exitCode, 0);
+        const QByteArray before = readBytes(db);
+        // A missing file in the middle of an import: error, and the store keeps what it had.
+        CliRun r =
+            runCli({"hits", "import", db, data("shapes/cdk2.sdf"), dir.filePath("nope.sdf")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("nope.sdf"), r.err.constData());
+        QCOMPARE(readBytes(db), before);
+        // A bad expression: usage error with the position; no export file appears.
+        const QString out = dir.filePath("x.sdf");
+        r = runCli({"hits", "export", db, "--out", out, "--where", "mw < 500 and qed >"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("column 19"), r.err.constData());
+        QVERIFY(!QFile::exists(out));
+        r = runCli({"hits", "query", db, "--order", "nosuch"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("unknown column 'nosuch'"), r.err.constData());
+        r = runCli({"hits", "export", db, "--out", dir.filePath("x.txt")});
+        QCOMPARE(r.exitCode, 2);
+        r = runCli({"hits", "query", dir.filePath("missing.db")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("missing.db"), r.err.constData());
+        r = runCli({"hits", "frobnicate", db});
+        QCOMPARE(r.exitCode, 2);
+        // A newer store: refused, untouched.
+        const QString newer = dir.filePath("newer.db");
+        {
+            hits::HitStore s(newer.toStdString(), hits::HitStore::Mode::Create);
+            s.exec("UPDATE pw_meta SET value = '7' WHERE key = 'schema_version'");
+        }
+        const QByteArray newerBytes = readBytes(newer);
+        r = runCli({"hits", "import", newer, data("shapes/cdk2.sdf")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("schema version 7"), r.err.constData());
+        QCOMPARE(readBytes(newer), newerBytes);
+        // A bad record among good ones: a warning naming it, the others imported.
+        const QString mixed = dir.filePath("mixed.sdf");
+        writeText(mixed, ethanolRecord("good1", tag("dock_score", "-8")) +
+                             "broken\n  x\n\n  not a counts line\nM  END\n$$$$\n" +
+                             ethanolRecord("good2", ""));
+        r = runCli({"hits", "import", dir.filePath("m.db"), mixed, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("mixed.sdf"), r.err.constData());
+        QCOMPARE(jsonLines(r.out).value(0)["imported"].toInt(), 2);
+        QCOMPARE(jsonLines(r.out).value(0)["skipped"].toInt(), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHitsCli)
+#include "test_hits_cli.moc"
