@@ -285,7 +285,7 @@ __global__ void __launch_bounds__(maxThreads)
             const float e0 = energy[i];
             const float e =
                 dp.localSearch == static_cast<int>(DockLocalSearch::Bfgs)
-                    ? bfgsSearch(w, s, sp, dp.lsMaxIterations, dp.lsTolerance, e0, evaluations)
+                    ? bfgsSearch(w, s, sp, dp, dp.lsMaxIterations, dp.lsTolerance, e0, evaluations)
                     : adadeltaSearch(w, s, dp, e0, evaluations);
             for (int f = w.lane; f < genes; f += 32)
                 current[i * b.genes + f] = w.x[f];

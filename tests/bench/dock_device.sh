@@ -68,8 +68,10 @@ for part in $parts; do
         timeout 150 $CLI bench dock --device cuda --receptor $D/receptor.pdbqt --box $D/box.txt \
             --ligands "$C/screen/all$N.pdbqt" --runs 20 --seed 42 --repeat ${REPEAT:-1} 2>&1 |
             grep '"bench"' | tee -a "$OUT/screen.jsonl" | cut -c1-500
-        echo "AutoDock-GPU 1iep filelist ($(($(wc -l < "$C/screen/filelist$N.txt") - 1)) ligands)"
-        adgpu "$C/screen" --filelist filelist$N.txt --nrun 20 --seed 42
+        # AutoDock-GPU reads the same prepared ligands re-written by Open Babel (united-atom
+        # AD4 PDBQT: it refused posewright's all-hydrogen PDBQT in parse_liganddata).
+        echo "AutoDock-GPU 1iep filelist ($(($(wc -l < "$C/screen/ob/filelist100.txt") - 1)) ligands)"
+        adgpu "$C/screen/ob" --filelist filelist100.txt --nrun 20 --seed 42
         ;;
     vina)
         D=tests/data/complexes/1iep
