@@ -191,6 +191,7 @@ int runMinimize(const std::vector<std::string>& args) {
                  {"vina-steps", OptionKind::Flag},
                  {"smooth", OptionKind::Flag},
                  {"no-vina-guard", OptionKind::Flag},
+                 {"max-step", OptionKind::Value},
                  {"interpolation", OptionKind::Value},
                  {"exact", OptionKind::Flag},
                  {"line-search", OptionKind::Value},
@@ -229,6 +230,8 @@ int runMinimize(const std::vector<std::string>& args) {
     MinimizeOptions& mo = options.refinement.minimize;
     mo.maxIterations = cl.intValue("max-iterations", mo.maxIterations, 1, 1000000);
     mo.gradientTolerance = cl.doubleValue("tolerance", mo.gradientTolerance, 0.0, 1e6);
+    // Longest first trial of a line search in pose space (A and radians; 0 = none, Vina's).
+    mo.maxStepNorm = cl.doubleValue("max-step", mo.maxStepNorm, 0.0, 1e6);
     const std::string search = cl.value("line-search", "wolfe");
     if (search == "armijo")
         mo.lineSearch = LineSearchKind::Armijo;

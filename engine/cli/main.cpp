@@ -24,7 +24,7 @@ const std::vector<Command>& commands() {
          "[--scoring vina|vinardo] [--device auto|cpu|cuda[:N]] [--threads N] [--out OUT.sdf] "
          "[--json] [--vina-steps | --smooth] [--no-vina-guard] [--exact] [--interpolation "
          "trilinear|catmull-rom|bspline] "
-         "[--line-search wolfe|armijo] [--max-iterations N] "
+         "[--line-search wolfe|armijo] [--max-iterations N] [--max-step S] "
          "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse]",
          runMinimize},
         {"lingo", "LINGO similarity: top hits per query, threshold hits or the full matrix",
