@@ -16,6 +16,7 @@
 #include <GraphMol/SmilesParse/SmilesWrite.h>
 #include <GraphMol/Substruct/SubstructMatch.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -107,9 +108,24 @@ double qedScore(const QedProperties& p) {
     return std::exp(weighted / weights);
 }
 
+// Coordinates off the z = 0 plane: a real 3D pose whose geometry fixes its stereochemistry
+// (a flat 2D drawing does not).
+bool hasDepth(const Molecule& m) {
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < m.atoms.size(); ++i) {
+        const double z = m.atoms[i].position.z();
+        lo = i ? std::min(lo, z) : z;
+        hi = i ? std::max(hi, z) : z;
+    }
+    return hi - lo > 0.01;
+}
+
 MoleculeDescriptors computeDescriptors(const Molecule& m) {
     std::unique_ptr<RDKit::RWMol> mol = toRdkit(m);
     sanitizeOrThrow(*mol, m);
+    // Poses carry their stereochemistry in their coordinates only: the canonical SMILES keeps it.
+    if (mol->getNumConformers() && hasDepth(m))
+        RDKit::MolOps::assignStereochemistryFrom3D(*mol);
     RDKit::MolOps::removeHs(*mol);
     return describe(*mol);
 }
