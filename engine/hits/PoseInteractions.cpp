@@ -5,6 +5,7 @@
 
 #include "InteractionRules.h"
 #include "LigandChemistry.h"
+#include "core/InputError.h"
 
 #include <Eigen/Geometry>
 
@@ -121,6 +122,12 @@ void addGroup(const Molecule& m, const std::vector<int>& atoms, const char* labe
 ReceptorSites::ReceptorSites(const Molecule& receptor) : data_(std::make_unique<Data>()) {
     Data& d = *data_;
     d.residueList = receptor.residues;
+    const bool hasResidues = std::any_of(receptor.atoms.begin(), receptor.atoms.end(),
+                                         [](const Atom& a) { return a.residue >= 0; });
+    if (!hasResidues)
+        throw InputError(receptor.sourceFile, 0,
+                         "the receptor has no residues: expected a PDB or PDBQT file, whose "
+                         "residue names and numbers the interactions are reported by");
     for (const Atom& a : receptor.atoms)
         d.positions.push_back(a.position);
     const auto nb = receptor.neighbours();

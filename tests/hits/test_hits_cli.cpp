@@ -259,6 +259,12 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("schema version 7"), r.err.constData());
         QCOMPARE(readBytes(newer), newerBytes);
+        // A receptor without residues cannot name the residues of interactions.
+        r = runCli(
+            {"hits", "import", db, data("shapes/cdk2.sdf"), "--receptor", data("shapes/ref.mol")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("ref.mol") && r.err.contains("no residues"), r.err.constData());
+        QCOMPARE(readBytes(db), before);
         // A bad record among good ones: a warning naming it, the others imported.
         const QString mixed = dir.filePath("mixed.sdf");
         writeText(mixed, ethanolRecord("good1", tag("dock_score", "-8")) +
