@@ -6,6 +6,13 @@
 
 namespace pw {
 
+BatchStatus Backend::dock(const dock::DockTarget& target, const std::vector<Molecule>& ligands,
+                          const dock::DockOptions& options,
+                          std::vector<dock::LigandDockResult>& results, Progress* progress,
+                          const Molecule* reference, long firstLigand) {
+    return dock::dockLigands(target, ligands, options, results, progress, reference, firstLigand);
+}
+
 BatchStatus Backend::overlay(const shape::ShapeModel& reference,
                              const std::vector<shape::ShapeModel>& fits,
                              const shape::OverlayOptions& options, bool scoreOnly,

@@ -6,6 +6,7 @@
 #include "LingoComparison.h"
 #include "OverlayBatch.h"
 #include "Progress.h"
+#include "dock/DockEngine.h"
 #include "lingo/LingoSet.h"
 #include "minimize/PoseRefinement.h"
 #include "score/DockingTarget.h"
@@ -38,6 +39,16 @@ public:
     virtual void minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
                           const MinimizeBatchOptions& options,
                           std::vector<RefinementResult>& results, Progress* progress = nullptr) = 0;
+
+    // Docking (engine/dock): options.runs LGA runs per ligand (prepared, with its torsion tree),
+    // results[i] for ligands[i], random streams keyed by (options.seed, firstLigand + i, run).
+    // Final poses are re-scored exactly on the CPU whatever the device. The default is the CPU
+    // reference engine (dock::dockLigands); a GPU backend overrides it.
+    virtual BatchStatus dock(const dock::DockTarget& target, const std::vector<Molecule>& ligands,
+                             const dock::DockOptions& options,
+                             std::vector<dock::LigandDockResult>& results,
+                             Progress* progress = nullptr, const Molecule* reference = nullptr,
+                             long firstLigand = 0);
 
     // Gaussian shape overlay: the reference (and options) prepared once on the device, then
     // overlaid against as many batches of fits as the caller has (bounded memory for big files).

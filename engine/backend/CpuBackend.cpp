@@ -42,6 +42,15 @@ public:
         });
     }
 
+    BatchStatus dock(const dock::DockTarget& target, const std::vector<Molecule>& ligands,
+                     const dock::DockOptions& options, std::vector<dock::LigandDockResult>& results,
+                     Progress* progress, const Molecule* reference, long firstLigand) override {
+        dock::DockOptions o = options;
+        if (o.threads <= 0)
+            o.threads = threads_;
+        return dock::dockLigands(target, ligands, o, results, progress, reference, firstLigand);
+    }
+
     std::unique_ptr<OverlayBatch> prepareOverlay(const shape::ShapeModel& reference,
                                                  const shape::OverlayOptions& options) override {
         return makeCpuOverlayBatch(reference, options, threads_);

@@ -58,7 +58,10 @@ int runBenchMinimize(const std::vector<std::string>& args) {
                  {"max-step", OptionKind::Value},
                  {"ramp-smoothing", OptionKind::Value},
                  {"smooth", OptionKind::Flag},
-                 {"write-poses", OptionKind::Value}});
+                 {"write-poses", OptionKind::Value},
+                 {"max-translation", OptionKind::Value},
+                 {"max-rotation", OptionKind::Value},
+                 {"max-torsion", OptionKind::Value}});
     CommandLine cl(args, spec);
     const std::string ligandFile = cl.required("ligand");
     std::vector<long> sizes;
@@ -156,6 +159,15 @@ int runBenchMinimize(const std::vector<std::string>& args) {
         // As the Vina reference poses (../shared/reference/vina-1.2.3): a rigid move only, so
         // that Vina accepts every start (it refuses a batch when a ligand leaves the grid).
         perturb.randomTorsions = false;
+    }
+    // Explicit bounds override the --start preset: translation per axis (A), rotation and, when
+    // given, a bounded turn of every torsion instead of random torsions (degrees).
+    perturb.maxTranslation = cl.doubleValue("max-translation", perturb.maxTranslation, 0.0, 100.0);
+    perturb.maxRotationDegrees =
+        cl.doubleValue("max-rotation", perturb.maxRotationDegrees, 0.0, 180.0);
+    if (cl.value("max-torsion")) {
+        perturb.randomTorsions = false;
+        perturb.maxTorsionDegrees = cl.doubleValue("max-torsion", 0.0, 0.0, 180.0);
     }
     PosePerturbation perturbation(ligand, perturb);
     const long maxN = *std::max_element(sizes.begin(), sizes.end());

@@ -148,7 +148,11 @@ int runBench(const std::vector<std::string>& args) {
         return runBenchLingo(rest);
     if (mode == "minimize")
         return runBenchMinimize(rest);
-    throw UsageError("expected a benchmark: overlay, lingo or minimize" +
+    if (mode == "ad4maps")
+        return runBenchAd4Maps(rest);
+    if (mode == "dock")
+        return runBenchDock(rest);
+    throw UsageError("expected a benchmark: overlay, lingo, minimize, dock or ad4maps" +
                      (mode.empty() ? std::string() : ", got '" + mode + "'"));
 }
 

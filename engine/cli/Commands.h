@@ -16,12 +16,16 @@ struct Command {
 
 int runInfo(const std::vector<std::string>& args);
 int runScore(const std::vector<std::string>& args);
+int runScoreAd4(const std::vector<std::string>& args); // score --scoring ad4 (ScoreAd4.cpp)
 int runMinimize(const std::vector<std::string>& args);
 int runLingo(const std::vector<std::string>& args);
 int runBenchLingo(const std::vector<std::string>& args); // bench lingo (BenchLingo.cpp)
 int runOverlay(const std::vector<std::string>& args);
 int runBenchMinimize(const std::vector<std::string>& args); // bench minimize (BenchMinimize.cpp)
+int runBenchAd4Maps(const std::vector<std::string>& args); // bench ad4maps (BenchAd4Maps.cpp)
 int runBench(const std::vector<std::string>& args); // sub-modes: overlay
+int runDock(const std::vector<std::string>& args); // dock (DockCommand.cpp)
+int runBenchDock(const std::vector<std::string>& args); // bench dock (BenchDock.cpp)
 int runHits(const std::vector<std::string>& args);  // hit store (HitsCommand.cpp)
 
 const std::vector<Command>& commands();

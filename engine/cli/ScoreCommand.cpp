@@ -15,6 +15,10 @@
 namespace pw::cli {
 
 int runScore(const std::vector<std::string>& args) {
+    // AutoDock 4 scoring reads its own maps (ScoreAd4.cpp).
+    for (size_t i = 0; i + 1 < args.size(); ++i)
+        if (args[i] == "--scoring" && args[i + 1] == "ad4")
+            return runScoreAd4(args);
     auto spec = targetOptionSpec();
     spec.insert({{"ligand", OptionKind::Value},
                   {"grid", OptionKind::Flag},

@@ -16,12 +16,13 @@ const std::vector<Command>& commands() {
          "info FILE [--role auto|ligand|receptor] [--json]", runInfo},
         {"score", "Vina/Vinardo scores of poses as given (as vina --score_only)",
          "score --receptor R --ligand L [--box CONFIG | --autobox-ligand L2] "
-         "[--scoring vina|vinardo] [--grid] [--json]",
+         "[--scoring vina|vinardo] [--grid] [--json]\n"
+         "      posewright-cli score --scoring ad4 --maps FLD --ligand L [--json]",
          runScore},
         {"minimize", "flexible minimization of ligand poses in the receptor, ranked SDF out",
          "minimize --receptor R --ligands L... [--box CONFIG | --autobox-ligand L2] "
          "[--scoring vina|vinardo] [--device auto|cpu|cuda[:N]] [--threads N] [--out OUT.sdf] "
-         "[--json] [--vina-steps | --smooth] [--exact] [--interpolation "
+         "[--json] [--vina-steps | --smooth] [--no-vina-guard] [--exact] [--interpolation "
          "trilinear|catmull-rom|bspline] "
          "[--line-search wolfe|armijo] [--max-iterations N] "
          "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse]",
@@ -35,6 +36,14 @@ const std::vector<Command>& commands() {
          "[--radii carbon|element] [--score-only] [--device auto|cpu|cuda[:N]] [--out aligned.sdf] "
          "[--json] [--threads N]",
          runOverlay},
+        {"dock", "Lamarckian GA docking of ligands into a receptor, ranked SDF + JSON summary",
+         "dock --receptor R --ligands L... [--box CONFIG | --autobox-ligand L2] "
+         "[--scoring vina|vinardo] [--runs N] [--seed S] [--local-search adadelta|sw|bfgs] "
+         "[--device auto|cpu|cuda[:N]] [--threads N] [--out ranked.sdf] [--json FILE] "
+         "[--reference XTAL] [--poses N] [--all-runs] [--cluster-rmsd A] [--population N] "
+         "[--evaluations N] [--generations N] [--ls-iterations N] [--ls-rate PCT] "
+         "[--no-autostop] [--batch N]",
+         runDock},
         {"hits", "hit store (SQLite): import results, query, columns, cluster, export",
          "hits import STORE.db RESULTS.sdf... [--receptor R.pdb] [--lingo HITS.tsv] [--rank-by "
          "[-]COLUMN] [--threads N] [--json]\n"

@@ -4,6 +4,7 @@
 #include "core/LigandKinematics.h"
 
 #include <cmath>
+#include <iterator>
 #include <optional>
 
 namespace pw {
@@ -37,28 +38,43 @@ double heavyAtomRmsd(const Molecule& ligand, const std::vector<Vec3>& a,
     return n ? std::sqrt(sum / n) : 0.0;
 }
 
-RefinementResult refinePose(const Molecule& ligand, const LigandScorer& mover,
-                            const LigandScorer& reporter, const RefinementOptions& options) {
-    std::vector<Vec3> startCoords;
-    startCoords.reserve(ligand.atoms.size());
-    for (const Atom& a : ligand.atoms)
-        startCoords.push_back(a.position);
+namespace {
 
+// Vina --local_only's own path: Armijo, Vina's step budget, trilinear map reads, Vina's ramps.
+RefinementOptions vinaPathOptions(const RefinementOptions& options) {
+    RefinementOptions v;
+    v.vinaSteps = true;
+    v.gridInterpolation = GridInterpolation::Trilinear;
+    v.minimize.recordTrajectory = options.minimize.recordTrajectory;
+    v.minimize.progress = options.minimize.progress;
+    v.minimize.cancel = options.minimize.cancel;
+    return v;
+}
+
+// A grid scorer reading its maps with `mode` (a copy only when it reads them otherwise).
+const LigandScorer& readingWith(const LigandScorer& scorer, GridInterpolation mode,
+                                std::optional<LigandScorer>& copy) {
+    if (!scorer.usesGrid() || scorer.gridInterpolation() == mode)
+        return scorer;
+    copy.emplace(scorer);
+    copy->setGridInterpolation(mode);
+    return *copy;
+}
+
+std::vector<Vec3> coordinatesOf(const Molecule& m) {
+    std::vector<Vec3> c;
+    c.reserve(m.atoms.size());
+    for (const Atom& a : m.atoms)
+        c.push_back(a.position);
+    return c;
+}
+
+// One minimization from the ligand's coordinates; `reporting` gives the result's numbers.
+RefinementResult minimizePath(const Molecule& ligand, const LigandScorer& mover,
+                              const LigandScorer& reporting, const RefinementOptions& options) {
+    const std::vector<Vec3> startCoords = coordinatesOf(ligand);
     std::optional<LigandScorer> smooth;
-    if (mover.usesGrid() && options.gridInterpolation != mover.gridInterpolation()) {
-        smooth.emplace(mover);
-        smooth->setGridInterpolation(options.gridInterpolation);
-    }
-    const LigandScorer& moving = smooth ? *smooth : mover;
-    // A grid reporter reads the maps the same way: at a minimum of the smooth read its value is
-    // flat, while the trilinear read still has a slope there (their difference), which would turn
-    // rounding-sized position differences into reported-affinity differences.
-    std::optional<LigandScorer> smoothReporter;
-    if (reporter.usesGrid() && options.gridInterpolation != reporter.gridInterpolation()) {
-        smoothReporter.emplace(reporter);
-        smoothReporter->setGridInterpolation(options.gridInterpolation);
-    }
-    const LigandScorer& reporting = smoothReporter ? *smoothReporter : reporter;
+    const LigandScorer& moving = readingWith(mover, options.gridInterpolation, smooth);
     const IntraSmoothing ramps(moving, options.rampSmoothing, options.intraCutoffShift);
     LigandKinematics kinematics(ligand);
     CartesianPoseObjective objective(
@@ -92,6 +108,90 @@ RefinementResult refinePose(const Molecule& ligand, const LigandScorer& mover,
     r.reason = m.reason;
     r.trajectory = std::move(m.trajectory);
     return r;
+}
+
+// The objective as Vina reports it: what the guard compares (not the affinity, which leaves the
+// intramolecular energy out and would let a strained pose win).
+double reportedObjective(const RefinementResult& r) {
+    return r.score.inter + r.score.intra;
+}
+
+RefinementResult guardedRefinement(const Molecule& ligand, const LigandScorer& mover,
+                                   const LigandScorer& reporting,
+                                   const RefinementOptions& options) {
+    RefinementResult best = minimizePath(ligand, mover, reporting, options);
+    int evaluations = best.evaluations;
+    bool cancelled = best.reason == StopReason::Cancelled;
+    // Strictly lower only: on a tie the configured minimization's own result stays.
+    auto consider = [&](RefinementResult&& r) {
+        evaluations += r.evaluations;
+        cancelled = cancelled || r.reason == StopReason::Cancelled;
+        if (reportedObjective(r) < reportedObjective(best))
+            best = std::move(r);
+    };
+    if (!cancelled) {
+        RefinementResult vina = minimizePath(ligand, mover, reporting, vinaPathOptions(options));
+        vina.path = RefinementPath::Vina;
+        // Minimize on from Vina's end with the configured options: Vina stops after a fixed
+        // step budget, often short of its basin's minimum.
+        std::optional<RefinementResult> polished;
+        if (vina.reason != StopReason::Cancelled) {
+            Molecule from = ligand;
+            for (size_t i = 0; i < from.atoms.size() && i < vina.coordinates.size(); ++i)
+                from.atoms[i].position = vina.coordinates[i];
+            polished = minimizePath(from, mover, reporting, options);
+            polished->path = RefinementPath::VinaPolished;
+            polished->start = vina.start;
+            polished->rmsdFromStart =
+                heavyAtomRmsd(ligand, coordinatesOf(ligand), polished->coordinates);
+            polished->iterations += vina.iterations;
+            std::vector<TrajectoryFrame> frames = vina.trajectory;
+            frames.insert(frames.end(), std::make_move_iterator(polished->trajectory.begin()),
+                          std::make_move_iterator(polished->trajectory.end()));
+            polished->trajectory = std::move(frames);
+        }
+        consider(std::move(vina));
+        if (polished)
+            consider(std::move(*polished));
+    }
+    best.evaluations = evaluations; // the guard's whole cost
+    if (cancelled)
+        best.reason = StopReason::Cancelled;
+    return best;
+}
+
+} // namespace
+
+const char* refinementPathName(RefinementPath p) {
+    switch (p) {
+    case RefinementPath::Main:
+        return "main";
+    case RefinementPath::Vina:
+        return "vina";
+    case RefinementPath::VinaPolished:
+        return "vina+polish";
+    }
+    return "unknown";
+}
+
+RefinementOptions RefinementOptions::standard() {
+    RefinementOptions o = wellConditioned();
+    o.vinaGuard = true;
+    return o;
+}
+
+RefinementResult refinePose(const Molecule& ligand, const LigandScorer& mover,
+                            const LigandScorer& reporter, const RefinementOptions& options) {
+    // A grid reporter reads the maps the same way as the configured minimization: at a minimum
+    // of the smooth read its value is flat, while the trilinear read still has a slope there
+    // (their difference), which would turn rounding-sized position differences into
+    // reported-affinity differences. Every path of the guard is reported by this same reader.
+    std::optional<LigandScorer> smoothReporter;
+    const LigandScorer& reporting =
+        readingWith(reporter, options.gridInterpolation, smoothReporter);
+    if (options.vinaGuard && !options.vinaSteps)
+        return guardedRefinement(ligand, mover, reporting, options);
+    return minimizePath(ligand, mover, reporting, options);
 }
 
 } // namespace pw

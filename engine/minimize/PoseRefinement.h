@@ -23,12 +23,32 @@ struct RefinementOptions {
     double rampSmoothing = 0;
     bool intraCutoffShift = false;
 
+    // Vina guard: also follow Vina's own path from the same start (its --local_only: Armijo
+    // search, (25 + movable atoms)/3 steps, trilinear map reads, Vina's ramps), then minimize on
+    // from that end with the options above, and return whichever of the ends has the lowest
+    // score by the reporter (inter + intra, Vina's exact numbers). A local search from a clashing
+    // start can fall into a different basin than Vina's; following Vina's path as well makes the
+    // result never worse than Vina's own (up to the small differences between our replay and
+    // Vina: tests/bench/RESULTS.md). Costs about 2-3x the evaluations. The returned energy and
+    // score are those of the returned pose; the trajectory is that of the returned path.
+    bool vinaGuard = false;
+
     // The well-conditioned configuration (tests/bench/RESULTS.md): strong Wolfe to |g| < 1e-5,
     // Catmull-Rom map reads, ramps rounded over 0.05 A, cutoff force-shifted. Minimized poses then
     // depend smoothly on the start, so GPU (float) and CPU (double) agree on >= 99% of near-native
     // starts.
     static RefinementOptions wellConditioned();
+    // What `minimize` runs by default: wellConditioned() plus the Vina guard.
+    static RefinementOptions standard();
 };
+
+// Which path gave a refinement's result (the Vina guard tries several).
+enum class RefinementPath {
+    Main,         // the configured minimization from the start
+    Vina,         // Vina's --local_only path from the start
+    VinaPolished, // Vina's path, then the configured minimization from its end
+};
+const char* refinementPathName(RefinementPath p); // "main", "vina", "vina+polish"
 
 struct RefinementResult {
     std::vector<Vec3> coordinates; // minimized, every atom of the ligand (hydrogens too)
@@ -41,6 +61,7 @@ struct RefinementResult {
     int evaluations = 0;
     StopReason reason = StopReason::MaxIterations;
     std::vector<TrajectoryFrame> trajectory;
+    RefinementPath path = RefinementPath::Main;
 };
 
 // Movable atoms as Vina counts them for its step budget: heavy atoms and polar hydrogens.

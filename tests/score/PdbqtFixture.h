@@ -66,6 +66,8 @@ inline pw::Molecule readPdbqtForTest(const std::string& path) {
             stack.push_back(idx);
         } else if (rec == "ENDBRA") {
             stack.pop_back();
+        } else if (rec == "TORSDO") {
+            m.setProperty("TORSDOF", trimmed(line.substr(7)));
         } else if (rec == "ATOM  " || rec == "HETATM") {
             pw::Atom a;
             a.serial = std::stoi(line.substr(6, 5));

@@ -1,0 +1,187 @@
+// `posewright-cli bench ad4maps`: AD4 grid maps of one receptor and GPF box built on one CPU core,
+// on all cores and on the GPU, one JSON line: the timings, the GPU's largest difference from the
+// CPU maps, and (with --reference) how many values differ from autogrid4's own maps.
+#include "BenchClock.h"
+#include "CommandLine.h"
+#include "Commands.h"
+#include "Json.h"
+#include "chem/MoleculeReader.h"
+#include "core/InputError.h"
+#include "cuda/Ad4MapCuda.h"
+#include "score/ad4/Ad4GridParameterFile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+namespace pw::cli {
+
+namespace {
+
+// autogrid's .map text: six header lines, then one value per line.
+std::vector<double> readMapValues(const std::string& path) {
+    std::ifstream in(path);
+    if (!in)
+        throw InputError(path, 0, "cannot open the reference map");
+    std::string line;
+    long n = 0;
+    std::vector<double> v;
+    while (std::getline(in, line)) {
+        if (++n <= 6 || line.empty())
+            continue;
+        try {
+            v.push_back(std::stod(line));
+        } catch (const std::exception&) {
+            throw InputError(path, n, "expected a map value");
+        }
+    }
+    return v;
+}
+
+struct Agreement {
+    long values = 0, outside = 0;
+    double maxAbs = 0;
+};
+
+// The tolerance against autogrid: 0.01 kcal/mol, or 1e-3 relative for large values.
+Agreement compareWithReference(const ad4::GridMaps& maps, const std::string& prefix) {
+    Agreement a;
+    for (int k = 0; k < static_cast<int>(maps.values.size()); ++k) {
+        const std::string name = k < static_cast<int>(maps.types.size())    ? maps.types[k]
+                                 : k == static_cast<int>(maps.types.size()) ? "e"
+                                                                            : "d";
+        const std::vector<double> ref = readMapValues(prefix + name + ".map");
+        if (ref.size() != maps.values[k].size())
+            throw InputError(prefix + name + ".map", 0,
+                             "expected " + std::to_string(maps.values[k].size()) + " values");
+        for (size_t i = 0; i < ref.size(); ++i) {
+            const double d = std::fabs(maps.values[k][i] - ref[i]);
+            ++a.values;
+            a.maxAbs = std::max(a.maxAbs, d);
+            if (d > std::max(0.01, 1e-3 * std::fabs(ref[i])))
+                ++a.outside;
+        }
+    }
+    return a;
+}
+
+// GPU against CPU: 1e-3 kcal/mol plus 4e-6 relative (float resolution where values reach 1e4-1e5).
+Agreement compareMaps(const ad4::GridMaps& gpu, const ad4::GridMaps& cpu) {
+    Agreement a;
+    for (size_t k = 0; k < cpu.values.size(); ++k)
+        for (size_t i = 0; i < cpu.values[k].size(); ++i) {
+            const double c = cpu.values[k][i], d = std::fabs(gpu.values[k][i] - c);
+            ++a.values;
+            if (std::fabs(c) < 1000.0)
+                a.maxAbs = std::max(a.maxAbs, d);
+            if (d > 1e-3 + 4e-6 * std::fabs(c))
+                ++a.outside;
+        }
+    return a;
+}
+
+template <class F> double bestOf(int repeat, F&& f) {
+    double best = 1e300;
+    for (int r = 0; r < repeat; ++r) {
+        const double t0 = benchNow();
+        f();
+        best = std::min(best, benchNow() - t0);
+    }
+    return best;
+}
+
+} // namespace
+
+int runBenchAd4Maps(const std::vector<std::string>& args) {
+    const CommandLine cl(args, {{"gpf", OptionKind::Value},
+                                {"receptor", OptionKind::Value},
+                                {"reference", OptionKind::Value},
+                                {"device", OptionKind::Value},
+                                {"threads", OptionKind::Value},
+                                {"repeat", OptionKind::Value},
+                                {"no-single-core", OptionKind::Flag}});
+    const std::string gpfPath = cl.required("gpf");
+    const int repeat = cl.intValue("repeat", 3, 1, 100);
+    int threads = cl.intValue("threads", 0, 0, 4096);
+    if (threads == 0)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const std::string deviceArg = cl.value("device", "auto");
+    int gpu = -1;
+    if (deviceArg == "auto" || deviceArg == "cuda")
+        gpu = 0;
+    else if (deviceArg.rfind("cuda:", 0) == 0)
+        gpu = std::atoi(deviceArg.c_str() + 5);
+    else if (deviceArg != "cpu")
+        throw UsageError("--device: expected auto, cpu, cuda or cuda:N, got '" + deviceArg + "'");
+    std::string why;
+    if (gpu >= 0 && !cuda::ad4MapGpuUsable(gpu, &why)) {
+        if (deviceArg != "auto")
+            throw InputError("", 0, "--device " + deviceArg + ": " + why);
+        std::cerr << "bench ad4maps: no GPU (" << why << "), CPU only\n";
+        gpu = -1;
+    }
+
+    const ad4::GridParameterFile gpf = ad4::readGridParameterFile(gpfPath);
+    std::string receptorPath = cl.value("receptor", "");
+    if (receptorPath.empty()) {
+        if (gpf.receptor.empty())
+            throw UsageError("--receptor: the GPF names no receptor");
+        receptorPath = (std::filesystem::path(gpfPath).parent_path() / gpf.receptor).string();
+    }
+    const Molecule receptor = readMolecule(receptorPath);
+
+    double t0 = benchNow();
+    const ad4::MapSetup setup = ad4::prepareMaps(receptor, gpf.box, gpf.ligandTypes, gpf.options);
+    const double prepareSeconds = benchNow() - t0;
+
+    JsonObject out;
+    out.add("bench", "ad4maps").add("receptor", receptorPath).add("gpf", gpfPath);
+    out.add("atoms", static_cast<long>(receptor.atoms.size()));
+    out.add("points", static_cast<long>(gpf.box.pointCount()));
+    out.add("maps", setup.mapCount());
+    out.add("prepare_s", prepareSeconds);
+
+    ad4::GridMaps cpuMaps;
+    if (!cl.flag("no-single-core"))
+        out.add("cpu_1thread_s", bestOf(repeat, [&] { cpuMaps = ad4::buildMapsCpu(setup, 1); }));
+    out.add("cpu_threads", threads);
+    out.add("cpu_all_s", bestOf(repeat, [&] { cpuMaps = ad4::buildMapsCpu(setup, threads); }));
+
+    if (const auto ref = cl.value("reference")) {
+        const Agreement a = compareWithReference(cpuMaps, *ref);
+        out.add("reference_values", a.values).add("reference_outside_tolerance", a.outside);
+        out.add("reference_max_abs_diff", a.maxAbs);
+    }
+
+    if (gpu >= 0) {
+        ad4::GridMaps gpuMaps = cuda::buildAd4MapsCuda(setup, gpu); // warm-up: context, module
+        cuda::Ad4MapGpuTiming best;
+        double bestTotal = 1e300;
+        for (int r = 0; r < repeat; ++r) {
+            cuda::Ad4MapGpuTiming t;
+            const double s = benchNow();
+            gpuMaps = cuda::buildAd4MapsCuda(setup, gpu, &t);
+            const double total = benchNow() - s;
+            if (total < bestTotal) {
+                bestTotal = total;
+                best = t;
+            }
+        }
+        const Agreement a = compareMaps(gpuMaps, cpuMaps);
+        out.add("device", "cuda:" + std::to_string(gpu));
+        out.add("gpu_s", bestTotal).add("gpu_kernel_s", best.kernel);
+        out.add("gpu_upload_s", best.upload).add("gpu_download_s", best.download);
+        out.add("gpu_vs_cpu_values", a.values).add("gpu_vs_cpu_outside", a.outside);
+        out.add("gpu_vs_cpu_max_abs_diff_below_1000", a.maxAbs);
+    } else {
+        out.add("device", "cpu");
+    }
+    out.add("peak_rss_mib", peakRssMiB());
+    std::cout << out.str() << std::endl;
+    return 0;
+}
+
+} // namespace pw::cli

@@ -1,0 +1,101 @@
+// `posewright-cli score --scoring ad4 --maps FLD --ligand L`: AutoDock 4.2's numbers for ligand
+// poses as given, on autogrid maps, printed as autodock4 4.2.6 prints them for an `epdb` run.
+#include "CommandLine.h"
+#include "Commands.h"
+#include "Json.h"
+#include "chem/LigandPreparation.h"
+#include "chem/MoleculeReader.h"
+#include "core/InputError.h"
+#include "score/ad4/Ad4LigandScorer.h"
+#include "score/ad4/Ad4MapFiles.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace pw::cli {
+
+namespace {
+
+void printBreakdown(const std::string& name, const ad4::Ad4Energy& e) {
+    // autodock4's "epdb: USER" block (printEnergies), same labels and precision.
+    std::printf("%s\n", name.c_str());
+    std::printf("    Estimated Free Energy of Binding    = %+7.2f kcal/mol  [=(1)+(2)+(3)-(4)]\n",
+                e.freeEnergy());
+    std::printf("    (1) Final Intermolecular Energy     = %+7.2f kcal/mol\n", e.inter());
+    std::printf("        vdW + Hbond + desolv Energy     = %+7.2f kcal/mol\n", e.interVdwHbDesolv);
+    std::printf("        Electrostatic Energy            = %+7.2f kcal/mol\n", e.interElec);
+    std::printf("    (2) Final Total Internal Energy     = %+7.2f kcal/mol\n", e.intra);
+    std::printf("    (3) Torsional Free Energy           = %+7.2f kcal/mol\n", e.torsional);
+    std::printf("    (4) Unbound System's Energy         = %+7.2f kcal/mol\n", e.unbound);
+}
+
+} // namespace
+
+int runScoreAd4(const std::vector<std::string>& args) {
+    CommandLine cl(args, {{"ligand", OptionKind::Value},
+                          {"maps", OptionKind::Value},
+                          {"scoring", OptionKind::Value},
+                          {"json", OptionKind::Flag}});
+    if (!cl.positional().empty())
+        throw UsageError("unexpected argument '" + cl.positional()[0] + "'");
+    if (cl.value("scoring", "ad4") != "ad4")
+        throw UsageError("--maps is for --scoring ad4");
+    const std::string ligandFile = cl.required("ligand");
+    if (!cl.value("maps"))
+        throw UsageError("--scoring ad4 needs --maps FLD (an autogrid .maps.fld)");
+    const bool json = cl.flag("json");
+    const ad4::Ad4Maps maps = ad4::readMapsFld(*cl.value("maps"));
+
+    ReadOptions options;
+    options.warn = [](const std::string& msg) { std::cerr << "warning: " << msg << "\n"; };
+    auto reader = MoleculeReader::open(ligandFile, options);
+    Molecule raw;
+    long scored = 0, refused = 0;
+    std::string lastError;
+    while (reader->next(raw)) {
+        const long index = reader->recordsRead() - 1;
+        try {
+            // A PDBQT ligand keeps its types, charges and torsion tree (autodock4 takes them as
+            // given); other formats are prepared (Gasteiger charges, AD4 types, tree).
+            const Molecule lig = prepareLigand(raw);
+            const ad4::Ad4LigandScorer scorer(lig, maps);
+            std::vector<Eigen::Vector3d> coords;
+            for (const Atom& a : lig.atoms)
+                coords.push_back(a.position);
+            const ad4::Ad4Energy e = scorer.score(coords);
+            const std::string name = lig.name.empty() ? "(no name)" : lig.name;
+            if (json) {
+                JsonObject o;
+                o.add("name", lig.name).add("index", index);
+                o.add("free_energy", e.freeEnergy(), 10)
+                    .add("inter", e.inter(), 10)
+                    .add("inter_vdw_hb_desolv", e.interVdwHbDesolv, 10)
+                    .add("inter_elec", e.interElec, 10)
+                    .add("intra", e.intra, 10)
+                    .add("torsional", e.torsional, 10)
+                    .add("unbound", e.unbound, 10)
+                    .add("torsdof", scorer.torsdof())
+                    .add("scoring", "ad4");
+                std::cout << o.str() << "\n";
+            } else {
+                printBreakdown(name, e);
+            }
+            ++scored;
+        } catch (const InputError& e) {
+            ++refused;
+            lastError = e.what();
+            std::cerr << "warning: " << e.what() << "\n";
+        }
+    }
+    if (scored == 0) {
+        std::cerr << "error: " << ligandFile << ": no ligand could be scored"
+                  << (lastError.empty() ? "" : " (last: " + lastError + ")") << "\n";
+        return 1;
+    }
+    if (refused + reader->recordsSkipped() > 0)
+        std::cerr << ligandFile << ": " << scored << " scored, "
+                  << refused + reader->recordsSkipped() << " skipped\n";
+    return 0;
+}
+
+} // namespace pw::cli

@@ -1,0 +1,330 @@
+#include "DockGpu.h"
+
+#include "DeviceMemory.h"
+#include "DockKernel.cuh"
+#include "MinimizeDeviceTarget.h"
+#include "MinimizeTemplates.h"
+#include "core/InputError.h"
+#include "core/ParallelFor.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+namespace pw::cuda {
+namespace {
+
+static_assert(kDockMaxTorsions == dock::kMaxDockTorsions, "RunResultGpu::torsions");
+static_assert(kMaxTemplateAtoms >= dock::kMaxDockAtoms, "the kernel's atom limit");
+
+// Population storage of one launch is capped (runs are launched in chunks beyond it): a screen of
+// 1,000 ligands x 20 runs x 150 individuals would otherwise take ~1 GB of genotypes.
+constexpr std::size_t kMaxPopulationBytes = std::size_t(512) << 20;
+constexpr auto kPollSleep = std::chrono::microseconds(500);
+
+double now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+void check(cudaError_t e, const char* what) {
+    throwIfCudaError(e, what);
+}
+
+// The BFGS local search uses the minimizer's default line search (strong Wolfe).
+SearchParamsGpu bfgsSearchParams() {
+    const MinimizeOptions mo;
+    SearchParamsGpu sp{};
+    sp.armijo = mo.lineSearch == LineSearchKind::Armijo;
+    sp.vinaCompatible = 0;
+    sp.armijoC = float(mo.armijo.c), sp.armijoMultiplier = float(mo.armijo.multiplier);
+    sp.armijoInitial = float(mo.armijo.initialStep), sp.armijoTrials = mo.armijo.maxTrials;
+    sp.wolfeC1 = float(mo.wolfe.c1), sp.wolfeC2 = float(mo.wolfe.c2);
+    sp.wolfeInitial = float(mo.wolfe.initialStep), sp.wolfeMaxStep = float(mo.wolfe.maxStep);
+    sp.wolfeMaxEvaluations = mo.wolfe.maxEvaluations;
+    sp.gradientTolerance = float(mo.gradientTolerance);
+    sp.maxStepNorm = 1.0f; // a random individual's first direction can be ~1e3 long
+    return sp;
+}
+
+DockParamsGpu dockParams(const dock::DockOptions& options, const DockingTarget& target,
+                         int warpsPerBlock) {
+    const dock::LgaOptions& o = options.lga;
+    if (o.populationSize < 2 || options.runs < 1 || o.localSearchRate < 0 ||
+        o.localSearchRate > 1 || warpsPerBlock < 1 || warpsPerBlock > 32)
+        throw std::invalid_argument(
+            "docking options: a population of at least 2, at least 1 run, a local-search rate "
+            "in [0, 1] and 1-32 warps per block expected");
+    if (o.localSearch == dock::LocalSearchMethod::SolisWets)
+        throw std::invalid_argument("the CUDA docking search runs ADADELTA or BFGS local "
+                                    "searches, not Solis-Wets");
+    DockParamsGpu p{};
+    p.populationSize = o.populationSize;
+    p.maxGenerations = static_cast<int>(std::min<long>(o.maxGenerations, 1L << 30));
+    p.lsPerGeneration = std::clamp(
+        static_cast<int>(std::lround(o.localSearchRate * o.populationSize)), 0, o.populationSize);
+    p.localSearch = static_cast<int>(o.localSearch == dock::LocalSearchMethod::Bfgs
+                                         ? DockLocalSearch::Bfgs
+                                         : DockLocalSearch::Adadelta);
+    p.lsMaxIterations = o.localSearchIterations;
+    p.lsTolerance = 1e-3f; // BFGS: |g| (kcal/mol per A or rad) below which a pose is converged
+    p.adadeltaRho = static_cast<float>(o.adadelta.rho);
+    p.adadeltaEpsilon = static_cast<float>(o.adadelta.epsilon);
+    p.crossoverRate = static_cast<float>(o.crossoverRate);
+    p.mutationRate = static_cast<float>(o.mutationRate);
+    p.tournamentRate = static_cast<float>(o.tournamentRate);
+    p.mutationPosition = static_cast<float>(o.maxTranslationMutation);
+    p.mutationAngle = static_cast<float>(o.maxAngleMutationDegrees * 3.14159265358979 / 180.0);
+    p.autostopEvery = o.autoStop ? o.autoStopFrequency : 0;
+    p.autostopStd = static_cast<float>(o.autoStopTolerance);
+    for (int d = 0; d < 3; ++d)
+        p.boxHalf[d] = static_cast<float>(0.5 * target.box().size[d]);
+    p.seed = options.seed;
+    return p;
+}
+
+} // namespace
+
+struct CudaDocker::Impl {
+    int device = 0;
+    cudaStream_t stream = nullptr, controlStream = nullptr;
+    DeviceScoringTarget target;
+    DeviceBuffer<TemplateGpu> templates;
+    DeviceBuffer<int> atoms;
+    DeviceBuffer<NodeGpu> nodes;
+    DeviceBuffer<PairGpu> pairs;
+    DeviceBuffer<float3> reference, final;
+    DeviceBuffer<RunInputGpu> runs;
+    DeviceBuffer<RunResultGpu> results;
+    DeviceBuffer<float> population;
+    DeviceBuffer<int> control; // [0] cancel flag, [1] finished runs
+    PinnedBuffer<int> hControl;
+
+    ~Impl() {
+        cudaSetDevice(device);
+        if (stream) {
+            cudaStreamSynchronize(stream);
+            cudaStreamDestroy(stream);
+        }
+        if (controlStream) {
+            cudaStreamSynchronize(controlStream);
+            cudaStreamDestroy(controlStream);
+        }
+    }
+};
+
+CudaDocker::CudaDocker(int device) : impl_(std::make_unique<Impl>()) {
+    impl_->device = device;
+    check(cudaSetDevice(device), "set device");
+    check(cudaStreamCreateWithFlags(&impl_->stream, cudaStreamNonBlocking), "stream");
+    check(cudaStreamCreateWithFlags(&impl_->controlStream, cudaStreamNonBlocking), "stream");
+    impl_->control.reserve(2);
+    impl_->hControl.reserve(2);
+}
+
+CudaDocker::~CudaDocker() = default;
+
+std::vector<GpuDockRun> CudaDocker::dock(const DockingTarget& target,
+                                         const std::vector<Molecule>& ligands,
+                                         const dock::DockOptions& options, Progress* progress,
+                                         const std::vector<long>* ligandKeys) {
+    const double t0 = now();
+    Impl& im = *impl_;
+    timing_ = {};
+    check(cudaSetDevice(im.device), "set device");
+    if (!target.grid())
+        throw std::invalid_argument("CudaDocker: the target has no grid (DockingTarget::gridFor)");
+    const DockParamsGpu params = dockParams(options, target, warpsPerBlock_);
+    const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    {
+        const double u0 = now();
+        if (im.target.upload(target, threads))
+            timing_.gridUpload = now() - u0;
+    }
+    ScoringParamsGpu scoring = im.target.params();
+    scoring.interpolation = 0; // Vina's trilinear read, for the search and the reported terms
+    scoring.rampHalfWidth = 0.0f;
+    scoring.shiftCutoff = 0;
+    const Vec3 centre = im.target.centre();
+
+    // One template per ligand (its kinematic order), its reference coordinates.
+    const long nLig = static_cast<long>(ligands.size());
+    std::vector<HostTemplate> templates(nLig);
+    const MinimizeBatchOptions templateOptions;
+    for (long k = 0; k < nLig; ++k) {
+        templates[k] = buildTemplate(ligands[k], target, templateOptions);
+        const int torsions = templates[k].gpu.nodeCount - 1;
+        if (torsions > dock::kMaxDockTorsions) {
+            const Molecule& m = ligands[k];
+            throw InputError(
+                m.sourceFile.empty() ? m.name : m.sourceFile, static_cast<int>(m.sourceRecord),
+                "ligand '" + m.name + "' has " + std::to_string(torsions) +
+                    " torsions; docking takes at most " + std::to_string(dock::kMaxDockTorsions));
+        }
+    }
+    std::vector<TemplateGpu> tg;
+    std::vector<int> atoms;
+    std::vector<NodeGpu> nodes;
+    std::vector<PairGpu> pairs;
+    std::vector<float3> reference;
+    std::vector<int> refOffset(nLig);
+    int maxAtoms = 1, maxNodes = 1;
+    for (long k = 0; k < nLig; ++k) {
+        HostTemplate& h = templates[k];
+        h.gpu.atomBegin = static_cast<int>(atoms.size());
+        h.gpu.nodeBegin = static_cast<int>(nodes.size());
+        h.gpu.pairBegin = static_cast<int>(pairs.size());
+        atoms.insert(atoms.end(), h.atoms.begin(), h.atoms.end());
+        nodes.insert(nodes.end(), h.nodes.begin(), h.nodes.end());
+        pairs.insert(pairs.end(), h.pairs.begin(), h.pairs.end());
+        tg.push_back(h.gpu);
+        maxAtoms = std::max(maxAtoms, h.gpu.atomCount);
+        maxNodes = std::max(maxNodes, h.gpu.nodeCount);
+        refOffset[k] = static_cast<int>(reference.size());
+        for (int a : h.atomOfSlot) {
+            const Vec3 p = ligands[k].atoms[a].position - centre;
+            reference.push_back(make_float3(float(p.x()), float(p.y()), float(p.z())));
+        }
+    }
+    const int runsPer = options.runs;
+    std::vector<long> budget(nLig);
+    for (long k = 0; k < nLig; ++k)
+        budget[k] = dock::evaluationBudget(options.lga, tg[k].nodeCount - 1, runsPer);
+    const long total = nLig * runsPer;
+    std::vector<GpuDockRun> out(total);
+    for (long id = 0; id < total; ++id) {
+        out[id].ligand = static_cast<int>(id / runsPer);
+        out[id].run = static_cast<int>(id % runsPer);
+        out[id].budget = budget[id / runsPer];
+    }
+    if (total == 0)
+        return out;
+    uploadVector(im.templates, tg);
+    uploadVector(im.atoms, atoms);
+    uploadVector(im.nodes, nodes);
+    uploadVector(im.pairs, pairs);
+    uploadVector(im.reference, reference);
+
+    const int maxTorsions = maxNodes - 1;
+    const int genes = 7 + maxTorsions;
+    const std::size_t perRun = std::size_t(2) * params.populationSize * genes * sizeof(float);
+    const long chunk = std::max<long>(1, std::min<long>(total, kMaxPopulationBytes / perRun));
+    im.population.reserve(static_cast<std::size_t>(chunk) * perRun / sizeof(float));
+    im.runs.reserve(chunk);
+    im.results.reserve(chunk);
+    im.final.reserve(static_cast<std::size_t>(chunk) * maxAtoms);
+    const SearchParamsGpu sp = bfgsSearchParams();
+    timing_.pack = now() - t0;
+
+    check(cudaMemsetAsync(im.control.p, 0, 2 * sizeof(int), im.controlStream), "control reset");
+    check(cudaStreamSynchronize(im.controlStream), "control reset");
+    im.hControl.p[0] = 1;
+    bool cancelSent = false;
+    std::vector<RunInputGpu> runs;
+    std::vector<RunResultGpu> results;
+    std::vector<float3> finals;
+    long launchedRuns = 0;
+    for (long first = 0; first < total; first += chunk) {
+        if (progress && progress->cancelled())
+            break;
+        const long count = std::min(chunk, total - first);
+        runs.assign(count, {});
+        int finalCoords = 0;
+        for (long q = 0; q < count; ++q) {
+            const long id = first + q;
+            const int k = static_cast<int>(id / runsPer);
+            RunInputGpu& r = runs[q];
+            r.templ = k;
+            r.refOffset = refOffset[k];
+            r.finalOffset = finalCoords;
+            r.runIndex = static_cast<int>(id % runsPer);
+            r.ligandIndex = static_cast<int>(ligandKeys ? (*ligandKeys)[k] : k);
+            r.budget = static_cast<int>(std::min<long>(budget[k], 2000000000L));
+            finalCoords += tg[k].atomCount;
+        }
+        uploadVector(im.runs, runs);
+        DockBatchGpu b{};
+        b.templates = im.templates.p, b.atoms = im.atoms.p, b.nodes = im.nodes.p;
+        b.pairs = im.pairs.p, b.runs = im.runs.p, b.runCount = static_cast<int>(count);
+        b.reference = im.reference.p, b.final = im.final.p, b.results = im.results.p;
+        b.population = im.population.p, b.genes = genes;
+        b.maxAtoms = maxAtoms, b.maxNodes = maxNodes, b.maxTorsions = maxTorsions;
+        b.cancel = im.control.p;
+        b.finished = reinterpret_cast<unsigned int*>(im.control.p + 1);
+        const double g0 = now();
+        check(launchDock(b, scoring, params, sp, warpsPerBlock_, im.stream), "dock launch");
+        launchedRuns = first + count;
+        if (progress) {
+            double lastReport = 0;
+            for (;;) {
+                const cudaError_t q = cudaStreamQuery(im.stream);
+                if (q == cudaSuccess)
+                    break;
+                if (q != cudaErrorNotReady)
+                    check(q, "docking");
+                if (progress->cancelled() && !cancelSent) {
+                    check(cudaMemcpyAsync(im.control.p, im.hControl.p, sizeof(int),
+                                          cudaMemcpyHostToDevice, im.controlStream),
+                          "cancel");
+                    cancelSent = true;
+                }
+                if (progress->onProgress && now() - lastReport > 1.0 / 30) {
+                    check(cudaMemcpyAsync(im.hControl.p + 1, im.control.p + 1, sizeof(int),
+                                          cudaMemcpyDeviceToHost, im.controlStream),
+                          "progress");
+                    check(cudaStreamSynchronize(im.controlStream), "progress");
+                    progress->onProgress(std::min<long>(total, im.hControl.p[1]), total);
+                    lastReport = now();
+                }
+                std::this_thread::sleep_for(kPollSleep);
+            }
+        }
+        check(cudaStreamSynchronize(im.stream), "docking");
+        timing_.gpu += now() - g0;
+        results.resize(count);
+        finals.resize(finalCoords);
+        check(cudaMemcpy(results.data(), im.results.p, count * sizeof(RunResultGpu),
+                         cudaMemcpyDeviceToHost),
+              "download");
+        check(cudaMemcpy(finals.data(), im.final.p, finalCoords * sizeof(float3),
+                         cudaMemcpyDeviceToHost),
+              "download");
+
+        const double u0 = now();
+        parallelFor(count, threads, [&](long q) {
+            const long id = first + q;
+            const int k = static_cast<int>(id / runsPer);
+            const HostTemplate& h = templates[k];
+            const RunResultGpu& g = results[q];
+            const Molecule& mol = ligands[k];
+            GpuDockRun& r = out[id];
+            r.energy = g.energy;
+            r.gpuInter = g.inter, r.gpuIntra = g.intra;
+            r.coordinates = std::vector<Vec3>(mol.atoms.size(), Vec3::Zero());
+            for (std::size_t slot = 0; slot < h.atomOfSlot.size(); ++slot) {
+                const float3 c = finals[runs[q].finalOffset + slot];
+                r.coordinates[h.atomOfSlot[slot]] = Vec3(c.x, c.y, c.z) + centre;
+            }
+            r.pose.position = Vec3(g.position[0], g.position[1], g.position[2]) + centre;
+            r.pose.orientation =
+                Quaternion(g.orientation[0], g.orientation[1], g.orientation[2], g.orientation[3]);
+            r.pose.torsions.assign(g.torsions, g.torsions + (h.gpu.nodeCount - 1));
+            r.generations = g.generations;
+            r.evaluations = g.evaluations;
+            r.autostopped = g.autostopped != 0;
+            r.finished = g.cancelled == 0;
+        });
+        timing_.unpack += now() - u0;
+    }
+    if (progress && progress->onProgress)
+        progress->onProgress(launchedRuns, total);
+    timing_.total = now() - t0;
+    return out;
+}
+
+} // namespace pw::cuda

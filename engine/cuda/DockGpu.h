@@ -1,0 +1,64 @@
+// DockGpu: the docking search (Lamarckian GA) of many ligands on one GPU: every run of every
+// ligand in one launch (block per run); each run's best pose with the device's energies. The
+// backend re-scores the poses exactly on the CPU (DockBatchCuda), as the CPU engine does.
+#pragma once
+
+#include "DockTypes.h"
+#include "backend/Backend.h"
+#include "dock/DockOptions.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace pw::cuda {
+
+struct GpuDockRun {
+    int ligand = 0, run = 0;           // ligand: index in the batch given to dock()
+    double energy = 0;                 // the search objective on the device (inter + intra, float)
+    double gpuInter = 0, gpuIntra = 0; // the device's reported terms (grid inter, tabulated intra)
+    Pose pose;                         // position: the root fragment's centroid (RootCentroid)
+    std::vector<Vec3> coordinates;     // every atom of the ligand, molecule order
+    int generations = 0;
+    long evaluations = 0, budget = 0;
+    bool autostopped = false;
+    bool finished = false; // false: cancelled before or during the run (partial or no pose)
+};
+
+struct DockGpuTiming {
+    double pack = 0, gpu = 0, unpack = 0, total = 0, gridUpload = 0; // seconds of the last dock()
+};
+
+class CudaDocker {
+public:
+    explicit CudaDocker(int device); // throws std::runtime_error when the device cannot be used
+    ~CudaDocker();
+    CudaDocker(const CudaDocker&) = delete;
+    CudaDocker& operator=(const CudaDocker&) = delete;
+
+    // Docks every ligand (prepared; coordinates = its reference conformation) options.runs times
+    // with options.lga's search on target's grid (Vina or Vinardo), which must hold the ligands'
+    // XS types; result k * runs + r is ligand k's run r. Each run's budget is
+    // dock::evaluationBudget for its ligand. Throws InputError for a ligand the kernel cannot take
+    // (more than dock::kMaxDockTorsions torsions, too many atoms) and std::invalid_argument for
+    // options it does not run (Solis-Wets, a population below 2). A cancel stops every run at its
+    // next generation (its best so far is kept).
+    // ligandKeys (optional): ligand k's key in the random streams (dock::DockRandom's ligand;
+    // default k). progress counts runs.
+    std::vector<GpuDockRun> dock(const DockingTarget& target, const std::vector<Molecule>& ligands,
+                                 const dock::DockOptions& options, Progress* progress = nullptr,
+                                 const std::vector<long>* ligandKeys = nullptr);
+
+    // Warps per block (one block per run): 1-32 (above 16 with 64 registers per thread).
+    void setWarpsPerBlock(int w) { warpsPerBlock_ = w; }
+
+    const DockGpuTiming& lastTiming() const { return timing_; }
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    DockGpuTiming timing_;
+    int warpsPerBlock_ = 16;
+};
+
+} // namespace pw::cuda

@@ -1,0 +1,411 @@
+// One block runs one docking run's whole Lamarckian GA (a persistent kernel: no launch per
+// generation, no host round trip); its warps share the population's evaluations and its local
+// searches. All warps of the block take the same decisions from shared values read after a barrier.
+#include "DockKernel.cuh"
+#include "DockLocalSearch.cuh"
+#include "DockRandom.h"
+
+#include <cfloat>
+
+namespace pw::cuda {
+namespace {
+
+using namespace mk;
+
+constexpr int kControlInts = 8; // evaluations, stop, best, autostopped, records, cancelled
+// AutoStop's window (dock::AutoStop): the last 4 records of (best, sum, sum of squares, count)
+// of the best tenth of the population, in doubles.
+constexpr int kAutoStopRecords = 4;
+constexpr int kAutoStopFloats = kAutoStopRecords * 4 * 2;
+
+// Floats of the block's own part: AutoStop window, energies (two generations), control,
+// kinematics.
+__host__ __device__ int blockFloats(int population, int maxAtoms, int maxNodes) {
+    int f = kAutoStopFloats + 2 * population + kControlInts + 3 * maxAtoms + 6 * maxNodes;
+    return (f + 7) / 8 * 8;
+}
+
+__host__ __device__ int warpFloats(int maxAtoms, int maxNodes, int maxTorsions, bool hessian) {
+    const int P = 7 + maxTorsions, D = 6 + maxTorsions;
+    int f = 6 * maxAtoms + 21 * maxNodes + 3 * P + 5 * D + (hessian ? D * D : 0) + 4;
+    return (f + 7) / 8 * 8;
+}
+
+__device__ float3* take3(float*& m, int n) {
+    float3* p = reinterpret_cast<float3*>(m);
+    m += 3 * n;
+    return p;
+}
+
+// A uniformly random unit quaternion (Shoemake 1992) from three uniform draws.
+__device__ void randomQuaternion(float u1, float u2, float u3, float* q) {
+    const float a = sqrtf(1.0f - u1), b = sqrtf(u1);
+    float s2, c2, s3, c3;
+    sincosf(2.0f * kPi * u2, &s2, &c2);
+    sincosf(2.0f * kPi * u3, &s3, &c3);
+    q[0] = b * c3, q[1] = a * s2, q[2] = a * c2, q[3] = b * s3;
+}
+
+// Tournament of two (AutoDock's): the better of two random individuals wins with probability
+// rate, the worse one otherwise.
+__device__ int tournament(const float* energy, int population, std::uint64_t key, int gen, int ind,
+                          int k, float rate) {
+    const int a = dockIndex(key, gen, ind, kDrawTournament, 3 * k, population);
+    const int b = dockIndex(key, gen, ind, kDrawTournament, 3 * k + 1, population);
+    const bool aBetter = energy[a] <= energy[b];
+    const bool takeBetter = dockUniform(key, gen, ind, kDrawTournament, 3 * k + 2) < rate;
+    return (aBetter == takeBetter) ? a : b;
+}
+
+// Gene blocks of an individual: 0 position (floats 0-2), 1 orientation (3-6), 2 + t torsion t.
+__device__ __forceinline__ int geneBlock(int f) {
+    return f < 3 ? 0 : f < 7 ? 1 : f - 5;
+}
+
+// Two instances: up to 16 warps per block with up to 128 registers per thread (one block of 16
+// warps fills an SM's registers), and up to 32 warps with 64 registers (more warps per run and
+// per SM, at the price of spills). maxThreads picks the register budget.
+template <int maxThreads>
+__global__ void __launch_bounds__(maxThreads)
+    dockKernel(DockBatchGpu b, ScoringParamsGpu s, DockParamsGpu dp, SearchParamsGpu sp,
+               int floatsPerBlock, int floatsPerWarp) {
+    extern __shared__ __align__(128) float smem[];
+    const int run = blockIdx.x;
+    const int warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    const RunInputGpu in = b.runs[run];
+    const TemplateGpu tp = b.templates[in.templ];
+    const int pop = dp.populationSize;
+    const std::uint64_t key = dockRunKey(dp.seed, in.ligandIndex, in.runIndex);
+
+    // The block's part.
+    float* m = smem;
+    double* window = reinterpret_cast<double*>(m); // 8-byte aligned: first
+    m += kAutoStopFloats;
+    float* energy = m;
+    m += pop;
+    float* nextEnergy = m;
+    m += pop;
+    int* control = reinterpret_cast<int*>(m);
+    m += kControlInts;
+    float3* local = take3(m, b.maxAtoms);
+    float3* relOrigin = take3(m, b.maxNodes);
+    float3* relAxis = take3(m, b.maxNodes);
+
+    // This warp's part.
+    WarpState w;
+    w.lane = threadIdx.x & 31;
+    w.A = tp.atomCount, w.N = tp.nodeCount, w.nPairs = tp.pairCount;
+    w.T = tp.nodeCount - 1, w.D = 6 + w.T;
+    w.atoms = b.atoms + tp.atomBegin;
+    w.nodes = b.nodes + tp.nodeBegin;
+    w.pairs = b.pairs + tp.pairBegin;
+    m = smem + floatsPerBlock + static_cast<size_t>(warp) * floatsPerWarp;
+    w.misc = m, m += 4;
+    w.mma = nullptr;
+    const int P = 7 + b.maxTorsions, D = 6 + b.maxTorsions;
+    w.coords = take3(m, b.maxAtoms), w.grad = take3(m, b.maxAtoms);
+    w.origin = take3(m, b.maxNodes), w.axis = take3(m, b.maxNodes);
+    w.force = take3(m, b.maxNodes), w.moment = take3(m, b.maxNodes);
+    w.rot = m, m += 9 * b.maxNodes;
+    w.x = m, m += P;
+    w.trial = m, m += P;
+    w.start = m, m += P;
+    w.g = m, m += D;
+    w.gT = m, m += D;
+    w.p = m, m += D;
+    w.y = m, m += D;
+    w.hy = m, m += D;
+    w.H = dp.localSearch == static_cast<int>(DockLocalSearch::Bfgs) ? m : nullptr;
+    w.local = local, w.relOrigin = relOrigin, w.relAxis = relAxis;
+
+    // Kinematics from the ligand's reference coordinates (as the minimizer takes its start).
+    if (warp == 0) {
+        const float3* ref = b.reference + in.refOffset;
+        for (int i = w.lane; i < w.A; i += 32)
+            w.coords[i] = ref[i];
+        __syncwarp();
+        // The root's origin is its fragment's centroid (dock::DockRun's genotype: rotations
+        // turn the ligand about it); the other fragments' origins are their bond's child atom.
+        float3 c = make_float3(0, 0, 0);
+        const int r0 = w.nodes[0].atomBegin, r1 = w.nodes[0].atomEnd;
+        for (int i = r0 + w.lane; i < r1; i += 32)
+            c = c + w.coords[i];
+        c = make_float3(warpSum(c.x), warpSum(c.y), warpSum(c.z));
+        c = (1.0f / (r1 - r0)) * c;
+        for (int k = w.lane; k < w.N; k += 32) {
+            const NodeGpu& nd = w.nodes[k];
+            const float3 o = k == 0 ? c : w.coords[nd.originAtom];
+            w.origin[k] = o;
+            if (k > 0) {
+                const float3 ax = o - w.coords[nd.axisParentAtom];
+                relAxis[k] = rsqrtf(dot3(ax, ax)) * ax;
+            } else {
+                relAxis[k] = make_float3(0, 0, 0);
+            }
+        }
+        __syncwarp();
+        for (int k = w.lane; k < w.N; k += 32)
+            relOrigin[k] = k > 0 ? w.origin[k] - w.origin[w.nodes[k].parent] : make_float3(0, 0, 0);
+        for (int i = w.lane; i < w.A; i += 32)
+            local[i] = w.coords[i] - w.origin[w.atoms[i] >> 8];
+        if (w.lane == 0)
+            control[0] = pop, control[1] = 0, control[2] = 0, control[3] = 0, control[4] = 0,
+            control[5] = 0;
+    }
+    __syncthreads();
+
+    float* current = b.population + static_cast<size_t>(run) * 2 * pop * b.genes;
+    float* next = current + static_cast<size_t>(pop) * b.genes;
+    const int genes = 7 + w.T;
+    const int blocks = 2 + w.T;
+
+    // Generation 0: random individuals in the box.
+    for (int i = warp; i < pop; i += warps) {
+        for (int f = w.lane; f < genes; f += 32) {
+            if (f < 3)
+                w.x[f] = (2.0f * dockUniform(key, 0, i, kDrawInit, f) - 1.0f) * dp.boxHalf[f];
+            else if (f >= 7)
+                w.x[f] = (2.0f * dockUniform(key, 0, i, kDrawInit, f) - 1.0f) * kPi;
+        }
+        if (w.lane == 0)
+            randomQuaternion(dockUniform(key, 0, i, kDrawInit, 3),
+                             dockUniform(key, 0, i, kDrawInit, 4),
+                             dockUniform(key, 0, i, kDrawInit, 5), w.x + 3);
+        __syncwarp();
+        const float e = evaluate(w, s, Reduction::WarpShuffle, w.x, w.g);
+        for (int f = w.lane; f < genes; f += 32)
+            current[i * b.genes + f] = w.x[f];
+        if (w.lane == 0)
+            energy[i] = e;
+    }
+    __syncthreads();
+
+    const int lsCount = min(dp.lsPerGeneration, pop);
+    int generation = 0;
+    for (;;) {
+        // Warp 0: the stop decision (budget, generations, cancel) and the best individual.
+        if (warp == 0) {
+            float be = FLT_MAX;
+            int bi = 0;
+            for (int i = w.lane; i < pop; i += 32)
+                if (energy[i] < be)
+                    be = energy[i], bi = i;
+            for (int off = 16; off > 0; off >>= 1) {
+                const float oe = __shfl_xor_sync(kFull, be, off);
+                const int oi = __shfl_xor_sync(kFull, bi, off);
+                if (oe < be || (oe == be && oi < bi))
+                    be = oe, bi = oi;
+            }
+            if (w.lane == 0) {
+                int stop =
+                    control[0] >= in.budget || generation >= dp.maxGenerations || control[3] != 0;
+                if (!stop && b.cancel && *static_cast<const volatile int*>(b.cancel))
+                    stop = 1, control[5] = 1;
+                control[1] = stop, control[2] = bi;
+            }
+        }
+        __syncthreads();
+        if (control[1])
+            break;
+        const int best = control[2];
+
+        // The next generation: the best kept (elitism 1), the others bred and evaluated.
+        const int g1 = generation + 1;
+        for (int i = warp; i < pop; i += warps) {
+            if (i == 0) {
+                for (int f = w.lane; f < genes; f += 32)
+                    next[f] = current[best * b.genes + f];
+                if (w.lane == 0)
+                    nextEnergy[0] = energy[best];
+                continue;
+            }
+            const int p1 = tournament(energy, pop, key, g1, i, 0, dp.tournamentRate);
+            const int p2 = tournament(energy, pop, key, g1, i, 1, dp.tournamentRate);
+            int cut1 = blocks, cut2 = blocks; // blocks in [cut1, cut2) come from p2
+            if (dockUniform(key, g1, i, kDrawCrossover, 0) < dp.crossoverRate) {
+                const int a = dockIndex(key, g1, i, kDrawCrossover, 1, blocks);
+                const int c = dockIndex(key, g1, i, kDrawCrossover, 2, blocks);
+                cut1 = min(a, c), cut2 = max(a, c) + 1;
+            }
+            for (int f = w.lane; f < genes; f += 32) {
+                const int gb = geneBlock(f);
+                const int parent = (gb >= cut1 && gb < cut2) ? p2 : p1;
+                float v = current[parent * b.genes + f];
+                // Position and torsion genes mutate one by one (the orientation below). Draws:
+                // 0-5 position, 6-9 orientation, 16 + 2t torsion t. Positions stay in the box.
+                const int d = gb == 0 ? 2 * f : 16 + 2 * (gb - 2);
+                if (gb != 1 && dockUniform(key, g1, i, kDrawMutation, d) < dp.mutationRate) {
+                    const float u = 2.0f * dockUniform(key, g1, i, kDrawMutation, d + 1) - 1.0f;
+                    v = gb == 0 ? fminf(fmaxf(v + u * dp.mutationPosition, -dp.boxHalf[f]),
+                                        dp.boxHalf[f])
+                                : normalizeAngle(v + u * dp.mutationAngle);
+                }
+                w.x[f] = v;
+            }
+            __syncwarp();
+            if (dockUniform(key, g1, i, kDrawMutation, 6) < dp.mutationRate) {
+                // Orientation: turned by a random angle in [-a, a] about a random axis.
+                for (int f = w.lane; f < 6 + w.T; f += 32)
+                    w.p[f] = 0.0f;
+                __syncwarp();
+                if (w.lane == 0) {
+                    const float z = 2.0f * dockUniform(key, g1, i, kDrawMutation, 7) - 1.0f;
+                    const float phi = 2.0f * kPi * dockUniform(key, g1, i, kDrawMutation, 8);
+                    const float angle = (2.0f * dockUniform(key, g1, i, kDrawMutation, 9) - 1.0f) *
+                                        dp.mutationAngle;
+                    const float r = sqrtf(fmaxf(0.0f, 1.0f - z * z));
+                    w.p[3] = angle * r * cosf(phi), w.p[4] = angle * r * sinf(phi);
+                    w.p[5] = angle * z;
+                }
+                __syncwarp();
+                applyStep(w, w.trial, w.x, w.p, 1.0f);
+                copyPose(w, w.x, w.trial);
+            }
+            const float e = evaluate(w, s, Reduction::WarpShuffle, w.x, w.g);
+            for (int f = w.lane; f < genes; f += 32)
+                next[i * b.genes + f] = w.x[f];
+            if (w.lane == 0)
+                nextEnergy[i] = e;
+        }
+        __syncthreads();
+        float* t = current;
+        current = next, next = t;
+        t = energy;
+        energy = nextEnergy, nextEnergy = t;
+        if (threadIdx.x == 0)
+            atomicAdd(&control[0], pop - 1); // the local searches below add theirs atomically
+
+        // Lamarckian local search on the first lsCount individuals (as the CPU engine: the
+        // offspring are in random order; the elite, index 0, is searched like the others).
+        for (int i = warp; i < lsCount; i += warps) {
+            for (int f = w.lane; f < genes; f += 32)
+                w.x[f] = current[i * b.genes + f];
+            __syncwarp();
+            int evaluations = 0;
+            const float e0 = energy[i];
+            const float e =
+                dp.localSearch == static_cast<int>(DockLocalSearch::Bfgs)
+                    ? bfgsSearch(w, s, sp, dp.lsMaxIterations, dp.lsTolerance, e0, evaluations)
+                    : adadeltaSearch(w, s, dp, e0, evaluations);
+            for (int f = w.lane; f < genes; f += 32)
+                current[i * b.genes + f] = w.x[f];
+            if (w.lane == 0) {
+                energy[i] = e;
+                atomicAdd(&control[0], evaluations);
+            }
+        }
+        __syncthreads();
+        ++generation;
+
+        // AutoStop (dock::AutoStop): every autostopEvery generations, record the best energy
+        // and the sums over the best tenth; converged when the last four records pool to a
+        // standard deviation below the tolerance and their best energies agree.
+        if (warp == 0 && dp.autostopEvery > 0 && generation % dp.autostopEvery == 0) {
+            const int cream = max(1, pop / 10);
+            double sum = 0, sum2 = 0;
+            float be = FLT_MAX;
+            for (int i = w.lane; i < pop; i += 32) {
+                const float ei = energy[i];
+                be = fminf(be, ei);
+                int rank = 0; // ties by index, as a stable sort
+                for (int j = 0; j < pop; ++j) {
+                    const float ej = energy[j];
+                    rank += (ej < ei) || (ej == ei && j < i);
+                }
+                if (rank < cream)
+                    sum += ei, sum2 += double(ei) * ei;
+            }
+            sum = warpSumD(sum), sum2 = warpSumD(sum2);
+            for (int off = 16; off > 0; off >>= 1)
+                be = fminf(be, __shfl_xor_sync(kFull, be, off));
+            if (w.lane == 0) {
+                const int recorded = control[4];
+                double* rec = window + 4 * (recorded % kAutoStopRecords);
+                rec[0] = be, rec[1] = sum, rec[2] = sum2, rec[3] = cream;
+                control[4] = recorded + 1;
+                if (recorded + 1 >= kAutoStopRecords) {
+                    double s1 = 0, s2 = 0, n = 0, bestMean = 0;
+                    for (int k = 0; k < kAutoStopRecords; ++k) {
+                        s1 += window[4 * k + 1], s2 += window[4 * k + 2], n += window[4 * k + 3];
+                        bestMean += window[4 * k] / kAutoStopRecords;
+                    }
+                    const double mean = s1 / n;
+                    const double sd = sqrt(fmax(0.0, s2 / n - mean * mean));
+                    double spread = 0;
+                    for (int k = 0; k < kAutoStopRecords; ++k)
+                        spread = fmax(spread, fabs(window[4 * k] - bestMean));
+                    if (sd < dp.autostopStd && spread < 1e-4)
+                        control[3] = 1; // seen by the stop decision at the loop's top
+                }
+            }
+        }
+    }
+
+    // The run's result: its best individual, placed and scored as Vina reports (warp 0).
+    if (warp == 0) {
+        const int best = control[2];
+        for (int f = w.lane; f < genes; f += 32)
+            w.x[f] = current[best * b.genes + f];
+        __syncwarp();
+        placeAtoms(w, w.x);
+        float inter, intra;
+        reportedTerms(w, s, inter, intra);
+        float3* out = b.final + in.finalOffset;
+        for (int i = w.lane; i < w.A; i += 32)
+            out[i] = w.coords[i];
+        RunResultGpu& r = b.results[run];
+        for (int t = w.lane; t < w.T; t += 32)
+            r.torsions[t] = w.x[7 + t];
+        if (w.lane == 0) {
+            r.energy = energy[best];
+            r.inter = inter, r.intra = intra;
+            for (int d = 0; d < 3; ++d)
+                r.position[d] = w.x[d];
+            for (int d = 0; d < 4; ++d)
+                r.orientation[d] = w.x[3 + d];
+            r.generations = generation;
+            r.evaluations = control[0];
+            r.autostopped = control[3];
+            r.cancelled = control[5];
+            if (b.finished)
+                atomicAdd(b.finished, 1u);
+        }
+    }
+}
+
+} // namespace
+
+std::size_t dockSharedBytes(const DockBatchGpu& batch, const DockParamsGpu& params,
+                            int warpsPerBlock) {
+    const bool hessian = params.localSearch == static_cast<int>(DockLocalSearch::Bfgs);
+    const int floats =
+        blockFloats(params.populationSize, batch.maxAtoms, batch.maxNodes) +
+        warpsPerBlock * warpFloats(batch.maxAtoms, batch.maxNodes, batch.maxTorsions, hessian);
+    return static_cast<std::size_t>(floats) * sizeof(float);
+}
+
+cudaError_t launchDock(const DockBatchGpu& batch, const ScoringParamsGpu& scoring,
+                       const DockParamsGpu& params, const SearchParamsGpu& search,
+                       int warpsPerBlock, cudaStream_t stream) {
+    if (batch.runCount == 0)
+        return cudaSuccess;
+    const bool hessian = params.localSearch == static_cast<int>(DockLocalSearch::Bfgs);
+    const std::size_t bytes = dockSharedBytes(batch, params, warpsPerBlock);
+    const int floatsPerBlock = blockFloats(params.populationSize, batch.maxAtoms, batch.maxNodes);
+    const int floatsPerWarp =
+        warpFloats(batch.maxAtoms, batch.maxNodes, batch.maxTorsions, hessian);
+    auto launch = [&](auto kernel) {
+        if (bytes > 48 * 1024) {
+            const cudaError_t e = cudaFuncSetAttribute(
+                kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+            if (e != cudaSuccess)
+                return e;
+        }
+        kernel<<<batch.runCount, 32 * warpsPerBlock, bytes, stream>>>(
+            batch, scoring, params, search, floatsPerBlock, floatsPerWarp);
+        return cudaGetLastError();
+    };
+    return warpsPerBlock <= 16 ? launch(dockKernel<512>) : launch(dockKernel<1024>);
+}
+
+} // namespace pw::cuda

@@ -1,0 +1,37 @@
+// DockKernel: the batched Lamarckian GA on the GPU: one block per run (every run of every ligand
+// of a batch in one launch), one warp per individual being evaluated or locally searched; the
+// population lives in global memory, the energies and the run's kinematics in shared memory.
+#pragma once
+
+#include "DockTypes.h"
+#include "MinimizeKernel.cuh"
+
+namespace pw::cuda {
+
+struct DockBatchGpu {
+    const TemplateGpu* templates;
+    const int* atoms; // packAtom values
+    const NodeGpu* nodes;
+    const PairGpu* pairs;
+    const RunInputGpu* runs;
+    int runCount;
+    const float3* reference; // per ligand, kinematic atom order, relative to the box centre
+    float3* final;           // per run: the best individual's atoms
+    RunResultGpu* results;
+    float* population; // per run: 2 x populationSize x genes (the block's own slice)
+    int genes;         // floats per individual: 7 + maxTorsions
+    int maxAtoms, maxNodes, maxTorsions; // size shared memory
+    const int* cancel;      // != 0: every run stops at its next generation (null: not polled)
+    unsigned int* finished; // runs finished (progress)
+};
+
+// Shared memory of one block (the run's part plus warpsPerBlock warps).
+std::size_t dockSharedBytes(const DockBatchGpu& batch, const DockParamsGpu& params,
+                            int warpsPerBlock);
+
+// Launches every run of the batch on stream.
+cudaError_t launchDock(const DockBatchGpu& batch, const ScoringParamsGpu& scoring,
+                       const DockParamsGpu& params, const SearchParamsGpu& search,
+                       int warpsPerBlock, cudaStream_t stream);
+
+} // namespace pw::cuda

@@ -1,0 +1,53 @@
+// DockTypes: the flat records of the batched CUDA docking search (Lamarckian GA): one block per
+// run, every run of every ligand of a batch in one launch; shared by the host packer and kernel.
+#pragma once
+
+#include <cstdint>
+
+namespace pw::cuda {
+
+// Torsions a docked ligand may have on the GPU (AutoDock-GPU's limit is 32 as well).
+inline constexpr int kDockMaxTorsions = 32;
+
+enum class DockLocalSearch : int { Adadelta = 0, Bfgs = 1, None = 2 };
+
+// The search as the kernel reads it (mirrors the host's LGA options).
+struct DockParamsGpu {
+    int populationSize;  // individuals per run
+    int maxGenerations;  // per run
+    int lsPerGeneration; // individuals refined by local search each generation
+    int localSearch;     // DockLocalSearch
+    int lsMaxIterations; // ADADELTA iterations / BFGS steps per local search
+    float lsTolerance;   // BFGS: gradient-norm stop; ADADELTA: unused
+    float adadeltaRho, adadeltaEpsilon;
+    float crossoverRate, mutationRate, tournamentRate;
+    float mutationPosition; // A: uniform in [-x, x]
+    float mutationAngle;    // rad: orientation and torsion mutations, uniform in [-x, x]
+    int autostopEvery;      // generations between AutoStop tests; 0: off
+    float autostopStd;      // kcal/mol (dock::AutoStop's tolerance)
+    float boxHalf[3];       // A: start positions uniform in [-half, half] around the box centre
+    std::uint64_t seed;
+};
+
+// One run: which ligand (template) it docks and where its results go.
+struct RunInputGpu {
+    int templ;     // template index
+    int refOffset; // float3 units into the reference coordinates (the ligand's, shared by its runs)
+    int finalOffset; // float3 units into the final coordinates (this run's)
+    int runIndex;    // run number within its ligand: part of the RNG counter
+    int ligandIndex; // part of the RNG counter
+    int budget;      // energy evaluations allowed to this run (dock::evaluationBudget)
+};
+
+struct RunResultGpu {
+    float energy;       // search objective (inter + intra) of the run's best individual
+    float inter, intra; // reported: grid inter (trilinear), tabulated intra, at that pose
+    float position[3];  // relative to the box centre
+    float orientation[4];
+    float torsions[kDockMaxTorsions];
+    int generations, evaluations;
+    int autostopped;
+    int cancelled; // stopped by the cancel flag before its budget or AutoStop
+};
+
+} // namespace pw::cuda

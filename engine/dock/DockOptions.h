@@ -1,0 +1,94 @@
+// DockOptions: the settings of a docking batch: the Lamarckian GA's parameters (AutoDock-GPU's
+// defaults) and the batch's runs, seed, clustering and output limits.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace pw::dock {
+
+// What the engine (CPU and GPU alike) accepts: the GPU keeps a genotype and a ligand's atoms in
+// fixed-size on-chip arrays, so the CPU reference refuses the same inputs.
+inline constexpr int kMaxDockTorsions = 32;
+inline constexpr int kMaxDockAtoms = 256;
+
+enum class LocalSearchMethod {
+    SolisWets, // AutoDock 4's random local search, with AD-GPU's adaptive step (rho)
+    Adadelta,  // AutoDock-GPU's default gradient descent (Zeiler 2012)
+    Bfgs,      // the project's quasi-Newton minimizer (engine/minimize) with analytic gradients
+};
+// "sw", "adadelta", "bfgs" (as the CLI spells them).
+const char* localSearchName(LocalSearchMethod m);
+// Accepts "sw"/"solis-wets", "ad"/"adadelta", "bfgs"; nullopt otherwise.
+std::optional<LocalSearchMethod> parseLocalSearch(std::string_view name);
+
+enum class DockScoring { Vina, Vinardo, Ad4 };
+const char* dockScoringName(DockScoring s); // "vina", "vinardo", "ad4"
+std::optional<DockScoring> parseDockScoring(std::string_view name);
+
+// Solis-Wets as AutoDock-GPU runs it: a Gaussian step scaled by rho on every gene, tried both
+// ways, with a bias that follows successes; rho doubles after consecutiveLimit successes, halves
+// after as many failures, and the search ends when rho < rhoLowerBound or iterations run out.
+struct SolisWetsOptions {
+    double rhoLowerBound = 0.01;    // AD-GPU --rholb
+    int consecutiveLimit = 4;       // AD-GPU --cslim
+    double translationStep = 2.0;   // Å at rho = 1 (AD-GPU --lsmov)
+    double angleStepDegrees = 75.0; // rotation and torsion genes at rho = 1 (AD-GPU --lsang)
+};
+
+// ADADELTA (Zeiler 2012) on the pose-space gradient, the constants AutoDock-GPU uses.
+struct AdadeltaOptions {
+    double rho = 0.8;
+    double epsilon = 1e-2;
+};
+
+struct LgaOptions {
+    int populationSize = 150;    // AD-GPU --psize
+    long maxGenerations = 27000; // cap on generations per run (the evaluation budget ends first)
+    // Evaluation budget per run. 0 = AutoDock-GPU's --heuristics estimate (heuristicEvaluations):
+    // grows with the torsion count, smoothly capped at heuristicsMax.
+    long maxEvaluations = 0;
+    long heuristicsMax = 12'000'000; // AD-GPU --heurmax
+    double crossoverRate = 0.80;     // two-point crossover, AD-GPU --crat 80
+    double mutationRate = 0.02;      // per gene, AD-GPU --mrat 2
+    double tournamentRate = 0.60;    // the fitter of two wins with this probability, --trat 60
+    int elitism = 1;                 // best individuals copied unchanged into the next generation
+    // Share of each generation that gets a local search (Lamarckian: the improved genotype
+    // replaces the individual). AutoDock-GPU's default is 100% (--lsrat 100,
+    // host/inc/getparameters.h).
+    double localSearchRate = 1.0;
+    LocalSearchMethod localSearch = LocalSearchMethod::Adadelta;
+    int localSearchIterations = 300; // AD-GPU --lsit; for BFGS: its iteration cap
+    SolisWetsOptions solisWets;
+    AdadeltaOptions adadelta;
+    // AutoStop (AD-GPU --autostop 1 --asfreq 5 --stopstd 0.15): every autoStopFrequency
+    // generations the run checks the spread (standard deviation, kcal/mol) of its best energies;
+    // when it is below autoStopTolerance the run has converged and stops.
+    bool autoStop = true;
+    int autoStopFrequency = 5;
+    double autoStopTolerance = 0.15;
+    // Mutation ranges: a mutated gene moves uniformly within +-these (AD-GPU --dmov 6, --dang 90).
+    double maxTranslationMutation = 6.0;   // Å
+    double maxAngleMutationDegrees = 90.0; // orientation (about a random axis) and torsions
+};
+
+// AutoDock-GPU's --heuristics evaluation budget per run for a ligand with `torsions` rotatable
+// bonds docked in `runs` runs: a base estimate (exponential in the torsion count, at least 500k),
+// scaled by 50 / runs and capped smoothly as e * max / (max + e).
+long heuristicEvaluations(int torsions, int runs, LocalSearchMethod method, long heuristicsMax);
+// The budget a run actually uses: options.maxEvaluations when set, else the heuristic.
+long evaluationBudget(const LgaOptions& options, int torsions, int runs);
+
+struct DockOptions {
+    LgaOptions lga;
+    int runs = 20;            // independent LGA runs per ligand
+    std::uint64_t seed = 0;   // with (ligand index, run) seeds each run's random stream
+    double clusterRmsd = 2.0; // Å, heavy-atom symmetry-aware RMSD
+    int maxPosesOut = 9;      // best pose of each cluster, best first, at most this many
+    bool allRuns = false;     // write every run's pose instead of one per cluster
+    DockScoring scoring = DockScoring::Vina;
+    int threads = 0; // CPU workers (0 = all cores); runs of all ligands share them
+};
+
+} // namespace pw::dock

@@ -1,0 +1,249 @@
+#include "score/ad4/Ad4MapBuilder.h"
+
+#include "core/InputError.h"
+#include "core/ParallelFor.h"
+
+#include <Eigen/Geometry>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <thread>
+
+namespace pw::ad4 {
+
+namespace {
+
+const AtomParameters& knownType(const std::string& type, const std::string& file,
+                                const std::string& what) {
+    const AtomParameters* p = findParameters(type);
+    if (!p)
+        throw InputError(file, 0,
+                         what + " has AutoDock 4 type '" + type +
+                             "', which the AD4.1_bound force field does not define");
+    return *p;
+}
+
+void checkBox(const MapBox& box, const std::string& file) {
+    for (int a = 0; a < 3; ++a)
+        if (box.npts[a] <= 0 || box.npts[a] % 2 != 0)
+            throw InputError(file, 0,
+                             "AD4 map box: npts must be even and positive on every axis (got " +
+                                 std::to_string(box.npts[0]) + " " + std::to_string(box.npts[1]) +
+                                 " " + std::to_string(box.npts[2]) + ")");
+    if (!(box.spacing > 0))
+        throw InputError(file, 0, "AD4 map box: spacing must be positive");
+}
+
+// autogrid's directional H-bond factors of one receptor site seen from a grid point (`dir`: unit
+// vector from the point to the site): racc scales acceptor probes on a donor hydrogen (with Hramp,
+// the fade-out of donors not aligned with the closest one), rdon donor probes on an acceptor.
+struct HbondFactors {
+    double racc = 1, rdon = 1, hramp = 1;
+};
+
+HbondFactors hbondFactors(const MapSetup& s, const ReceptorSite& site, int siteIndex,
+                          int closestDonor, const Vec3& dir) {
+    HbondFactors f;
+    const double cosTheta = -dir.dot(site.bond);
+    if (site.hbond == HbondType::Donor1) {
+        if (cosTheta <= 0) {
+            f.racc = 0;
+            return f;
+        }
+        const double c2 = cosTheta * cosTheta;
+        f.racc = site.cosExponent == 2 ? c2 : site.cosExponent == 4 ? c2 * c2 : cosTheta;
+        if (siteIndex != closestDonor) {
+            const double c = std::clamp(s.sites[closestDonor].bond.dot(site.bond), -1.0, 1.0);
+            f.hramp = 0.5 - 0.5 * std::cos(std::acos(c) * 120.0 / 90.0);
+        }
+    } else if (site.hbond == HbondType::Acceptor1) {
+        f.rdon = cosTheta <= 0 ? 0.0 : cosTheta * cosTheta;
+    } else if (site.hbond == HbondType::Acceptor2) {
+        // Goodford's lone-pair terms: t0 out of the lone-pair plane, ti within it.
+        const double t0 =
+            std::numbers::pi / 2 - std::acos(std::clamp(dir.dot(site.plane), -1.0, 1.0));
+        const Vec3 cross = dir.cross(site.plane);
+        const double len2 = std::max(cross.squaredNorm(), kMapApproxZero);
+        f.rdon = 0;
+        if (cosTheta >= 0) {
+            const double ti = std::clamp(cross.dot(site.bond) / std::sqrt(len2), -1.0, 1.0);
+            const double away = std::fabs(std::acos(ti) - std::numbers::pi / 2);
+            f.rdon = (0.9 + 0.1 * std::sin(away + away)) * std::cos(t0);
+        } else if (cosTheta >= -0.34202) { // cos(100 degrees)
+            f.rdon = 562.25 * std::pow(0.116978 - cosTheta * cosTheta, 3.0) * std::cos(t0);
+        }
+    }
+    return f;
+}
+
+} // namespace
+
+MapSetup prepareMaps(const Molecule& receptor, const MapBox& box,
+                     const std::vector<std::string>& ligandTypes, const MapBuildOptions& options) {
+    const std::string& file = receptor.sourceFile;
+    checkBox(box, file);
+    if (receptor.atoms.empty())
+        throw InputError(file, 0, "receptor has no atoms");
+    if (ligandTypes.empty())
+        throw InputError(file, 0, "AD4 maps: no ligand atom types requested");
+    if (ligandTypes.size() > kMaxMapTypes)
+        throw InputError(file, 0,
+                         "AD4 maps: at most " + std::to_string(kMaxMapTypes) +
+                             " ligand atom types per map set");
+
+    MapSetup s;
+    s.box = box;
+    for (const auto& t : ligandTypes) {
+        if (std::find(s.typeNames.begin(), s.typeNames.end(), t) != s.typeNames.end())
+            throw InputError(file, 0, "AD4 maps: ligand type '" + t + "' requested twice");
+        s.mapTypes.push_back(&knownType(t, file, "requested ligand map"));
+        s.typeNames.push_back(t);
+    }
+
+    std::vector<int> typeOf(receptor.atoms.size());
+    bool charged = false;
+    for (size_t i = 0; i < receptor.atoms.size(); ++i) {
+        const Atom& a = receptor.atoms[i];
+        if (a.ad4Type.empty())
+            throw InputError(file, 0,
+                             "receptor atom " + std::to_string(a.serial) +
+                                 " has no AutoDock 4 type (a PDBQT receptor is needed)");
+        const AtomParameters* p =
+            &knownType(a.ad4Type, file, "receptor atom " + std::to_string(a.serial));
+        auto it = std::find(s.receptorTypes.begin(), s.receptorTypes.end(), p);
+        if (it == s.receptorTypes.end())
+            it = s.receptorTypes.insert(s.receptorTypes.end(), p);
+        typeOf[i] = static_cast<int>(it - s.receptorTypes.begin());
+        charged = charged || a.charge != 0.0;
+    }
+    if (!charged)
+        throw InputError(file, 0,
+                         "receptor has no partial charges (all are zero): AD4 maps need a "
+                         "charged PDBQT receptor (Gasteiger charges, columns 71-76)");
+
+    s.sites = mapReceptorSites(receptor, box.centre, typeOf, s.receptorTypes);
+    for (size_t i = 0; i < s.sites.size(); ++i)
+        if (s.sites[i].hbond == HbondType::Donor1 || s.sites[i].hbond == HbondType::DonorSpherical)
+            s.donors.push_back(static_cast<int>(i));
+
+    const FreeEnergyCoefficients& fe = boundCoefficients();
+    s.pairTables.reserve(s.mapTypes.size() * s.receptorTypes.size() * kMapPairTableSize);
+    for (const AtomParameters* m : s.mapTypes)
+        for (const AtomParameters* r : s.receptorTypes) {
+            const auto t = mapPairTable(*m, *r, options.smooth, fe);
+            s.pairTables.insert(s.pairTables.end(), t.begin(), t.end());
+        }
+    s.desolvation = mapDesolvationTable(fe);
+    s.inverseDielectric =
+        mapInverseDielectricTable(options.distanceDependentDielectric, options.constantDielectric);
+    s.estatWeight = fe.estat;
+    return s;
+}
+
+void mapPointEnergies(const MapSetup& s, const Vec3& c, double* out) {
+    const int nm = static_cast<int>(s.mapTypes.size());
+    const int nr = static_cast<int>(s.receptorTypes.size());
+    double hbMin[kMaxMapTypes], hbMax[kMaxMapTypes];
+    bool hbUsed[kMaxMapTypes];
+    for (int m = 0; m < nm; ++m) {
+        out[m] = 0;
+        hbMin[m] = 999999.;
+        hbMax[m] = -999999.;
+        hbUsed[m] = false;
+    }
+    double elec = 0, desolv = 0;
+
+    // autogrid fades acceptor probes by how far each donor's X-H points from the closest donor's.
+    int closestDonor = 0;
+    double rMin = 999999.;
+    for (int ia : s.donors) {
+        const Vec3 d = s.sites[ia].position - c;
+        const double r = std::sqrt(d.x() * d.x() + d.y() * d.y() + d.z() * d.z());
+        if (r < rMin) {
+            rMin = r;
+            closestDonor = ia;
+        }
+    }
+
+    const int nsites = static_cast<int>(s.sites.size());
+    for (int ia = 0; ia < nsites; ++ia) {
+        const ReceptorSite& site = s.sites[ia];
+        Vec3 d = site.position - c;
+        double r = std::sqrt(d.x() * d.x() + d.y() * d.y() + d.z() * d.z());
+        r = std::max(r, kMapApproxZero);
+        const int iLong = mapTableIndex(r, kMapLongTableSize);
+        const int iPair = mapTableIndex(r, kMapPairTableSize);
+        elec += site.charge / std::max(r, kMinElecDistance) * s.inverseDielectric[iLong] *
+                s.estatWeight;
+        if (r > kNonbondCutoff)
+            continue;
+        d /= r;
+        const HbondFactors f = hbondFactors(s, site, ia, closestDonor, d);
+        const bool siteDonor =
+            site.hbond == HbondType::Donor1 || site.hbond == HbondType::DonorSpherical;
+        const bool siteAcceptor = static_cast<int>(site.hbond) > 2;
+        const double sol = s.desolvation[iLong];
+        const double siteSolvation = site.solpar + kQSolPar * std::fabs(site.charge);
+        for (int m = 0; m < nm; ++m) {
+            const AtomParameters& probe = *s.mapTypes[m];
+            const double e = s.pairTables[(size_t(m) * nr + site.type) * kMapPairTableSize + iPair];
+            if (probe.hbond != HbondType::None) {
+                const double rsph = std::clamp(e / 100.0, 0.0, 1.0);
+                if ((probe.hbond == HbondType::AcceptorSpherical ||
+                     probe.hbond == HbondType::Acceptor2) &&
+                    siteDonor) {
+                    out[m] += e * f.hramp * (f.racc + (1.0 - f.racc) * rsph);
+                } else if (probe.hbond == HbondType::Acceptor1 && siteDonor) {
+                    const double v = e * (f.racc + (1.0 - f.racc) * rsph);
+                    hbMin[m] = std::min(hbMin[m], v);
+                    hbMax[m] = std::max(hbMax[m], v);
+                    hbUsed[m] = true;
+                } else if (probe.isDonor() && siteAcceptor) {
+                    const double v = e * (f.rdon + (1.0 - f.rdon) * rsph);
+                    hbMin[m] = std::min(hbMin[m], v);
+                    hbMax[m] = std::max(hbMax[m], v);
+                    hbUsed[m] = true;
+                } else {
+                    out[m] += e;
+                }
+            } else {
+                out[m] += e;
+            }
+            out[m] += probe.solpar * site.vol * sol + siteSolvation * probe.vol * sol;
+        }
+        desolv += kQSolPar * site.vol * sol;
+    }
+    // autogrid adds both the strongest and the weakest directional H-bond of the point (so a
+    // single one counts twice): kept as it is, the maps must equal autogrid's.
+    for (int m = 0; m < nm; ++m)
+        if (hbUsed[m])
+            out[m] += hbMin[m] + hbMax[m];
+    out[nm] = elec;
+    out[nm + 1] = desolv;
+}
+
+GridMaps buildMapsCpu(const MapSetup& s, int threads) {
+    GridMaps g;
+    g.box = s.box;
+    g.types = s.typeNames;
+    const int nmaps = s.mapCount();
+    const long n = s.box.pointCount();
+    g.values.assign(nmaps, std::vector<float>(n));
+    const int nx = s.box.points(0), ny = s.box.points(1), nz = s.box.points(2);
+    if (threads <= 0)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    parallelFor(nz, threads, [&](long iz) {
+        std::vector<double> e(nmaps);
+        for (int iy = 0; iy < ny; ++iy)
+            for (int ix = 0; ix < nx; ++ix) {
+                mapPointEnergies(s, s.box.offset(ix, iy, static_cast<int>(iz)), e.data());
+                const long p = (iz * ny + iy) * nx + ix;
+                for (int k = 0; k < nmaps; ++k)
+                    g.values[k][p] = static_cast<float>(e[k]);
+            }
+    });
+    return g;
+}
+
+} // namespace pw::ad4

@@ -1,0 +1,211 @@
+// Tests for the LGA's parts on a smooth energy with a known minimum: genotypes inside the box,
+// crossover and mutation, each local search lowering the energy, a whole run finding the
+// minimum, determinism of runs, and AutoStop.
+#include "DockTestScoring.h"
+#include "core/PoseTestLigands.h"
+#include "dock/AutoStop.h"
+#include "dock/DockObjective.h"
+#include "dock/Genotype.h"
+#include "dock/LgaRun.h"
+#include "dock/LocalSearch.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace pw;
+using namespace pw::dock;
+
+namespace {
+
+SearchBox testBox() {
+    SearchBox b;
+    b.center = Vec3(1.0, 2.0, -1.0);
+    b.size = Vec3(12.0, 10.0, 14.0);
+    return b;
+}
+
+bool inBox(const Pose& p, const SearchBox& b) {
+    return ((p.position - b.center).cwiseAbs().array() <= 0.5 * b.size.array() + 1e-12).all();
+}
+
+} // namespace
+
+class TestDockSearch : public QObject {
+    Q_OBJECT
+    Molecule ligand_ = test::handBuiltLigand();
+    LigandKinematics kin_{ligand_, RootOrigin::RootCentroid};
+    // The minimum: the reference conformation moved to the box centre area.
+    Pose target_ = [this] {
+        Pose p = kin_.referencePose();
+        p.position = testBox().center + Vec3(1.5, -1.0, 0.5);
+        p.orientation = quaternionFromAxisAngle(Vec3(0, 0, 1), 0.7);
+        p.torsions = {0.4, -1.2, 2.0};
+        return p;
+    }();
+    test::WellScoring scoring_{kin_.coordinates(target_)};
+
+private slots:
+    void randomGenotypesAreInsideTheBox() {
+        DockRandom rng(1, 0, 0);
+        const SearchBox box = testBox();
+        for (int i = 0; i < 1000; ++i) {
+            const Pose p = randomGenotype(3, box, rng);
+            QVERIFY(inBox(p, box));
+            QVERIFY(std::abs(p.orientation.norm() - 1.0) < 1e-12);
+            QCOMPARE(p.torsionCount(), 3);
+            for (double t : p.torsions)
+                QVERIFY(t >= -M_PI && t < M_PI);
+        }
+    }
+    void crossoverTakesEveryGeneFromAParent() {
+        DockRandom rng(2, 0, 0);
+        const SearchBox box = testBox();
+        bool mixed = false;
+        for (int i = 0; i < 200; ++i) {
+            const Pose a = randomGenotype(3, box, rng), b = randomGenotype(3, box, rng);
+            Pose c;
+            crossover(a, b, c, rng);
+            int fromA = 0, fromB = 0;
+            for (int d = 0; d < 3; ++d) {
+                QVERIFY(c.position[d] == a.position[d] || c.position[d] == b.position[d]);
+                (c.position[d] == a.position[d] ? fromA : fromB)++;
+            }
+            QVERIFY(c.orientation.coeffs() == a.orientation.coeffs() ||
+                    c.orientation.coeffs() == b.orientation.coeffs());
+            for (int t = 0; t < 3; ++t) {
+                QVERIFY(c.torsions[t] == a.torsions[t] || c.torsions[t] == b.torsions[t]);
+                (c.torsions[t] == a.torsions[t] ? fromA : fromB)++;
+            }
+            QVERIFY(inBox(c, box));
+            mixed = mixed || (fromA > 0 && fromB > 0);
+        }
+        QVERIFY(mixed);
+    }
+    void mutationStaysInBoundsAndFollowsTheRate() {
+        DockRandom rng(3, 0, 0);
+        SearchBox box = testBox();
+        LgaOptions o;
+        o.mutationRate = 1.0; // every gene moves
+        for (int i = 0; i < 500; ++i) {
+            Pose p = randomGenotype(3, box, rng);
+            p.position = box.center + 0.5 * box.size; // a corner: moves must be clamped
+            const Pose before = p;
+            mutate(p, o, box, rng);
+            QVERIFY(inBox(p, box));
+            QVERIFY(std::abs(p.orientation.norm() - 1.0) < 1e-12);
+            for (int t = 0; t < 3; ++t) {
+                QVERIFY(p.torsions[t] >= -M_PI && p.torsions[t] <= M_PI);
+                QVERIFY(p.torsions[t] != before.torsions[t]);
+                QVERIFY(std::abs(normalizeAngle(p.torsions[t] - before.torsions[t])) <=
+                        o.maxAngleMutationDegrees * M_PI / 180 + 1e-12);
+            }
+            const double turned =
+                2 * std::acos(std::min(1.0, std::abs(p.orientation.dot(before.orientation))));
+            QVERIFY(turned <= o.maxAngleMutationDegrees * M_PI / 180 + 1e-9);
+        }
+        o.mutationRate = 0.0;
+        Pose p = randomGenotype(3, box, rng);
+        const Pose before = p;
+        mutate(p, o, box, rng);
+        QVERIFY(p.position == before.position && p.torsions == before.torsions);
+    }
+    void eachLocalSearchLowersTheEnergy_data() {
+        QTest::addColumn<int>("method");
+        QTest::newRow("sw") << int(LocalSearchMethod::SolisWets);
+        QTest::newRow("adadelta") << int(LocalSearchMethod::Adadelta);
+        QTest::newRow("bfgs") << int(LocalSearchMethod::Bfgs);
+    }
+    void eachLocalSearchLowersTheEnergy() {
+        QFETCH(int, method);
+        const auto m = static_cast<LocalSearchMethod>(method);
+        const SearchBox box = testBox();
+        LgaOptions o;
+        DockObjective f(kin_, scoring_);
+        LocalSearchWorkspace ws;
+        DockRandom rng(4, 0, 0);
+        double totalStart = 0, totalEnd = 0;
+        for (int i = 0; i < 20; ++i) {
+            // Starts near the minimum (within the basin a local search is for).
+            Pose p = target_;
+            p.position += Vec3(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1));
+            p.orientation = quaternionFromAxisAngle(randomAxis(rng), 0.5) * p.orientation;
+            for (double& t : p.torsions)
+                t = normalizeAngle(t + rng.uniform(-0.6, 0.6));
+            double e = f.energy(p);
+            const double start = e;
+            const long before = f.evaluations();
+            const long used = localSearch(m, f, p, e, o, box, rng, ws);
+            QCOMPARE(used, f.evaluations() - before);
+            QVERIFY(used > 0);
+            QVERIFY(e <= start);
+            QVERIFY(std::abs(e - f.energy(p)) < 1e-9); // the reported energy is the pose's
+            QVERIFY(inBox(p, box));
+            totalStart += start;
+            totalEnd += e;
+        }
+        // Clearly lower on average: at most a fifth of where they started.
+        QVERIFY2(totalEnd < 0.2 * totalStart,
+                 qPrintable(QString("start %1 end %2").arg(totalStart).arg(totalEnd)));
+    }
+    void aRunFindsTheMinimumDeterministically_data() {
+        QTest::addColumn<int>("method");
+        QTest::newRow("sw") << int(LocalSearchMethod::SolisWets);
+        QTest::newRow("adadelta") << int(LocalSearchMethod::Adadelta);
+        QTest::newRow("bfgs") << int(LocalSearchMethod::Bfgs);
+    }
+    void aRunFindsTheMinimumDeterministically() {
+        QFETCH(int, method);
+        LgaRunSetup s;
+        s.kinematics = &kin_;
+        s.scoring = &scoring_;
+        s.box = testBox();
+        s.options.populationSize = 50;
+        s.options.localSearch = static_cast<LocalSearchMethod>(method);
+        s.options.localSearchIterations = 100;
+        s.options.autoStop = false;
+        s.evaluationBudget = 150000;
+        s.seed = 11;
+        s.ligand = 2;
+        s.run = 3;
+        const DockRun a = runLga(s);
+        QVERIFY2(a.searchEnergy < 0.1, // RMSD below 0.1 A over 11 atoms
+                 qPrintable(QString::number(a.searchEnergy)));
+        QVERIFY(a.evaluations >= s.evaluationBudget);
+        QVERIFY(a.generations > 0);
+        QCOMPARE(int(a.coordinates.size()), kin_.atomCount());
+        const DockRun b = runLga(s);
+        QCOMPARE(a.searchEnergy, b.searchEnergy);
+        QVERIFY(a.pose.position == b.pose.position && a.pose.torsions == b.pose.torsions);
+        QCOMPARE(a.evaluations, b.evaluations);
+        s.run = 4; // another stream
+        s.evaluationBudget = 2000;
+        const DockRun c = runLga(s);
+        s.run = 3;
+        const DockRun d = runLga(s);
+        QVERIFY(c.pose.position != d.pose.position);
+    }
+    void autoStopWaitsForFourAgreeingChecks() {
+        AutoStop stop(0.15, 5);
+        std::vector<double> flat(150, -7.0);
+        int stoppedAt = -1;
+        for (int g = 1; g <= 40 && stoppedAt < 0; ++g)
+            if (stop.converged(g, flat))
+                stoppedAt = g;
+        QCOMPARE(stoppedAt, 20); // checks at 5, 10, 15, 20
+        AutoStop improving(0.15, 5);
+        for (int g = 1; g <= 100; ++g) {
+            std::vector<double> e(150, -1.0 - 0.1 * g);
+            QVERIFY(!improving.converged(g, e));
+        }
+        AutoStop spread(0.15, 5);
+        std::vector<double> wide(150);
+        for (int i = 0; i < 150; ++i)
+            wide[i] = -7.0 + 0.1 * i; // best tenth spans 1.4 kcal/mol
+        for (int g = 1; g <= 100; ++g)
+            QVERIFY(!spread.converged(g, wide));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDockSearch)
+#include "test_dock_search.moc"

@@ -1,0 +1,123 @@
+// AD4 map cache and GPF reading: repeated requests are served without rebuilding, any change of
+// receptor, box or types is a different entry, the least recently used entry goes first; GPFs
+// give autogrid's box and types, and bad ones one clear message with the line.
+#include "PdbqtFixture.h"
+
+#include "core/InputError.h"
+#include "score/ad4/Ad4GridParameterFile.h"
+#include "score/ad4/Ad4MapCache.h"
+
+#include <QtTest>
+
+#include <sstream>
+
+using namespace pw;
+using namespace pw::ad4;
+using namespace pwtest;
+
+namespace {
+
+Molecule receptor1stp() {
+    return readPdbqtForTest(dataPath("complexes/1stp/receptor.pdbqt"));
+}
+
+MapBox box(double dx = 0) {
+    MapBox b;
+    b.centre = Vec3(10.734 + dx, 2.033, -11.537);
+    b.spacing = 0.5;
+    b.npts = {4, 4, 4};
+    return b;
+}
+
+} // namespace
+
+class TestAd4MapCache : public QObject {
+    Q_OBJECT
+
+private slots:
+    void keyFollowsEveryInput() {
+        const Molecule m = receptor1stp();
+        const auto k = mapCacheKey(m, box(), {"C", "OA"});
+        QCOMPARE(mapCacheKey(m, box(), {"OA", "C"}), k); // a set of types
+        QVERIFY(mapCacheKey(m, box(), {"C", "OA", "HD"}) != k);
+        QVERIFY(mapCacheKey(m, box(0.375), {"C", "OA"}) != k);
+        Molecule moved = m;
+        moved.atoms[5].position.x() += 1e-3;
+        QVERIFY(mapCacheKey(moved, box(), {"C", "OA"}) != k);
+        Molecule recharged = m;
+        recharged.atoms[7].charge += 0.001;
+        QVERIFY(mapCacheKey(recharged, box(), {"C", "OA"}) != k);
+        MapBuildOptions o;
+        o.smooth = 0.0;
+        QVERIFY(mapCacheKey(m, box(), {"C", "OA"}, o) != k);
+    }
+
+    void repeatedRequestsAreNotRebuilt() {
+        const Molecule m = receptor1stp();
+        MapCache cache(2);
+        int built = 0;
+        auto counting = [&](const MapSetup& s) {
+            ++built;
+            return buildMapsCpu(s, 1);
+        };
+        const auto a = cache.get(m, box(), {"C", "OA"}, {}, counting);
+        const auto b = cache.get(m, box(), {"OA", "C"}, {}, counting);
+        QCOMPARE(built, 1);
+        QCOMPARE(a.get(), b.get());
+        QCOMPARE(cache.stats().hits, 1L);
+        QCOMPARE(mapIndexOf(*a, "OA"), 1);
+        QCOMPARE(mapIndexOf(*a, "e"), 2);
+        QCOMPARE(mapIndexOf(*a, "HD"), -1);
+        // The cached maps are the builder's maps.
+        const GridMaps fresh = buildMapsCpu(prepareMaps(m, box(), {"C", "OA"}), 1);
+        QCOMPARE(a->values, fresh.values);
+    }
+
+    void leastRecentlyUsedIsDropped() {
+        const Molecule m = receptor1stp();
+        MapCache cache(2);
+        cache.get(m, box(0), {"C"});
+        cache.get(m, box(1), {"C"});
+        cache.get(m, box(0), {"C"}); // box 0 now most recent
+        cache.get(m, box(2), {"C"}); // drops box 1
+        QCOMPARE(cache.size(), size_t(2));
+        QCOMPARE(cache.stats().builds, 3L);
+        cache.get(m, box(0), {"C"});
+        QCOMPARE(cache.stats().builds, 3L);
+        cache.get(m, box(1), {"C"});
+        QCOMPARE(cache.stats().builds, 4L);
+    }
+
+    void readsAutogridGpf() {
+        const GridParameterFile g = readGridParameterFile(dataPath("ad4maps/1r55/1r55.gpf"));
+        QCOMPARE(g.box.npts[0], 10);
+        QCOMPARE(g.box.spacing, 0.6);
+        QCOMPARE(g.box.centre.z(), 25.210);
+        QCOMPARE(g.ligandTypes.size(), size_t(10));
+        QCOMPARE(g.ligandTypes[9], std::string("Cl"));
+        QCOMPARE(g.receptor, std::string("receptor.pdbqt"));
+        QVERIFY(g.options.distanceDependentDielectric);
+        QCOMPARE(g.options.smooth, 0.5);
+    }
+
+    void badGpfNamesTheLine() {
+        auto fails = [](const std::string& text, const char* needle) {
+            std::istringstream in(text);
+            try {
+                parseGridParameterFile(in, "bad.gpf");
+                QFAIL("expected an InputError");
+            } catch (const InputError& e) {
+                if (std::string(e.what()).find(needle) == std::string::npos)
+                    QFAIL(e.what());
+            }
+        };
+        fails("npts 10 11 10\n", "bad.gpf:1: 'npts'");
+        fails("npts 10 10 10\nspacing x\n", "bad.gpf:2: 'spacing'");
+        fails("npts 10 10 10\nspacing 0.4\ngridcenter auto\n", "bad.gpf:3: 'gridcenter auto'");
+        fails("npts 10 10 10\nspacing 0.4\ngridcenter 1 2 3\n",
+              "needs npts, spacing, gridcenter and ligand_types");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAd4MapCache)
+#include "test_ad4_map_cache.moc"
