@@ -120,14 +120,23 @@ bool hasDepth(const Molecule& m) {
     return hi - lo > 0.01;
 }
 
-MoleculeDescriptors computeDescriptors(const Molecule& m) {
+// Sanitized, stereochemistry from a 3D pose's coordinates (poses carry it in their coordinates
+// only, and the canonical SMILES keeps it), hydrogens removed.
+std::unique_ptr<RDKit::RWMol> preparedForDescriptors(const Molecule& m) {
     std::unique_ptr<RDKit::RWMol> mol = toRdkit(m);
     sanitizeOrThrow(*mol, m);
-    // Poses carry their stereochemistry in their coordinates only: the canonical SMILES keeps it.
     if (mol->getNumConformers() && hasDepth(m))
         RDKit::MolOps::assignStereochemistryFrom3D(*mol);
     RDKit::MolOps::removeHs(*mol);
-    return describe(*mol);
+    return mol;
+}
+
+MoleculeDescriptors computeDescriptors(const Molecule& m) {
+    return describe(*preparedForDescriptors(m));
+}
+
+std::string poseSmiles(const Molecule& m) {
+    return RDKit::MolToSmiles(*preparedForDescriptors(m), /*doIsomericSmiles=*/true);
 }
 
 MoleculeDescriptors descriptorsFromSmiles(const std::string& smiles) {
