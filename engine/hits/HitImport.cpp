@@ -217,6 +217,10 @@ long importLingoHits(HitStore& store, const std::string& path) {
             line.pop_back();
         if (line.empty() || line[0] == '#' || line.rfind("query\t", 0) == 0)
             continue;
+        if (line[0] == '{')
+            throw InputError(path, lineNo,
+                             "expected the lingo command's tab-separated hit list "
+                             "(its --out without --json), got a JSON line");
         const size_t t1 = line.find('\t');
         const size_t t2 = t1 == std::string::npos ? t1 : line.find('\t', t1 + 1);
         double similarity = 0;

@@ -188,6 +188,45 @@ private slots:
         QCOMPARE(rows[0]["rank"].toInt(), 1);
         QCOMPARE(rows[1]["lingo_similarity"].toDouble(), 0.5);
 
+        // The lingo command's own hit list: the stored similarity is the best over its queries.
+        CliRun sm = runCli({"hits", "query", db, "--json", "--columns", "name,smiles", "--limit",
+                            "8", "--order", "id"});
+        std::string dbSmi, querySmi;
+        const auto named = jsonLines(sm.out);
+        for (int i = 0; i < named.size(); ++i) {
+            const std::string line = named[i]["smiles"].toString().toStdString() + "\t" +
+                                     named[i]["name"].toString().toStdString() + "\n";
+            (i < 2 ? querySmi : dbSmi) += line;
+        }
+        writeText(dir.filePath("db.smi"), dbSmi);
+        writeText(dir.filePath("q.smi"), querySmi);
+        const QString real = dir.filePath("real.tsv"), db3 = dir.filePath("h3.db");
+        CliRun lg =
+            runCli({"lingo", "--query", dir.filePath("q.smi"), "--db", dir.filePath("db.smi"),
+                    "--top", "6", "--device", "cpu", "--out", real});
+        QVERIFY2(lg.exitCode == 0, lg.err.constData());
+        QCOMPARE(runCli({"hits", "import", db3, data("shapes/cdk2.sdf"), "--lingo", real}).exitCode,
+                 0);
+        std::map<QString, double> best;
+        for (const QByteArray& line : readBytes(real).split('\n').mid(1)) {
+            const QList<QByteArray> f = line.split('\t');
+            if (f.size() == 3)
+                best[QString(f[1])] = std::max(
+                    best.count(QString(f[1])) ? best[QString(f[1])] : -1.0, f[2].toDouble());
+        }
+        QCOMPARE(best.size(), size_t(6));
+        CliRun got = runCli({"hits", "query", db3, "--json", "--where",
+                             "lingo_similarity is not null", "--columns", "name,lingo_similarity"});
+        const auto gotRows = jsonLines(got.out);
+        QCOMPARE(gotRows.size(), qsizetype(6));
+        for (const QJsonObject& r : gotRows)
+            QCOMPARE(r["lingo_similarity"].toDouble(), best[r["name"].toString()]);
+        // JSON lines are refused with the line named.
+        writeText(dir.filePath("hits.json"), "{\"query\":0}\n");
+        CliRun bad = runCli({"hits", "import", db3, "--lingo", dir.filePath("hits.json")});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("hits.json:1"), bad.err.constData());
+
         for (const char* method : {"leader", "butina"}) {
             CliRun c =
                 runCli({"hits", "cluster", db, "--method", method, "--threshold", "0.6", "--json"});
