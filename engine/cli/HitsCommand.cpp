@@ -275,6 +275,8 @@ int runExport(const std::vector<std::string>& args) {
     const bool csv = out.size() >= 4 && out.compare(out.size() - 4, 4, ".csv") == 0;
     if (!csv && format != FileFormat::Sdf)
         throw UsageError("--out must name a .sdf or .csv file, got '" + out + "'");
+    if (!csv && cl.value("columns"))
+        throw UsageError("--columns chooses CSV columns; an SDF export writes every column");
     const long n = withFilterErrors([&] {
         return csv ? exportCsv(store, selection, out,
                                cl.value("columns") ? splitList(*cl.value("columns"))
