@@ -213,10 +213,17 @@ int runColumns(const std::vector<std::string>& args) {
     HitStore store(storeArgument(cl, 1), HitStore::Mode::ReadOnly);
     if (!cl.flag("json"))
         std::cout << "# column\ttype\torigin\tsd_tag\tnon_null\n";
+    // Non-NULL counts of every column in one pass over the table.
+    std::string sql = "SELECT ";
+    for (const ColumnInfo& c : store.columns())
+        sql.append(sql.size() > 7 ? ", count(" : "count(")
+            .append(quoteIdentifier(c.name))
+            .append(")");
+    Statement counts = store.prepare(sql + " FROM poses");
+    counts.step();
+    int k = 0;
     for (const ColumnInfo& c : store.columns()) {
-        Statement s = store.prepare("SELECT count(" + quoteIdentifier(c.name) + ") FROM poses");
-        s.step();
-        const long long count = s.integer(0);
+        const long long count = counts.integer(k++);
         if (cl.flag("json")) {
             JsonObject o;
             o.add("column", c.name)
