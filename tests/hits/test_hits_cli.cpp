@@ -76,6 +76,75 @@ private slots:
         }
     }
 
+    void dockScoresEqualWhatTheEngineWrote() {
+        QTemporaryDir dir;
+        const QString sdf = dir.filePath("dock.sdf"), db = dir.filePath("h.db");
+        CliRun d = runCli({"dock",
+                           "--receptor",
+                           data("complexes/1stp/receptor.pdbqt"),
+                           "--box",
+                           data("complexes/1stp/box.txt"),
+                           "--ligands",
+                           data("complexes/1stp/ligand_xtal.pdbqt"),
+                           "--reference",
+                           data("complexes/1stp/ligand_xtal.pdbqt"),
+                           "--runs",
+                           "4",
+                           "--seed",
+                           "3",
+                           "--population",
+                           "50",
+                           "--evaluations",
+                           "20000",
+                           "--ls-iterations",
+                           "100",
+                           "--device",
+                           "cpu",
+                           "--threads",
+                           "1",
+                           "--all-runs",
+                           "--out",
+                           sdf});
+        QVERIFY2(d.exitCode == 0, d.err.constData());
+        CliRun imp = runCli({"hits", "import", db, sdf, "--receptor",
+                             data("complexes/1stp/receptor.pdb"), "--json"});
+        QVERIFY2(imp.exitCode == 0, imp.err.constData());
+        const std::vector<Molecule> written = readMolecules(sdf.toStdString());
+        QVERIFY(written.size() >= 2);
+        // Every numeric tag the docking wrote is a column holding the same number.
+        std::map<std::string, std::string> columnOfTag{
+            {"dock_score", "dock_score"},  {"run", "dock_run"},
+            {"cluster", "dock_cluster"},   {"cluster_size", "dock_cluster_size"},
+            {"rmsd_ref", "dock_rmsd_ref"}, {"seed", "dock_seed"}};
+        for (const auto& [key, value] : written[0].properties)
+            if (key.rfind("dock_", 0) == 0)
+                columnOfTag[key] = key; // the per-term breakdown: dock_inter, dock_gauss1, ...
+        QStringList columns{"name", "rank", "ligand_efficiency", "interaction_count"};
+        for (const auto& [tag, column] : columnOfTag)
+            columns << QString::fromStdString(column);
+        CliRun q = runCli(
+            {"hits", "query", db, "--json", "--order", "id", "--columns", columns.join(',')});
+        QVERIFY2(q.exitCode == 0, q.err.constData());
+        const auto rows = jsonLines(q.out);
+        QCOMPARE(rows.size(), qsizetype(written.size()));
+        int bestRank = 0;
+        for (size_t i = 0; i < written.size(); ++i) {
+            const QJsonObject& r = rows[int(i)];
+            for (const auto& [tag, column] : columnOfTag) {
+                QVERIFY2(written[i].property(tag), tag.c_str());
+                QCOMPARE(r[QString::fromStdString(column)].toDouble(),
+                         tagNumber(written[i], tag.c_str()));
+            }
+            QCOMPARE(r["ligand_efficiency"].toDouble(),
+                     -tagNumber(written[i], "dock_score") / written[i].heavyAtomCount());
+            QVERIFY(!r["interaction_count"].isNull()); // a receptor was given
+            // Ranked by dock_score, lower first (the file is already in that order).
+            QCOMPARE(r["rank"].toInt(), int(i) + 1);
+            bestRank = std::max(bestRank, r["rank"].toInt());
+        }
+        QCOMPARE(bestRank, int(written.size()));
+    }
+
     void overlayScoresEqualWhatTheEngineWrote() {
         QTemporaryDir dir;
         const QString sdf = dir.filePath("aligned.sdf"), db = dir.filePath("h.db");
