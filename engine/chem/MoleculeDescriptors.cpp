@@ -16,6 +16,7 @@
 #include <GraphMol/SmilesParse/SmilesWrite.h>
 #include <GraphMol/Substruct/SubstructMatch.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -107,11 +108,35 @@ double qedScore(const QedProperties& p) {
     return std::exp(weighted / weights);
 }
 
-MoleculeDescriptors computeDescriptors(const Molecule& m) {
+// Coordinates off the z = 0 plane: a real 3D pose whose geometry fixes its stereochemistry
+// (a flat 2D drawing does not).
+bool hasDepth(const Molecule& m) {
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < m.atoms.size(); ++i) {
+        const double z = m.atoms[i].position.z();
+        lo = i ? std::min(lo, z) : z;
+        hi = i ? std::max(hi, z) : z;
+    }
+    return hi - lo > 0.01;
+}
+
+// Sanitized, stereochemistry from a 3D pose's coordinates (poses carry it in their coordinates
+// only, and the canonical SMILES keeps it), hydrogens removed.
+std::unique_ptr<RDKit::RWMol> preparedForDescriptors(const Molecule& m) {
     std::unique_ptr<RDKit::RWMol> mol = toRdkit(m);
     sanitizeOrThrow(*mol, m);
+    if (mol->getNumConformers() && hasDepth(m))
+        RDKit::MolOps::assignStereochemistryFrom3D(*mol);
     RDKit::MolOps::removeHs(*mol);
-    return describe(*mol);
+    return mol;
+}
+
+MoleculeDescriptors computeDescriptors(const Molecule& m) {
+    return describe(*preparedForDescriptors(m));
+}
+
+std::string poseSmiles(const Molecule& m) {
+    return RDKit::MolToSmiles(*preparedForDescriptors(m), /*doIsomericSmiles=*/true);
 }
 
 MoleculeDescriptors descriptorsFromSmiles(const std::string& smiles) {

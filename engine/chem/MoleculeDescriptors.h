@@ -38,6 +38,10 @@ struct MoleculeDescriptors {
 
 // Throws InputError naming the molecule when RDKit cannot sanitize it.
 MoleculeDescriptors computeDescriptors(const Molecule& m);
+// The canonical SMILES alone, as computeDescriptors gives it: for another pose of a molecule
+// whose graph-only descriptors are known (they do not depend on coordinates; the stereochemistry
+// in the SMILES does).
+std::string poseSmiles(const Molecule& m);
 // The same from a SMILES string (tests, SMILES inputs); throws InputError on a bad SMILES.
 MoleculeDescriptors descriptorsFromSmiles(const std::string& smiles);
 

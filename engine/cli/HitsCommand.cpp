@@ -213,10 +213,17 @@ int runColumns(const std::vector<std::string>& args) {
     HitStore store(storeArgument(cl, 1), HitStore::Mode::ReadOnly);
     if (!cl.flag("json"))
         std::cout << "# column\ttype\torigin\tsd_tag\tnon_null\n";
+    // Non-NULL counts of every column in one pass over the table.
+    std::string sql = "SELECT ";
+    for (const ColumnInfo& c : store.columns())
+        sql.append(sql.size() > 7 ? ", count(" : "count(")
+            .append(quoteIdentifier(c.name))
+            .append(")");
+    Statement counts = store.prepare(sql + " FROM poses");
+    counts.step();
+    int k = 0;
     for (const ColumnInfo& c : store.columns()) {
-        Statement s = store.prepare("SELECT count(" + quoteIdentifier(c.name) + ") FROM poses");
-        s.step();
-        const long long count = s.integer(0);
+        const long long count = counts.integer(k++);
         if (cl.flag("json")) {
             JsonObject o;
             o.add("column", c.name)
@@ -275,6 +282,8 @@ int runExport(const std::vector<std::string>& args) {
     const bool csv = out.size() >= 4 && out.compare(out.size() - 4, 4, ".csv") == 0;
     if (!csv && format != FileFormat::Sdf)
         throw UsageError("--out must name a .sdf or .csv file, got '" + out + "'");
+    if (!csv && cl.value("columns"))
+        throw UsageError("--columns chooses CSV columns; an SDF export writes every column");
     const long n = withFilterErrors([&] {
         return csv ? exportCsv(store, selection, out,
                                cl.value("columns") ? splitList(*cl.value("columns"))

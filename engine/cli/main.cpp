@@ -51,9 +51,9 @@ const std::vector<Command>& commands() {
          "[--columns a,b] [--json]\n"
          "      posewright-cli hits columns STORE.db [--json]\n"
          "      posewright-cli hits cluster STORE.db [--method leader|butina] [--threshold T] "
-         "[--where EXPR]\n"
+         "[--where EXPR] [--order ...] [--threads N] [--json]\n"
          "      posewright-cli hits export STORE.db --out OUT.sdf|OUT.csv [--where EXPR] [--order "
-         "...] [--limit N]",
+         "...] [--limit N] [--columns a,b (CSV)]",
          runHits},
         {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them", "maps --gpf GPF [--receptor R.pdbqt] --out OUT.maps.fld [--device auto|cpu|cuda[:N]] [--threads N]", runMaps},
         {"bench", "benchmarks: overlay, lingo, minimize (one JSON object per run)",

@@ -2,7 +2,6 @@
 // interactions) on all threads, then inserted in file order with one prepared statement.
 #include "HitImport.h"
 
-#include "chem/MoleculeDescriptors.h"
 #include "chem/MoleculeReader.h"
 #include "chem/SdfReader.h"
 #include "chem/SdfWriter.h"
@@ -47,7 +46,36 @@ SqlValue typedValue(const ColumnInfo& c, const std::string& text) {
 
 } // namespace
 
-PoseRecord makePoseRecord(const Molecule& in, const ImportOptions& options, std::string* warning) {
+std::optional<MoleculeDescriptors> DescriptorCache::find(const std::string& key) const {
+    std::lock_guard lock(mutex_);
+    auto it = map_.find(key);
+    return it == map_.end() ? std::nullopt : std::optional<MoleculeDescriptors>(it->second);
+}
+
+void DescriptorCache::add(const std::string& key, const MoleculeDescriptors& d) {
+    std::lock_guard lock(mutex_);
+    if (map_.size() >= 100000) // bounded memory over a million distinct molecules
+        map_.clear();
+    map_.emplace(key, d);
+}
+
+std::string DescriptorCache::key(const Molecule& m) {
+    std::string k;
+    k.reserve(m.atoms.size() * 3 + m.bonds.size() * 6);
+    for (const Atom& a : m.atoms) {
+        k += static_cast<char>(a.element);
+        k += static_cast<char>(a.formalCharge + 64);
+    }
+    k += '|';
+    for (const Bond& b : m.bonds) {
+        k += std::to_string(b.a) + '-' + std::to_string(b.b);
+        k += static_cast<char>('0' + static_cast<int>(b.order));
+    }
+    return k;
+}
+
+PoseRecord makePoseRecord(const Molecule& in, const ImportOptions& options, std::string* warning,
+                          DescriptorCache* cache) {
     Molecule m = in;
     // Tags that export added for computed columns are recomputed, not kept.
     std::erase_if(m.properties,
@@ -68,7 +96,16 @@ PoseRecord makePoseRecord(const Molecule& in, const ImportOptions& options, std:
     }
     r.heavyAtoms = m.heavyAtomCount();
     try {
-        const MoleculeDescriptors d = computeDescriptors(m);
+        MoleculeDescriptors d;
+        const std::string key = cache ? DescriptorCache::key(m) : std::string();
+        if (auto known = cache ? cache->find(key) : std::nullopt) {
+            d = *known;
+            d.smiles = poseSmiles(m); // its stereochemistry comes from this pose
+        } else {
+            d = computeDescriptors(m);
+            if (cache)
+                cache->add(key, d);
+        }
         r.smiles = d.smiles;
         r.mw = d.mw;
         r.clogp = d.clogp;
@@ -108,6 +145,7 @@ ImportStats importSdf(HitStore& store, const std::string& path, const ImportOpti
     std::vector<PoseRecord> records;
     std::vector<std::string> parseWarnings, chemWarnings;
     std::vector<char> ok;
+    DescriptorCache cache;
     bool more = true;
     while (more) {
         texts.clear();
@@ -131,7 +169,7 @@ ImportStats importSdf(HitStore& store, const std::string& path, const ImportOpti
                 Molecule m;
                 if (!parseSdfRecord(texts[i], path, readOptions, m, parseWarnings[i]))
                     return;
-                records[i] = makePoseRecord(m, options, &chemWarnings[i]);
+                records[i] = makePoseRecord(m, options, &chemWarnings[i], &cache);
                 ok[i] = 1;
             } catch (...) {
                 std::lock_guard lock(failureMutex);
@@ -179,6 +217,10 @@ long importLingoHits(HitStore& store, const std::string& path) {
             line.pop_back();
         if (line.empty() || line[0] == '#' || line.rfind("query\t", 0) == 0)
             continue;
+        if (line[0] == '{')
+            throw InputError(path, lineNo,
+                             "expected the lingo command's tab-separated hit list "
+                             "(its --out without --json), got a JSON line");
         const size_t t1 = line.find('\t');
         const size_t t2 = t1 == std::string::npos ? t1 : line.find('\t', t1 + 1);
         double similarity = 0;

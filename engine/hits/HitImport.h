@@ -5,10 +5,14 @@
 
 #include "HitStore.h"
 #include "PoseInteractions.h"
+#include "chem/MoleculeDescriptors.h"
 #include "core/Molecule.h"
 
 #include <functional>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <unordered_map>
 
 namespace pw::hits {
 
@@ -27,9 +31,24 @@ struct ImportStats {
     long noProperties = 0; // rows stored without RDKit properties (RDKit could not sanitize)
 };
 
+// RDKit properties per molecule graph (elements, charges, bonds with orders), shared by the
+// poses of one molecule: docking writes many per ligand, and the properties' substructure
+// searches are the import's costliest step. Thread-safe; bounded.
+class DescriptorCache {
+public:
+    std::optional<MoleculeDescriptors> find(const std::string& key) const;
+    void add(const std::string& key, const MoleculeDescriptors& d);
+    static std::string key(const Molecule& m);
+
+private:
+    mutable std::mutex mutex_;
+    std::unordered_map<std::string, MoleculeDescriptors> map_;
+};
+
 // One pose as the store keeps it: molblock and tag text re-written from the parsed molecule
 // (bond orders as read), numeric tags as columns, properties and interactions computed.
-PoseRecord makePoseRecord(const Molecule& m, const ImportOptions& options, std::string* warning);
+PoseRecord makePoseRecord(const Molecule& m, const ImportOptions& options, std::string* warning,
+                          DescriptorCache* cache = nullptr);
 
 // Adds every record of an SDF file. Must run inside a HitStore::Transaction, so that a failed or
 // killed import leaves nothing behind. Throws InputError when the file cannot be read.

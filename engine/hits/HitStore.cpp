@@ -60,7 +60,12 @@ HitStore::HitStore(const std::string& path, Mode mode) : path_(path) {
         throw StoreError(path + ": not a Posewright hit store (the file is not an SQLite "
                                 "database); it was left unchanged");
     readOnly_ = mode == Mode::ReadOnly;
-    int flags = readOnly_ ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+    // A journal beside the store is what a killed import leaves: SQLite rolls it back (the store
+    // as it was before that import) on the first read, which needs write access. We write nothing
+    // else in read-only mode.
+    long long journalSize = 0;
+    const bool hotJournal = fileExists(path + "-journal", journalSize) && journalSize > 0;
+    int flags = readOnly_ && !hotJournal ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
     if (fresh && mode == Mode::Create)
         flags |= SQLITE_OPEN_CREATE;
     if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
@@ -137,9 +142,13 @@ void HitStore::checkSchema() {
     if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB)
         throw StoreError(path_ + ": the hit store is corrupt (" + sqlite3_errmsg(db_) +
                          "); it was left unchanged");
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        throw StoreError(path_ + ": not a Posewright hit store (" + sqlite3_errmsg(db_) +
-                         "); it was left unchanged");
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        const std::string why = sqlite3_errmsg(db_);
+        if (why.find("no such table") != std::string::npos)
+            throw StoreError(path_ + ": not a Posewright hit store (" + why +
+                             "); it was left unchanged");
+        throw StoreError(path_ + ": cannot read the hit store: " + why);
+    }
     if (version.empty())
         throw StoreError(path_ + ": not a Posewright hit store (no schema version); it was "
                                  "left unchanged");

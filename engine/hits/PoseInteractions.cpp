@@ -4,6 +4,8 @@
 #include "PoseInteractions.h"
 
 #include "InteractionRules.h"
+#include "LigandChemistry.h"
+#include "core/InputError.h"
 
 #include <Eigen/Geometry>
 
@@ -120,6 +122,12 @@ void addGroup(const Molecule& m, const std::vector<int>& atoms, const char* labe
 ReceptorSites::ReceptorSites(const Molecule& receptor) : data_(std::make_unique<Data>()) {
     Data& d = *data_;
     d.residueList = receptor.residues;
+    const bool hasResidues = std::any_of(receptor.atoms.begin(), receptor.atoms.end(),
+                                         [](const Atom& a) { return a.residue >= 0; });
+    if (!hasResidues)
+        throw InputError(receptor.sourceFile, 0,
+                         "the receptor has no residues: expected a PDB or PDBQT file, whose "
+                         "residue names and numbers the interactions are reported by");
     for (const Atom& a : receptor.atoms)
         d.positions.push_back(a.position);
     const auto nb = receptor.neighbours();
@@ -204,89 +212,9 @@ ReceptorSites::ReceptorSites(const Molecule& receptor) : data_(std::make_unique<
 
 ReceptorSites::~ReceptorSites() = default;
 
-namespace {
-
-// Ligand chemistry from elements, bond orders and charges.
-struct LigandView {
-    const Molecule& m;
-    std::vector<std::vector<int>> nb;
-    std::vector<double> valence; // sum of bond orders (aromatic 1.5)
-    bool hasExplicitH = false;
-
-    explicit LigandView(const Molecule& mol) : m(mol), nb(mol.neighbours()) {
-        for (const Atom& a : m.atoms)
-            hasExplicitH |= a.element == 1;
-        valence.assign(m.atoms.size(), 0.0);
-        for (const Bond& b : m.bonds) {
-            const double o = b.order == BondOrder::Aromatic ? 1.5 : double(int(b.order));
-            valence[b.a] += o;
-            valence[b.b] += o;
-        }
-    }
-    int element(int i) const { return m.atoms[i].element; }
-    std::vector<int> explicitH(int i) const {
-        std::vector<int> h;
-        for (int n : nb[i])
-            if (element(n) == 1)
-                h.push_back(n);
-        return h;
-    }
-    // Hydrogens: the explicit ones when the molecule has any, else those the usual valence
-    // leaves (N 3, O and S 2, shifted by the formal charge: NH4+ has 4, O- none).
-    int hydrogenCount(int i) const {
-        if (hasExplicitH)
-            return int(explicitH(i).size());
-        const int e = element(i);
-        const int base = e == 7 ? 3 : (e == 8 || e == 16) ? 2 : 0;
-        if (!base)
-            return 0;
-        return std::max(0, int(std::lround(base + m.atoms[i].formalCharge - valence[i])));
-    }
-    bool doubleBondedTo(int i, int element) const {
-        for (const Bond& b : m.bonds)
-            if ((b.a == i || b.b == i) && b.order == BondOrder::Double &&
-                m.atoms[b.a == i ? b.b : b.a].element == element)
-                return true;
-        return false;
-    }
-    // Amide-like N: bonded to a carbon or sulfur that carries a double-bonded O or S.
-    bool isAmideN(int i) const {
-        for (int n : nb[i])
-            if ((element(n) == 6 || element(n) == 16) &&
-                (doubleBondedTo(n, 8) || doubleBondedTo(n, 16)))
-                return true;
-        return false;
-    }
-    bool isDonor(int i) const {
-        const int e = element(i);
-        return (e == 7 || e == 8) && hydrogenCount(i) > 0;
-    }
-    bool isAcceptor(int i) const {
-        const int e = element(i);
-        if (e == 8)
-            return true;
-        // Thioether and thiophene sulfur: a weak acceptor (biotin's S1 takes Thr90's OG1 H).
-        if (e == 16)
-            return hydrogenCount(i) == 0 && nb[i].size() == 2 && !doubleBondedTo(i, 8);
-        if (e != 7 || m.atoms[i].formalCharge > 0 || hydrogenCount(i) > 0)
-            return false;
-        return !isAmideN(i) && !(m.atoms[i].aromatic && nb[i].size() == 3);
-    }
-    bool isHydrophobicCarbon(int i) const {
-        if (element(i) != 6)
-            return false;
-        for (int n : nb[i])
-            if (element(n) != 6 && element(n) != 1)
-                return false;
-        return true;
-    }
-};
-
-} // namespace
-
 std::vector<Interaction> ReceptorSites::interactions(const Molecule& ligand) const {
     const Data& d = *data_;
-    LigandView L(ligand);
+    const LigandChemistry L(ligand);
     std::vector<Interaction> out;
     auto add = [&](const char* kind, int residue, int ligandAtom, const std::string& recAtom,
                    double distance) {
@@ -313,7 +241,7 @@ std::vector<Interaction> ReceptorSites::interactions(const Molecule& ligand) con
                 const double dist = (s.position - p).norm();
                 if (dist > rules::kHbondMax)
                     continue;
-                const auto hs = L.explicitH(int(i));
+                const auto hs = L.explicitHydrogens(int(i));
                 bool angleOk = hs.empty();
                 for (int h : hs)
                     angleOk |= angleDeg(p, ligand.atoms[h].position, s.position) >=
@@ -354,64 +282,8 @@ std::vector<Interaction> ReceptorSites::interactions(const Molecule& ligand) con
     for (const auto& [key, best] : closest)
         add("hydrophobic", key.first, key.second, d.hydrophobic[best.second].label, best.first);
 
-    // Charged groups of the ligand: formal charges, carboxylates/acids, sulfonates/phosphates,
-    // basic amines and amidines/guanidines (protonation states as PLIP assumes them).
-    std::vector<std::pair<Vec3, int>> positive, negative; // centre, representative atom
-    for (size_t i = 0; i < n; ++i) {
-        const int e = L.element(int(i));
-        const int q = ligand.atoms[i].formalCharge;
-        if (e == 7 && q > 0) {
-            positive.push_back({ligand.atoms[i].position, int(i)});
-            continue;
-        }
-        if ((e == 6 || e == 15 || e == 16) && q == 0) {
-            std::vector<int> terminalO, nitrogens;
-            for (int nbh : L.nb[i]) {
-                if (L.element(nbh) == 8 && L.nb[nbh].size() - L.explicitH(nbh).size() == 1)
-                    terminalO.push_back(nbh);
-                if (L.element(nbh) == 7)
-                    nitrogens.push_back(nbh);
-            }
-            const size_t needO = e == 6 ? 2 : 3;
-            if (terminalO.size() >= needO && (e != 6 || terminalO.size() == 2)) {
-                Vec3 c = Vec3::Zero();
-                for (int o : terminalO)
-                    c += ligand.atoms[o].position;
-                negative.push_back({c / double(terminalO.size()), int(i)});
-                continue;
-            }
-            if (e == 6 && nitrogens.size() >= 2 && !ligand.atoms[i].aromatic &&
-                L.doubleBondedTo(int(i), 7)) {
-                Vec3 c = Vec3::Zero();
-                for (int x : nitrogens)
-                    c += ligand.atoms[x].position;
-                positive.push_back({c / double(nitrogens.size()), int(i)});
-            }
-        }
-        if (e == 8 && q < 0) {
-            bool inGroup = false; // already counted as part of a carboxylate etc.
-            for (int nbh : L.nb[i])
-                inGroup |= L.element(nbh) == 6 || L.element(nbh) == 15 || L.element(nbh) == 16;
-            if (!inGroup)
-                negative.push_back({ligand.atoms[i].position, int(i)});
-        }
-        if (e == 7 && q == 0 && !ligand.atoms[i].aromatic && L.valence[i] <= 3.0 &&
-            !L.isAmideN(int(i))) {
-            bool basic = true; // sp3 amine: only single bonds, no aromatic or sp2 neighbour
-            for (const Bond& b : ligand.bonds)
-                if ((b.a == int(i) || b.b == int(i)) && b.order != BondOrder::Single)
-                    basic = false;
-            for (int nbh : L.nb[i]) {
-                if (ligand.atoms[nbh].aromatic)
-                    basic = false;
-                for (const Bond& b : ligand.bonds)
-                    if ((b.a == nbh || b.b == nbh) && b.order != BondOrder::Single)
-                        basic = false;
-            }
-            if (basic && L.nb[i].size() - L.explicitH(int(i)).size() >= 1)
-                positive.push_back({ligand.atoms[i].position, int(i)});
-        }
-    }
+    // Salt bridges between charge centres of opposite sign.
+    const auto positive = L.positiveCentres(), negative = L.negativeCentres();
     for (const auto& [centre, atom] : positive)
         for (size_t k = 0; k < d.negative.size(); ++k) {
             const double dist = (d.negative[k].position - centre).norm();
@@ -425,53 +297,9 @@ std::vector<Interaction> ReceptorSites::interactions(const Molecule& ligand) con
                 add("saltbridge", d.positiveRes[k], atom, d.positive[k].label, dist);
         }
 
-    // Pi stacking: aromatic rings of the ligand (5 and 6 rings whose atoms are all aromatic or
-    // whose bonds alternate) against PHE/TYR/TRP/HIS rings.
-    std::vector<std::vector<int>> ligandRings;
-    {
-        // Small ligands: rings of 5 or 6 atoms by depth-limited search from each atom.
-        std::set<std::vector<int>> seen;
-        std::vector<int> path;
-        std::function<void(int, int)> walk = [&](int start, int at) {
-            for (int nx : L.nb[at]) {
-                if (L.element(nx) == 1)
-                    continue;
-                if (nx == start && path.size() >= 5) {
-                    std::vector<int> key = path;
-                    std::sort(key.begin(), key.end());
-                    if (seen.insert(key).second)
-                        ligandRings.push_back(path);
-                    continue;
-                }
-                if (path.size() >= 6 || nx < start ||
-                    std::find(path.begin(), path.end(), nx) != path.end())
-                    continue;
-                path.push_back(nx);
-                walk(start, nx);
-                path.pop_back();
-            }
-        };
-        if (n <= 200)
-            for (size_t s = 0; s < n; ++s) {
-                path = {int(s)};
-                walk(int(s), int(s));
-            }
-    }
-    for (const auto& ringAtoms : ligandRings) {
-        bool aromatic = true;
-        for (size_t k = 0; k < ringAtoms.size(); ++k) {
-            const int a = ringAtoms[k];
-            const int b = ringAtoms[(k + 1) % ringAtoms.size()];
-            const int bi = ligand.findBond(a, b);
-            const bool atomAromatic = ligand.atoms[a].aromatic;
-            const bool piAtom = atomAromatic || L.valence[a] > double(L.nb[a].size()) ||
-                                (ringAtoms.size() == 5 &&
-                                 (L.element(a) == 7 || L.element(a) == 8 || L.element(a) == 16));
-            if (bi < 0 || !piAtom)
-                aromatic = false;
-        }
-        if (!aromatic)
-            continue;
+    // Pi stacking: the ligand's aromatic rings against PHE/TYR/TRP/HIS rings, parallel or
+    // T-shaped within the angle tolerance, the centroids offset little in either ring's plane.
+    for (const auto& ringAtoms : L.aromaticRings()) {
         const Ring lr = ringOf(ligand, ringAtoms);
         for (const Ring& rr : d.rings) {
             const double dist = (rr.centre - lr.centre).norm();
@@ -493,12 +321,12 @@ std::vector<Interaction> ReceptorSites::interactions(const Molecule& ligand) con
 
     // Halogen bonds: C-X...A with X in Cl, Br, I (and F), A an O, N or S of the receptor.
     for (size_t i = 0; i < n; ++i) {
-        const int e = L.element(int(i));
+        const int e = ligand.atoms[i].element;
         if (e != 9 && e != 17 && e != 35 && e != 53)
             continue;
         int carbon = -1;
-        for (int nbh : L.nb[i])
-            if (L.element(nbh) == 6)
+        for (int nbh : L.neighbours(int(i)))
+            if (ligand.atoms[nbh].element == 6)
                 carbon = nbh;
         if (carbon < 0)
             continue;

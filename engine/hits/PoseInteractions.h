@@ -15,7 +15,8 @@ namespace pw::hits {
 // hydrophobic carbons), found once and reused for every pose.
 class ReceptorSites {
 public:
-    // The receptor needs residues (PDB/PDBQT) and bonds (read or perceived); waters are ignored.
+    // The receptor needs residues (PDB/PDBQT; InputError otherwise) and bonds (read or
+    // perceived); waters are ignored.
     explicit ReceptorSites(const Molecule& receptor);
     ~ReceptorSites();
     ReceptorSites(const ReceptorSites&) = delete;

@@ -2,6 +2,7 @@
 // paper's functions and weights) and the RDKit C++ descriptors we store (MW, cLogP, TPSA, HBD,
 // HBA, strict rotatable bonds), plus QED's inputs (acceptor patterns, aromatic rings, alerts).
 #include "chem/MoleculeDescriptors.h"
+#include "chem/MoleculeReader.h"
 #include "core/InputError.h"
 
 #include <QtTest>
@@ -75,6 +76,28 @@ private slots:
         QedProperties alerting = p;
         alerting.alerts = 4;
         QVERIFY(qedScore(alerting) < good);
+    }
+
+    void poseStereochemistryFromCoordinates() {
+        // The 1stp crystal biotin is D-biotin, O=C(O)CCCC[C@@H]1SC[C@@H]2NC(=O)N[C@H]12. Its PDB
+        // file has no bond orders (the reader leaves the C=O single), so the expected SMILES is
+        // that skeleton with the same three stereocentres (RDKit's Python reading of the same
+        // PDB with AssignStereochemistryFrom3D gives OC(O)CCCC[C@@H]1SC[C@@H]2NC(O)N[C@@H]21).
+        const Molecule btn = readMolecule(
+            QString(POSEWRIGHT_TEST_DATA "/complexes/1stp/ligand_xtal.pdb").toStdString());
+        const std::string smiles = computeDescriptors(btn).smiles;
+        QCOMPARE(smiles, std::string("OC(O)CCCC[C@@H]1SC[C@@H]2NC(O)N[C@@H]21"));
+        QCOMPARE(smiles, descriptorsFromSmiles("OC(O)CCCC[C@@H]1SC[C@@H]2NC(O)N[C@H]12").smiles);
+        // Its mirror image is L-biotin: another SMILES.
+        Molecule mirror = btn;
+        for (Atom& a : mirror.atoms)
+            a.position.x() = -a.position.x();
+        QVERIFY(computeDescriptors(mirror).smiles != smiles);
+        // A flat drawing (z = 0) fixes no stereochemistry.
+        Molecule flat = btn;
+        for (Atom& a : flat.atoms)
+            a.position.z() = 0;
+        QVERIFY(computeDescriptors(flat).smiles.find('@') == std::string::npos);
     }
 
     void badSmilesIsAnInputError() {

@@ -1,6 +1,8 @@
 // The hit store's file handling: schema and version, stores it must refuse without touching them
 // (newer, corrupt, foreign), a killed import (a child process killed mid-transaction) that leaves
 // the store as it was, and SDF import of typed tag columns with empty cells for missing tags.
+#include "chem/MoleculeReader.h"
+#include "chem/MoleculeWriter.h"
 #include "hits/HitImport.h"
 #include "hits/HitStore.h"
 
@@ -142,6 +144,43 @@ private slots:
         QCOMPARE(q.real(6), 6.125 / 3.0);
     }
 
+    void posesOfOneMoleculeShareGraphDescriptorsNotStereo() {
+        // Three poses of biotin: the crystal pose twice and its mirror image (L-biotin). Graph
+        // descriptors are computed once and reused; the SMILES follows each pose's coordinates.
+        QTemporaryDir dir;
+        Molecule btn = readMolecule(
+            QString(POSEWRIGHT_TEST_DATA "/complexes/1stp/ligand_xtal.pdb").toStdString());
+        btn.name = "biotin";
+        Molecule mirror = btn;
+        for (Atom& a : mirror.atoms)
+            a.position.x() = -a.position.x();
+        const QString sdf = dir.filePath("poses.sdf");
+        writeMolecules(sdf.toStdString(), {btn, mirror, btn});
+        HitStore s(dir.filePath("h.db").toStdString(), HitStore::Mode::Create);
+        {
+            HitStore::Transaction tx(s);
+            ImportOptions options;
+            options.batch = 1; // one record per round: the cache, not the batch, is shared
+            importSdf(s, sdf.toStdString(), options);
+            tx.commit();
+        }
+        const MoleculeDescriptors d = computeDescriptors(btn), m = computeDescriptors(mirror);
+        QVERIFY(d.smiles != m.smiles);
+        Statement q = s.prepare("SELECT smiles, mw, clogp, tpsa, qed, hbd, hba, rotatable_bonds "
+                                "FROM poses ORDER BY id");
+        for (const MoleculeDescriptors* expected : {&d, &m, &d}) {
+            QVERIFY(q.step());
+            QCOMPARE(q.text(0), expected->smiles);
+            QCOMPARE(q.real(1), expected->mw);
+            QCOMPARE(q.real(2), expected->clogp);
+            QCOMPARE(q.real(3), expected->tpsa);
+            QCOMPARE(q.real(4), expected->qed);
+            QCOMPARE(q.integer(5), (long long)expected->hbd);
+            QCOMPARE(q.integer(6), (long long)expected->hba);
+            QCOMPARE(q.integer(7), (long long)expected->rotatableBonds);
+        }
+    }
+
     void killedImportLeavesTheStoreAsItWas() {
         QTemporaryDir dir;
         const std::string path = dir.filePath("h.db").toStdString();
@@ -180,6 +219,12 @@ private slots:
         int status = 0;
         QCOMPARE(::waitpid(child, &status, 0), child);
         QVERIFY(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+        // The journal the kill left behind is rolled back by the next reader, even a read-only one.
+        QVERIFY(QFile::exists(QString::fromStdString(path + "-journal")));
+        {
+            HitStore reader(path, HitStore::Mode::ReadOnly);
+            QCOMPARE(reader.poseCount(), 1LL);
+        }
         HitStore s(path, HitStore::Mode::ReadWrite);
         QCOMPARE(s.poseCount(), 1LL);
         QVERIFY(!s.column("fresh_score"));

@@ -76,6 +76,75 @@ private slots:
         }
     }
 
+    void dockScoresEqualWhatTheEngineWrote() {
+        QTemporaryDir dir;
+        const QString sdf = dir.filePath("dock.sdf"), db = dir.filePath("h.db");
+        CliRun d = runCli({"dock",
+                           "--receptor",
+                           data("complexes/1stp/receptor.pdbqt"),
+                           "--box",
+                           data("complexes/1stp/box.txt"),
+                           "--ligands",
+                           data("complexes/1stp/ligand_xtal.pdbqt"),
+                           "--reference",
+                           data("complexes/1stp/ligand_xtal.pdbqt"),
+                           "--runs",
+                           "4",
+                           "--seed",
+                           "3",
+                           "--population",
+                           "50",
+                           "--evaluations",
+                           "20000",
+                           "--ls-iterations",
+                           "100",
+                           "--device",
+                           "cpu",
+                           "--threads",
+                           "1",
+                           "--all-runs",
+                           "--out",
+                           sdf});
+        QVERIFY2(d.exitCode == 0, d.err.constData());
+        CliRun imp = runCli({"hits", "import", db, sdf, "--receptor",
+                             data("complexes/1stp/receptor.pdb"), "--json"});
+        QVERIFY2(imp.exitCode == 0, imp.err.constData());
+        const std::vector<Molecule> written = readMolecules(sdf.toStdString());
+        QVERIFY(written.size() >= 2);
+        // Every numeric tag the docking wrote is a column holding the same number.
+        std::map<std::string, std::string> columnOfTag{
+            {"dock_score", "dock_score"},  {"run", "dock_run"},
+            {"cluster", "dock_cluster"},   {"cluster_size", "dock_cluster_size"},
+            {"rmsd_ref", "dock_rmsd_ref"}, {"seed", "dock_seed"}};
+        for (const auto& [key, value] : written[0].properties)
+            if (key.rfind("dock_", 0) == 0)
+                columnOfTag[key] = key; // the per-term breakdown: dock_inter, dock_gauss1, ...
+        QStringList columns{"name", "rank", "ligand_efficiency", "interaction_count"};
+        for (const auto& [tag, column] : columnOfTag)
+            columns << QString::fromStdString(column);
+        CliRun q = runCli(
+            {"hits", "query", db, "--json", "--order", "id", "--columns", columns.join(',')});
+        QVERIFY2(q.exitCode == 0, q.err.constData());
+        const auto rows = jsonLines(q.out);
+        QCOMPARE(rows.size(), qsizetype(written.size()));
+        int bestRank = 0;
+        for (size_t i = 0; i < written.size(); ++i) {
+            const QJsonObject& r = rows[int(i)];
+            for (const auto& [tag, column] : columnOfTag) {
+                QVERIFY2(written[i].property(tag), tag.c_str());
+                QCOMPARE(r[QString::fromStdString(column)].toDouble(),
+                         tagNumber(written[i], tag.c_str()));
+            }
+            QCOMPARE(r["ligand_efficiency"].toDouble(),
+                     -tagNumber(written[i], "dock_score") / written[i].heavyAtomCount());
+            QVERIFY(!r["interaction_count"].isNull()); // a receptor was given
+            // Ranked by dock_score, lower first (the file is already in that order).
+            QCOMPARE(r["rank"].toInt(), int(i) + 1);
+            bestRank = std::max(bestRank, r["rank"].toInt());
+        }
+        QCOMPARE(bestRank, int(written.size()));
+    }
+
     void overlayScoresEqualWhatTheEngineWrote() {
         QTemporaryDir dir;
         const QString sdf = dir.filePath("aligned.sdf"), db = dir.filePath("h.db");
@@ -188,6 +257,45 @@ private slots:
         QCOMPARE(rows[0]["rank"].toInt(), 1);
         QCOMPARE(rows[1]["lingo_similarity"].toDouble(), 0.5);
 
+        // The lingo command's own hit list: the stored similarity is the best over its queries.
+        CliRun sm = runCli({"hits", "query", db, "--json", "--columns", "name,smiles", "--limit",
+                            "8", "--order", "id"});
+        std::string dbSmi, querySmi;
+        const auto named = jsonLines(sm.out);
+        for (int i = 0; i < named.size(); ++i) {
+            const std::string line = named[i]["smiles"].toString().toStdString() + "\t" +
+                                     named[i]["name"].toString().toStdString() + "\n";
+            (i < 2 ? querySmi : dbSmi) += line;
+        }
+        writeText(dir.filePath("db.smi"), dbSmi);
+        writeText(dir.filePath("q.smi"), querySmi);
+        const QString real = dir.filePath("real.tsv"), db3 = dir.filePath("h3.db");
+        CliRun lg =
+            runCli({"lingo", "--query", dir.filePath("q.smi"), "--db", dir.filePath("db.smi"),
+                    "--top", "6", "--device", "cpu", "--out", real});
+        QVERIFY2(lg.exitCode == 0, lg.err.constData());
+        QCOMPARE(runCli({"hits", "import", db3, data("shapes/cdk2.sdf"), "--lingo", real}).exitCode,
+                 0);
+        std::map<QString, double> best;
+        for (const QByteArray& line : readBytes(real).split('\n').mid(1)) {
+            const QList<QByteArray> f = line.split('\t');
+            if (f.size() == 3)
+                best[QString(f[1])] = std::max(
+                    best.count(QString(f[1])) ? best[QString(f[1])] : -1.0, f[2].toDouble());
+        }
+        QCOMPARE(best.size(), size_t(6));
+        CliRun got = runCli({"hits", "query", db3, "--json", "--where",
+                             "lingo_similarity is not null", "--columns", "name,lingo_similarity"});
+        const auto gotRows = jsonLines(got.out);
+        QCOMPARE(gotRows.size(), qsizetype(6));
+        for (const QJsonObject& r : gotRows)
+            QCOMPARE(r["lingo_similarity"].toDouble(), best[r["name"].toString()]);
+        // JSON lines are refused with the line named.
+        writeText(dir.filePath("hits.json"), "{\"query\":0}\n");
+        CliRun bad = runCli({"hits", "import", db3, "--lingo", dir.filePath("hits.json")});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("hits.json:1"), bad.err.constData());
+
         for (const char* method : {"leader", "butina"}) {
             CliRun c =
                 runCli({"hits", "cluster", db, "--method", method, "--threshold", "0.6", "--json"});
@@ -259,6 +367,12 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("schema version 7"), r.err.constData());
         QCOMPARE(readBytes(newer), newerBytes);
+        // A receptor without residues cannot name the residues of interactions.
+        r = runCli(
+            {"hits", "import", db, data("shapes/cdk2.sdf"), "--receptor", data("shapes/ref.mol")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("ref.mol") && r.err.contains("no residues"), r.err.constData());
+        QCOMPARE(readBytes(db), before);
         // A bad record among good ones: a warning naming it, the others imported.
         const QString mixed = dir.filePath("mixed.sdf");
         writeText(mixed, ethanolRecord("good1", tag("dock_score", "-8")) +
