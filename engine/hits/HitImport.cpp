@@ -8,6 +8,8 @@
 #include "core/InputError.h"
 #include "core/ParallelFor.h"
 
+#include <Eigen/Geometry>
+
 #include <cmath>
 #include <exception>
 #include <fstream>
@@ -59,9 +61,70 @@ void DescriptorCache::add(const std::string& key, const MoleculeDescriptors& d) 
     map_.emplace(key, d);
 }
 
+namespace {
+
+// Sign of a signed volume or dihedral, with a third state for geometry too flat to decide (RDKit
+// assigns no stereo there either, or may decide either way: such poses get their own key).
+char parity(double v) {
+    return v > 1e-3 ? '+' : v < -1e-3 ? '-' : '0';
+}
+
+// The handedness of every atom with three or four neighbours and the cis/trans sense of every
+// double bond, read from the coordinates in the record's own atom order. Two poses of one graph
+// with the same signature get the same stereo from RDKit's assignStereochemistryFrom3D (it reads
+// the geometry only through these signs), hence the same canonical isomeric SMILES.
+void appendStereoSignature(std::string& k, const Molecule& m) {
+    double lo = 0, hi = 0; // a flat drawing (z = 0) carries no stereo: hasDepth in chem
+    for (size_t i = 0; i < m.atoms.size(); ++i) {
+        const double z = m.atoms[i].position.z();
+        lo = i ? std::min(lo, z) : z;
+        hi = i ? std::max(hi, z) : z;
+    }
+    if (hi - lo <= 0.01) {
+        k += "|flat";
+        return;
+    }
+    const auto nb = m.neighbours();
+    k += '|';
+    for (size_t i = 0; i < m.atoms.size(); ++i) {
+        const auto& n = nb[i];
+        if (n.size() < 3 || n.size() > 4)
+            continue;
+        const Vec3 c = m.atoms[i].position;
+        const Vec3 a = m.atoms[n[0]].position - c, b = m.atoms[n[1]].position - c,
+                   d = m.atoms[n[2]].position - c;
+        k += parity(a.dot(b.cross(d)));
+    }
+    k += '|';
+    for (const Bond& bond : m.bonds) {
+        if (bond.order != BondOrder::Double)
+            continue;
+        int x = -1, y = -1; // one neighbour on each side, the first in atom order
+        for (int v : nb[bond.a])
+            if (v != bond.b) {
+                x = v;
+                break;
+            }
+        for (int v : nb[bond.b])
+            if (v != bond.a) {
+                y = v;
+                break;
+            }
+        if (x < 0 || y < 0)
+            continue;
+        const Vec3 pa = m.atoms[bond.a].position, pb = m.atoms[bond.b].position;
+        const Vec3 axis = pb - pa;
+        const Vec3 u = (m.atoms[x].position - pa).cross(axis);
+        const Vec3 w = (m.atoms[y].position - pb).cross(axis);
+        k += parity(u.dot(w)); // same side (cis) or opposite (trans)
+    }
+}
+
+} // namespace
+
 std::string DescriptorCache::key(const Molecule& m) {
     std::string k;
-    k.reserve(m.atoms.size() * 3 + m.bonds.size() * 6);
+    k.reserve(m.atoms.size() * 4 + m.bonds.size() * 7);
     for (const Atom& a : m.atoms) {
         k += static_cast<char>(a.element);
         k += static_cast<char>(a.formalCharge + 64);
@@ -71,6 +134,7 @@ std::string DescriptorCache::key(const Molecule& m) {
         k += std::to_string(b.a) + '-' + std::to_string(b.b);
         k += static_cast<char>('0' + static_cast<int>(b.order));
     }
+    appendStereoSignature(k, m);
     return k;
 }
 
@@ -99,8 +163,7 @@ PoseRecord makePoseRecord(const Molecule& in, const ImportOptions& options, std:
         MoleculeDescriptors d;
         const std::string key = cache ? DescriptorCache::key(m) : std::string();
         if (auto known = cache ? cache->find(key) : std::nullopt) {
-            d = *known;
-            d.smiles = poseSmiles(m); // its stereochemistry comes from this pose
+            d = *known; // the key holds the stereo signature: the same SMILES too
         } else {
             d = computeDescriptors(m);
             if (cache)

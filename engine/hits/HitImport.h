@@ -31,9 +31,11 @@ struct ImportStats {
     long noProperties = 0; // rows stored without RDKit properties (RDKit could not sanitize)
 };
 
-// RDKit properties per molecule graph (elements, charges, bonds with orders), shared by the
-// poses of one molecule: docking writes many per ligand, and the properties' substructure
-// searches are the import's costliest step. Thread-safe; bounded.
+// RDKit properties and canonical SMILES per molecule graph (elements, charges, bonds with orders)
+// and stereo signature (the 3D handedness of each centre and the cis/trans sense of each double
+// bond), shared by the poses of one molecule: docking writes many per ligand, and RDKit (sanitize,
+// stereo from 3D, canonical SMILES, QED's substructure searches) is the import's costliest step.
+// Thread-safe; bounded.
 class DescriptorCache {
 public:
     std::optional<MoleculeDescriptors> find(const std::string& key) const;
