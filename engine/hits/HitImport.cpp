@@ -14,6 +14,7 @@
 #include <exception>
 #include <fstream>
 #include <mutex>
+#include <string_view>
 #include <thread>
 
 namespace pw::hits {
@@ -36,6 +37,53 @@ void splitRecord(const Molecule& m, std::string& molblock, std::string& tags) {
     appendSdfRecord(t, tagsOnly);
     const size_t start = t.find("M  END\n");
     tags = t.substr(start + 7, t.size() - (start + 7) - 5); // without "$$$$\n"
+}
+
+// The same cut straight from the record's text, as it was read, when that text is a plain V2000
+// record (LF line ends, "M  END", tags each closed by a blank line): re-writing the coordinates
+// (printf per number) was the import's costliest step once RDKit was cached. Anything else takes
+// splitRecord. Tags an export added are left out and counted.
+bool splitRecordText(std::string_view text, std::string& molblock, std::string& tags,
+                     size_t& droppedExportTags) {
+    if (text.find('\r') != std::string_view::npos)
+        return false;
+    size_t counts = 0; // the counts line is the fourth
+    for (int line = 0; line < 3; ++line) {
+        const size_t eol = text.find('\n', counts);
+        if (eol == std::string_view::npos)
+            return false;
+        counts = eol + 1;
+    }
+    const size_t countsEnd = text.find('\n', counts);
+    if (countsEnd == std::string_view::npos ||
+        text.substr(counts, countsEnd - counts).find("V2000") == std::string_view::npos)
+        return false;
+    const size_t end = text.find("\nM  END\n");
+    const size_t close = text.rfind("$$$$");
+    if (end == std::string_view::npos || close == std::string_view::npos || close < end)
+        return false;
+    const std::string_view tagText = text.substr(end + 8, close - (end + 8));
+    if (!tagText.empty() && (tagText.front() != '>' || tagText.size() < 2 ||
+                             tagText.substr(tagText.size() - 2) != "\n\n"))
+        return false;
+    molblock.assign(text.substr(0, end + 8));
+    // Every tag but those an export added (pw_hit_, recomputed): entries are "> <name>..." lines
+    // up to a blank line.
+    tags.clear();
+    for (size_t at = 0; at < tagText.size();) {
+        size_t next = tagText.find("\n\n>", at);
+        next = next == std::string_view::npos ? tagText.size() : next + 2;
+        const std::string_view entry = tagText.substr(at, next - at);
+        const size_t open = entry.find('<');
+        const bool exported = open != std::string_view::npos && open < entry.find('\n') &&
+                              entry.substr(open + 1).starts_with(kExportTagPrefix);
+        if (exported)
+            ++droppedExportTags;
+        else
+            tags.append(entry);
+        at = next;
+    }
+    return true;
 }
 
 SqlValue typedValue(const ColumnInfo& c, const std::string& text) {
@@ -139,16 +187,21 @@ std::string DescriptorCache::key(const Molecule& m) {
 }
 
 PoseRecord makePoseRecord(const Molecule& in, const ImportOptions& options, std::string* warning,
-                          DescriptorCache* cache) {
+                          DescriptorCache* cache, std::string_view recordText) {
     Molecule m = in;
     // Tags that export added for computed columns are recomputed, not kept.
+    const size_t tagCount = m.properties.size();
     std::erase_if(m.properties,
                   [](const auto& p) { return p.first.rfind(kExportTagPrefix, 0) == 0; });
     PoseRecord r;
     r.name = m.name;
     r.sourceFile = m.sourceFile;
     r.sourceRecord = m.sourceRecord;
-    splitRecord(m, r.molblock, r.sdTags);
+    size_t droppedExportTags = 0;
+    if (recordText.empty() ||
+        !splitRecordText(recordText, r.molblock, r.sdTags, droppedExportTags) ||
+        droppedExportTags != tagCount - m.properties.size()) // the text and the reader disagree
+        splitRecord(m, r.molblock, r.sdTags);
     std::optional<double> affinity;
     for (const auto& [key, value] : m.properties) {
         auto column = columnForTag(key, value);
@@ -232,7 +285,8 @@ ImportStats importSdf(HitStore& store, const std::string& path, const ImportOpti
                 Molecule m;
                 if (!parseSdfRecord(texts[i], path, readOptions, m, parseWarnings[i]))
                     return;
-                records[i] = makePoseRecord(m, options, &chemWarnings[i], &cache);
+                records[i] =
+                    makePoseRecord(m, options, &chemWarnings[i], &cache, texts[i].text);
                 ok[i] = 1;
             } catch (...) {
                 std::lock_guard lock(failureMutex);

@@ -47,10 +47,11 @@ private:
     std::unordered_map<std::string, MoleculeDescriptors> map_;
 };
 
-// One pose as the store keeps it: molblock and tag text re-written from the parsed molecule
-// (bond orders as read), numeric tags as columns, properties and interactions computed.
+// One pose as the store keeps it: molblock and tag text as the record's text has them when it
+// is given and is a plain V2000 record without export tags, else re-written from the parsed
+// molecule (bond orders as read); numeric tags as columns, properties and interactions computed.
 PoseRecord makePoseRecord(const Molecule& m, const ImportOptions& options, std::string* warning,
-                          DescriptorCache* cache = nullptr);
+                          DescriptorCache* cache = nullptr, std::string_view recordText = {});
 
 // Adds every record of an SDF file. Must run inside a HitStore::Transaction, so that a failed or
 // killed import leaves nothing behind. Throws InputError when the file cannot be read.
