@@ -13,6 +13,7 @@
 #include <cmath>
 #include <exception>
 #include <fstream>
+#include <future>
 #include <mutex>
 #include <string_view>
 #include <thread>
@@ -243,6 +244,18 @@ PoseRecord makePoseRecord(const Molecule& in, const ImportOptions& options, std:
     return r;
 }
 
+namespace {
+
+// One batch of records: their text, what the workers made of them, and their messages.
+struct Batch {
+    std::vector<SdfRecordText> texts;
+    std::vector<PoseRecord> records;
+    std::vector<std::string> parseWarnings, chemWarnings;
+    std::vector<char> ok;
+};
+
+} // namespace
+
 ImportStats importSdf(HitStore& store, const std::string& path, const ImportOptions& options) {
     ImportStats stats;
     ReadOptions readOptions;
@@ -257,65 +270,81 @@ ImportStats importSdf(HitStore& store, const std::string& path, const ImportOpti
     const int threads = options.threads > 0
                             ? options.threads
                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<SdfRecordText> texts;
-    std::vector<PoseRecord> records;
-    std::vector<std::string> parseWarnings, chemWarnings;
-    std::vector<char> ok;
     DescriptorCache cache;
+    // Two batches in flight: while one thread inserts batch k (SQLite is serial), the workers
+    // read and describe batch k+1, so the insert's time hides behind the parsing.
+    Batch batches[2];
+    std::future<void> inserting;
+    long inserted = 0; // rows of the batches whose insert has finished
+    auto finishInsert = [&] {
+        if (!inserting.valid())
+            return;
+        inserting.get(); // rethrows the inserter's error
+        if (options.afterBatch)
+            options.afterBatch(inserted);
+    };
     bool more = true;
-    while (more) {
-        texts.clear();
-        while (static_cast<int>(texts.size()) < options.batch) {
+    for (int cur = 0; more; cur ^= 1) {
+        Batch& b = batches[cur];
+        b.texts.clear();
+        while (static_cast<int>(b.texts.size()) < options.batch) {
             SdfRecordText t;
             if (!(more = source->nextRecordText(t)))
                 break;
-            texts.push_back(std::move(t));
+            b.texts.push_back(std::move(t));
         }
-        if (texts.empty())
+        if (b.texts.empty())
             break;
-        const long n = static_cast<long>(texts.size());
-        records.assign(n, PoseRecord{});
-        parseWarnings.assign(n, std::string());
-        chemWarnings.assign(n, std::string());
-        ok.assign(n, 0);
+        const long n = static_cast<long>(b.texts.size());
+        b.records.assign(n, PoseRecord{});
+        b.parseWarnings.assign(n, std::string());
+        b.chemWarnings.assign(n, std::string());
+        b.ok.assign(n, 0);
         std::exception_ptr failure; // an exception must not leave a worker thread
         std::mutex failureMutex;
         parallelFor(n, threads, [&](long i) {
             try {
                 Molecule m;
-                if (!parseSdfRecord(texts[i], path, readOptions, m, parseWarnings[i]))
+                if (!parseSdfRecord(b.texts[i], path, readOptions, m, b.parseWarnings[i]))
                     return;
-                records[i] =
-                    makePoseRecord(m, options, &chemWarnings[i], &cache, texts[i].text);
-                ok[i] = 1;
+                b.records[i] =
+                    makePoseRecord(m, options, &b.chemWarnings[i], &cache, b.texts[i].text);
+                b.ok[i] = 1;
             } catch (...) {
                 std::lock_guard lock(failureMutex);
                 if (!failure)
                     failure = std::current_exception();
             }
         });
+        finishInsert(); // the previous batch, before anything of this one is reported or stored
         if (failure)
             std::rethrow_exception(failure);
+        long rows = 0;
         for (long i = 0; i < n; ++i) {
-            if (!ok[i]) {
-                if (!parseWarnings[i].empty()) {
+            if (!b.ok[i]) {
+                if (!b.parseWarnings[i].empty()) {
                     ++stats.skipped;
                     if (options.warn)
-                        options.warn(parseWarnings[i]);
+                        options.warn(b.parseWarnings[i]);
                 }
                 continue;
             }
-            if (!chemWarnings[i].empty()) {
+            ++rows;
+            if (!b.chemWarnings[i].empty()) {
                 ++stats.noProperties;
                 if (options.warn)
-                    options.warn(chemWarnings[i]);
+                    options.warn(b.chemWarnings[i]);
             }
-            store.insertPose(records[i]);
-            ++stats.poses;
         }
-        if (options.afterBatch)
-            options.afterBatch(stats.poses);
+        stats.poses += rows;
+        inserting = std::async(std::launch::async, [&store, &b, &inserted, n, rows] {
+            for (long i = 0; i < n; ++i)
+                if (b.ok[i])
+                    store.insertPose(b.records[i]);
+            inserted += rows;
+        });
     }
+    finishInsert();
     return stats;
 }
 
