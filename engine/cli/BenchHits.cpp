@@ -26,6 +26,7 @@
 #include <fstream>
 #include <iostream>
 #include <random>
+#include <stdexcept>
 
 namespace pw::cli {
 namespace {
@@ -225,8 +226,9 @@ int runBenchHits(const std::vector<std::string>& args) {
         t = timed([&] { n = sortedIds(*store, column); });
         emit(line("sort", n).add("column", column).add("index", false), t);
     }
-    long long matched = 0;
+    long long matched = 0, matchedBefore = 0;
     t = timed([&] { matched = filteredIds(*store, where); });
+    matchedBefore = matched;
     emit(line("filter", rows).add("where", where).add("matched", matched).add("index", false), t);
 
     // Indexes built after the bulk load (cheaper than maintaining them during it).
@@ -246,9 +248,16 @@ int runBenchHits(const std::vector<std::string>& args) {
         long long n = 0;
         t = timed([&] { n = sortedIds(*store, column); });
         emit(line("sort", n).add("column", column).add("index", true), t);
+        if (n != rows)
+            throw std::runtime_error("bench hits: sorting by " + column + " gave " +
+                                     std::to_string(n) + " of " + std::to_string(rows) + " rows");
     }
     t = timed([&] { matched = filteredIds(*store, where); });
     emit(line("filter", rows).add("where", where).add("matched", matched).add("index", true), t);
+    if (matched != matchedBefore) // an index changes the plan, never the answer
+        throw std::runtime_error("bench hits: the filter matched " + std::to_string(matched) +
+                                 " rows with indexes and " + std::to_string(matchedBefore) +
+                                 " without");
 
     if (!cl.flag("no-export")) {
         long written = 0;
