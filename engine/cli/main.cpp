@@ -60,7 +60,9 @@ const std::vector<Command>& commands() {
          "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device "
          "auto|cpu|cuda[:N]] "
          "[--size N...] [--repeat K] [--threads N] [--iterations N]\n"
-         "      posewright-cli bench lingo|minimize ... (see their own usage)",
+         "      posewright-cli bench lingo|minimize ... (see their own usage)\n"
+         "      posewright-cli bench hits --molecules SDF --dir DIR [--poses 1000000] [--seed S] "
+         "[--threads N] [--sort a,b] [--where EXPR] [--no-export] [--keep]",
          runBench},
     };
     return list;
