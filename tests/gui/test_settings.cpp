@@ -283,6 +283,7 @@ void TestSettings::commandLineMinimizesWithBox() {
              bundledExampleDir() + QStringLiteral("/box.txt"), QStringLiteral("--minimize"),
              QStringLiteral("--screenshot"), png, QStringLiteral("--quit")});
     QVERIFY2(p.waitForFinished(180000), "posewright did not exit");
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit); // a crash is not an answer
     QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
     QVERIFY(!QImage(png).isNull());
 }
@@ -299,6 +300,7 @@ void TestSettings::commandLineReportsBadBox() {
         QStringLiteral(POSEWRIGHT_APP),
         {QStringLiteral("--box"), config, QStringLiteral("--minimize"), QStringLiteral("--quit")});
     QVERIFY2(p.waitForFinished(180000), "posewright did not exit");
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit); // a crash is not an answer
     QCOMPARE(p.exitCode(), 1);
     const QString err = QString::fromUtf8(p.readAllStandardError());
     QVERIFY2(err.contains(QStringLiteral("box.conf:2")), qPrintable(err));
