@@ -6,6 +6,7 @@
 #include "BenchClock.h"
 #include "CommandLine.h"
 #include "Commands.h"
+#include "DeviceOption.h"
 #include "Json.h"
 #include "TargetSetup.h"
 #include "backend/DeviceSelection.h"
@@ -237,7 +238,7 @@ int runMinimize(const std::vector<std::string>& args) {
                          options.gpuReduction + "'");
 
     std::string note;
-    auto backend = createBackend(parseDeviceRequest(cl.value("device", "auto")), threads, note);
+    auto backend = createBackend(deviceRequestOption(cl), threads, note);
     std::cerr << note << "\n";
     // Records per chunk: enough to fill the GPU (8192 1iep poses keep it ~70% as busy as 100k;
     // preparation, not the GPU, bounds the command) while at most 7 chunks are in memory.

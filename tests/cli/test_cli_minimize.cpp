@@ -312,7 +312,7 @@ private slots:
         QVERIFY(r.err.contains("--ligands"));
         r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--ligands",
                     data("complexes/1iep/ligand_xtal.sdf"), "--device", "tpu"});
-        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.exitCode, 2); // a usage error, like every malformed option
         QVERIFY(r.err.contains("expected auto, cpu, cuda or cuda:N"));
         r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--ligands",
                     data("complexes/1iep/ligand_xtal.sdf"), "--reduction", "tensor"});

@@ -42,8 +42,9 @@ QPoint widgetPoint(const MoleculeView& view, const Vec3& p) {
 // A drag in `steps` moves; returns after how many of the moves `stepDone` was false (0 when it
 // held after every one). How long a step takes is a benchmark's business (tests/gui/bench_editing):
 // a test that asserts a time fails whenever the machine is busy.
-int drag(MoleculeView* view, QPoint from, QPoint delta, Qt::KeyboardModifiers mods, int steps = 8,
-         const std::function<bool()>& stepDone = [] { return true; }) {
+int drag(
+    MoleculeView* view, QPoint from, QPoint delta, Qt::KeyboardModifiers mods, int steps = 8,
+    const std::function<bool()>& stepDone = [] { return true; }) {
     QTest::mousePress(view, Qt::LeftButton, mods, from);
     int failed = 0;
     for (int s = 1; s <= steps; ++s) {

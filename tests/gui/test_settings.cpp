@@ -23,6 +23,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -70,6 +71,7 @@ private slots:
     void droppedFilesOpen();
     void commandLineMinimizesWithBox();
     void commandLineReportsBadBox();
+    void boxFileScoringIsUsedAndWeightsAreWarned();
 };
 
 void TestSettings::deviceLineSaysWhatRuns() {
@@ -304,6 +306,26 @@ void TestSettings::commandLineReportsBadBox() {
     QCOMPARE(p.exitCode(), 1);
     const QString err = QString::fromUtf8(p.readAllStandardError());
     QVERIFY2(err.contains(QStringLiteral("box.conf:2")), qPrintable(err));
+}
+
+void TestSettings::boxFileScoringIsUsedAndWeightsAreWarned() {
+    // A Vina config's `scoring` counts in the app as in Vina; its weights are not used by the app,
+    // and the status bar says so instead of dropping them.
+    QTemporaryDir dir;
+    const QString config = dir.filePath(QStringLiteral("box.conf"));
+    QFile f(config);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("center_x = 1\ncenter_y = 2\ncenter_z = 3\nsize_x = 20\nsize_y = 20\n"
+            "size_z = 20\nscoring = vinardo\nweight_vinardo_hydrogen = -0.7\n");
+    f.close();
+    MainWindow w;
+    w.setErrorDialogsEnabled(false);
+    QCOMPARE(w.document().scoring(), ScoringKind::Vina);
+    QVERIFY(w.openBoxConfig(config));
+    QCOMPARE(w.document().scoring(), ScoringKind::Vinardo);
+    QCOMPARE(w.settingsPanel()->scoring(), ScoringKind::Vinardo);
+    const QString status = w.statusBar()->currentMessage();
+    QVERIFY2(status.contains(QStringLiteral("box.conf:8: warning:")), qPrintable(status));
 }
 
 QTEST_MAIN(TestSettings)

@@ -131,7 +131,8 @@ void TestVinaScore::rotatableBondCountMatchesVina() {
                                  .toObject()["xtal"]
                                  .toObject()["score_only"]
                                  .toObject();
-    const double vinaNrot = (xtal["inter"].toDouble() / xtal["affinity"].toDouble() - 1.0) / 0.05846;
+    const double vinaNrot =
+        (xtal["inter"].toDouble() / xtal["affinity"].toDouble() - 1.0) / 0.05846;
     QVERIFY2(std::abs(vinaNrot - 7.0) < 0.02, qPrintable(QString::number(vinaNrot)));
     const Molecule lig =
         pwtest::readPdbqtForTest(pwtest::dataPath("complexes/1iep/ligand_xtal.pdbqt"));
