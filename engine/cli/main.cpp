@@ -2,6 +2,7 @@
 // Exit codes: 0 success, 1 bad input or a failed job, 2 usage error.
 #include "CommandLine.h"
 #include "Commands.h"
+#include "StopSignals.h"
 #include "core/InputError.h"
 
 #include <cstring>
@@ -59,6 +60,7 @@ void printUsage(std::ostream& out) {
 
 int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
+    pw::cli::installStopSignalHandlers();
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "help")) {
         printUsage(argc < 2 ? std::cerr : std::cout);
         return argc < 2 ? 2 : 0;
