@@ -9,6 +9,7 @@
 #include "DeviceOption.h"
 #include "Json.h"
 #include "TargetSetup.h"
+#include "backend/DeviceMemoryBudget.h"
 #include "backend/DeviceSelection.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
@@ -197,6 +198,7 @@ int runMinimize(const std::vector<std::string>& args) {
                  {"max-iterations", OptionKind::Value},
                  {"tolerance", OptionKind::Value},
                  {"chunk", OptionKind::Value},
+                 {"max-gpu-memory", OptionKind::Value},
                  {"no-reuse", OptionKind::Flag},
                  {"reduction", OptionKind::Value}});
     CommandLine cl(args, spec);
@@ -236,6 +238,13 @@ int runMinimize(const std::vector<std::string>& args) {
         options.gpuReduction != "shuffle" && options.gpuReduction != "wmma")
         throw UsageError("--reduction expects shuffle, shared or wmma, got '" +
                          options.gpuReduction + "'");
+
+    if (auto mib = cl.value("max-gpu-memory")) {
+        options.maxDeviceBytes = parseMebibytes(*mib);
+        if (options.maxDeviceBytes == 0)
+            throw UsageError("--max-gpu-memory expects MiB (a whole number above 0), got '" + *mib +
+                             "'");
+    }
 
     std::string note;
     auto backend = createBackend(deviceRequestOption(cl), threads, note);

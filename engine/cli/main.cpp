@@ -25,7 +25,8 @@ const std::vector<Command>& commands() {
          "[--json] [--vina-steps | --smooth] [--exact] [--interpolation "
          "trilinear|catmull-rom|bspline] "
          "[--line-search wolfe|armijo] [--max-iterations N] "
-         "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse]",
+         "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse] "
+         "[--max-gpu-memory MiB]",
          runMinimize},
         {"lingo", "LINGO similarity: top hits per query, threshold hits or the full matrix",
          "lingo [--query Q.smi] --db DB.smi [--top K] [--threshold T] [--matrix OUT.tsv] [--out "
