@@ -1,7 +1,7 @@
-// libFuzzer target: the PDB reader and receptor preparation on arbitrary bytes.
+// libFuzzer target: the PDB reader and the analysis of what it reads, on arbitrary bytes.
 #include "FuzzReader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    pw::fuzz::readAndPrepare(data, size, pw::FileFormat::Pdb, /*receptor=*/true);
+    pw::fuzz::readAndAnalyse(data, size, pw::FileFormat::Pdb);
     return 0;
 }
