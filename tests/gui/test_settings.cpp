@@ -202,10 +202,13 @@ void TestSettings::pocketSurfaceCoversTheReceptor() {
     MainWindow w;
     QVERIFY(openExample(w));
     MoleculeView* view = w.moleculeView();
-    auto grab = [view] {
+    // Every grab must show a frame rendered after the change, not the previous one.
+    bool everyGrabFresh = true;
+    auto grab = [view, &everyGrabFresh] {
         const int frames = view->framesRendered();
         view->update();
-        QTest::qWaitFor([&] { return view->framesRendered() > frames; }, 10000);
+        everyGrabFresh = QTest::qWaitFor([&] { return view->framesRendered() > frames; }, 10000) &&
+                         everyGrabFresh;
         return view->grabImage().convertToFormat(QImage::Format_RGB32);
     };
     // Count background pixels: the translucent surface covers gaps between the pocket's sticks.
@@ -227,6 +230,7 @@ void TestSettings::pocketSurfaceCoversTheReceptor() {
              qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
     surface->setChecked(false);
     QCOMPARE(background(grab()), before);
+    QVERIFY2(everyGrabFresh, "a frame was not rendered within 10 s");
 }
 
 void TestSettings::recentFilesReopen() {
