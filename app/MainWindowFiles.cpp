@@ -41,7 +41,26 @@ void MainWindow::openLigands(const QStringList& paths) {
 
 bool MainWindow::openBoxConfig(const QString& path) {
     try {
-        document_.setBox(readBoxConfig(path.toStdString()), BoxSource::File);
+        const VinaConfig config = readVinaConfig(path.toStdString());
+        // The file's scoring function counts as in Vina. Its weights and other Vina options are
+        // not used here (the app scores with the standard weights): say so, never drop them.
+        std::vector<std::string> notes = config.warnings;
+        for (int t = 0; t < kScoreTermCount; ++t)
+            for (const auto* lines : {&config.vinaWeightLines, &config.vinardoWeightLines})
+                if ((*lines)[t] > 0)
+                    notes.push_back(InputError::format(
+                        config.sourceName, (*lines)[t],
+                        "warning: the app scores with the standard weights; this weight is "
+                        "used by posewright-cli score/minimize --box"));
+        for (const std::string& note : notes)
+            qWarning("%s", note.c_str());
+        if (!notes.empty())
+            statusBar()->showMessage(QString::fromStdString(notes.front()), 15000);
+        if (config.scoring && *config.scoring != document_.scoring()) {
+            document_.setScoring(*config.scoring);
+            settings_->setScoring(*config.scoring);
+        }
+        document_.setBox(config.box, BoxSource::File);
         return true;
     } catch (const std::exception& e) {
         showError(QString::fromStdString(e.what()));

@@ -2,6 +2,7 @@
 // Exit codes: 0 success, 1 bad input or a failed job, 2 usage error.
 #include "CommandLine.h"
 #include "Commands.h"
+#include "StopSignals.h"
 #include "core/InputError.h"
 
 #include <cstring>
@@ -26,6 +27,9 @@ const std::vector<Command>& commands() {
          "trilinear|catmull-rom|bspline] "
          "[--line-search wolfe|armijo] [--max-iterations N] [--max-step S] "
          "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse]",
+         "[--line-search wolfe|armijo] [--max-iterations N] "
+         "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse] "
+         "[--max-gpu-memory MiB]",
          runMinimize},
         {"lingo", "LINGO similarity: top hits per query, threshold hits or the full matrix",
          "lingo [--query Q.smi] --db DB.smi [--top K] [--threshold T] [--matrix OUT.tsv] [--out "
@@ -82,6 +86,7 @@ void printUsage(std::ostream& out) {
 
 int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
+    pw::cli::installStopSignalHandlers();
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "help")) {
         printUsage(argc < 2 ? std::cerr : std::cout);
         return argc < 2 ? 2 : 0;
