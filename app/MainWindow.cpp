@@ -6,6 +6,7 @@
 #include "SettingsPanel.h"
 #include "TrajectoryPlayer.h"
 #include "backend/DeviceSelection.h"
+#include "parts/PartContext.h"
 
 #include <QAction>
 #include <QApplication>
@@ -56,6 +57,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(&document_, &Document::boxChanged, this, &MainWindow::onBoxChanged);
     connect(&document_, &Document::scoringChanged, this, &MainWindow::requestTarget);
     connectEditing();
+    installParts();
     resize(1400, 860);
 }
 
@@ -136,7 +138,7 @@ void MainWindow::createActions() {
     auto* about = new QAction(tr("&About Posewright"), this);
     connect(about, &QAction::triggered, this, &MainWindow::about);
 
-    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* file = fileMenu_ = menuBar()->addMenu(tr("&File"));
     file->addAction(openReceptor);
     file->addAction(openLigands);
     file->addAction(openBox);
@@ -148,14 +150,13 @@ void MainWindow::createActions() {
     file->addAction(exportPosesAction);
     file->addAction(exportImageAction);
     file->addSeparator();
-    setupSimilarity(file);
-    setupOverlay(file);
-    file->addSeparator();
+    // The workflow parts' File actions (open a hit list, a shape overlay) go here.
+    fileWorkflowEnd_ = file->addSeparator();
     file->addAction(quit);
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(undoAction);
     edit->addAction(redoAction);
-    QMenu* refine = menuBar()->addMenu(tr("&Refine"));
+    QMenu* refine = refineMenu_ = menuBar()->addMenu(tr("&Refine"));
     refine->addAction(minimizeAction_);
     refine->addAction(refineAllAction_);
     refine->addAction(cancelAction_);
@@ -199,7 +200,7 @@ void MainWindow::createActions() {
     help->addAction(about);
     updateRecentMenu();
 
-    QToolBar* bar = addToolBar(tr("Main"));
+    QToolBar* bar = toolBar_ = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addAction(openReceptor);
@@ -278,7 +279,7 @@ void MainWindow::createDocks() {
 
     // Every dock can be closed (its title bar's button) and brought back from the View menu.
     viewMenu_->addSection(tr("Panels"));
-    for (QDockWidget* d : {dock, settingsDock, energyDock, similarityDock_, overlayDock_})
+    for (QDockWidget* d : {dock, settingsDock, energyDock})
         viewMenu_->addAction(d->toggleViewAction());
 }
 

@@ -8,6 +8,7 @@
 #include "MinimizeJob.h"
 #include "MoleculeLoader.h"
 #include "ScoringTarget.h"
+#include "parts/WorkflowPart.h"
 
 #include <QMainWindow>
 
@@ -21,6 +22,7 @@ class QListWidget;
 class QMenu;
 class QProgressBar;
 class QTableWidget;
+class QToolBar;
 class QToolButton;
 class QUndoStack;
 
@@ -28,9 +30,8 @@ namespace pw {
 
 class EnergyPlot;
 class MoleculeView;
+class PartContext;
 class SettingsPanel;
-class OverlayPanel;
-class SimilarityPanel;
 class TrajectoryPlayer;
 
 class MainWindow : public QMainWindow {
@@ -62,13 +63,19 @@ public:
     QAction* cancelAction() const { return cancelAction_; }
     QAction* editModeAction() const { return editModeAction_; }
     QAction* editBoxAction() const { return editBoxAction_; }
-    // LINGO similarity table of a hit list (File > Open hit list), in its own dock.
-    SimilarityPanel* similarityPanel() const { return similarity_; }
-    void openHitList(const QString& path);
-    void showLigandSimilarity();
-    // Shape overlay workspace (File > Shape overlay): record 0 of a file is the reference.
-    OverlayPanel* overlayPanel() const { return overlay_; }
-    void openOverlay(const QString& path);
+    // The workflow parts installed (app/CMakeLists.txt's POSEWRIGHT_APP_PARTS, in that order).
+    const std::vector<std::unique_ptr<WorkflowPart>>& parts() const { return parts_; }
+    // The installed part of that name or type; nullptr when this build leaves it out.
+    WorkflowPart* part(const QString& name) const;
+    template <class Part> Part* part() const {
+        for (const auto& p : parts_)
+            if (auto* found = dynamic_cast<Part*>(p.get()))
+                return found;
+        return nullptr;
+    }
+    // Runs a part's scripted step (the command line's --minimize is "minimize"): false when no
+    // installed part has it; otherwise done(ok) is called once the step has ended.
+    bool runStep(const QString& step, const std::function<void(bool ok)>& done);
 
     // Start loading a file on a worker thread; the document changes only when it has been read
     // completely. A newer request of the same kind supersedes an older one still running.
@@ -214,14 +221,18 @@ private:
     QAction* editModeAction_ = nullptr;
     QAction* wholeReceptorAction_ = nullptr;
     QAction* editBoxAction_ = nullptr;
-    // The similarity dock and its File menu action (MainWindowSimilarity.cpp).
-    void setupSimilarity(QMenu* fileMenu);
-    SimilarityPanel* similarity_ = nullptr;
-    QDockWidget* similarityDock_ = nullptr;
-    // The shape overlay dock and its File menu action (MainWindowOverlay.cpp).
-    void setupOverlay(QMenu* fileMenu);
-    OverlayPanel* overlay_ = nullptr;
-    QDockWidget* overlayDock_ = nullptr;
+    // MainWindowParts.cpp: installing the workflow parts and their session pieces.
+    class Context;
+    friend class Context;
+    void installParts();
+    QJsonObject partStates() const;
+    void restorePartStates(const QJsonObject& states);
+    std::unique_ptr<PartContext> partContext_;
+    std::vector<std::unique_ptr<WorkflowPart>> parts_;
+    QMenu* fileMenu_ = nullptr;
+    QMenu* refineMenu_ = nullptr;
+    QAction* fileWorkflowEnd_ = nullptr; // parts' File actions go above it
+    QToolBar* toolBar_ = nullptr;
     int dragId_ = 0;
     bool dragScorable_ = false;
     QMenu* viewMenu_ = nullptr;

@@ -160,7 +160,9 @@ void MainWindow::chooseExportImage() {
 
 bool MainWindow::saveSession(const QString& path) {
     try {
-        writeSession(path, sessionOf(document_));
+        Session session = sessionOf(document_);
+        session.parts = partStates();
+        writeSession(path, session);
         undo_->setClean();
         statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 5000);
         return true;
@@ -217,6 +219,7 @@ void MainWindow::openSession(const QString& path) {
         }
         onBoxChanged();
         updateDeviceLabel();
+        restorePartStates(s.parts);
         emit sessionOpened(true);
     });
     watcher->setFuture(QtConcurrent::run([path] { return restoreSession(path); }));

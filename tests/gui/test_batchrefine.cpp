@@ -8,6 +8,7 @@
 #include "MainWindow.h"
 #include "SettingsPanel.h"
 #include "SimilarityPanel.h"
+#include "SimilarityPart.h"
 #include "TrajectoryPlayer.h"
 #include "ViewEnvironment.h"
 
@@ -219,7 +220,8 @@ void TestBatchRefine::gpuRequestSaysWhatRan() {
     MainWindow w;
     QVERIFY(openPoses(w, 2, QStringLiteral("cuda")));
     QCOMPARE(w.document().device(), QStringLiteral("cuda"));
-    QCOMPARE(w.similarityPanel()->device(), QStringLiteral("cuda")); // the same setting
+    QCOMPARE(w.part<SimilarityPart>()->panel()->device(),
+             QStringLiteral("cuda")); // the same setting
     // The watched single-pose run says it is on the CPU, and where batches go.
     const QString tip = w.minimizeAction()->toolTip();
     QVERIFY2(tip.contains(QStringLiteral("CPU reference")) &&
