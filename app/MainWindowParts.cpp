@@ -2,11 +2,14 @@
 // registration list, and their pieces of the session file. Nothing here names a part.
 #include "MainWindow.h"
 
+#include "JobRunner.h"
+#include "TargetBuilder.h"
 #include "parts/PartContext.h"
 #include "parts/RegisteredParts.h"
 
 #include <QAction>
 #include <QDockWidget>
+#include <QListWidget>
 #include <QMenu>
 #include <QStatusBar>
 #include <QToolBar>
@@ -22,7 +25,9 @@ public:
     QStatusBar* statusBar() override { return w_.statusBar(); }
     SettingsPanel* settings() override { return w_.settings_; }
     QUndoStack* undoStack() override { return w_.undo_; }
-    QWidget* window() override { return &w_; }
+    JobRunner& jobs() override { return *w_.jobs_; }
+    TargetBuilder& targets() override { return *w_.targets_; }
+    QMainWindow* window() override { return &w_; }
 
     void addDock(QDockWidget* dock, Qt::DockWidgetArea area, bool startHidden) override {
         w_.addDockWidget(area, dock);
@@ -42,6 +47,9 @@ public:
         case PartMenu::View:
             w_.viewMenu_->addAction(action);
             break;
+        case PartMenu::LigandList:
+            w_.ligandList_->addAction(action);
+            break;
         }
         if (onToolBar)
             w_.toolBar_->insertAction(w_.cancelAction_, action);
@@ -50,6 +58,9 @@ public:
     void showError(const QString& message) override { w_.showError(message); }
     QString lastDirectory() const override { return w_.lastDirectory_; }
     void setLastDirectory(const QString& directory) override { w_.lastDirectory_ = directory; }
+    QString deviceDescription() const override { return w_.deviceDescription_; }
+    void showDocumentLigands() override { w_.showSelectedLigands(); }
+    void rankLigandsByAffinity() override { w_.rankAction_->setChecked(true); }
 
 private:
     MainWindow& w_;

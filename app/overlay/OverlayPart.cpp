@@ -7,6 +7,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMainWindow>
 #include <QStatusBar>
 
 POSEWRIGHT_REGISTER_PART(overlay, pw::OverlayPart)

@@ -8,6 +8,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMainWindow>
 #include <QStatusBar>
 
 POSEWRIGHT_REGISTER_PART(similarity, pw::SimilarityPart)
