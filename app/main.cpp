@@ -176,14 +176,15 @@ int main(int argc, char** argv) {
             shoot();
             return;
         }
-        QObject::connect(
-            &window, &pw::MainWindow::minimizationFinished, &window,
-            [&](bool ok) {
-                failed = failed || !ok;
-                shoot();
-            },
-            Qt::SingleShotConnection);
-        window.minimize();
+        // The minimization is a workflow part's step: a build without that part says so.
+        const bool started = window.runStep(QStringLiteral("minimize"), [&](bool ok) {
+            failed = failed || !ok;
+            shoot();
+        });
+        if (!started) {
+            std::fprintf(stderr, "posewright: --minimize: this build has no minimization\n");
+            QApplication::exit(2);
+        }
     };
     if (!screenshot.isEmpty() || quit || minimize || !box.isEmpty()) {
         if (loads == 0) {
