@@ -26,8 +26,6 @@ const std::vector<Command>& commands() {
          "[--json] [--vina-steps | --smooth] [--no-vina-guard] [--exact] [--interpolation "
          "trilinear|catmull-rom|bspline] "
          "[--line-search wolfe|armijo] [--max-iterations N] [--max-step S] "
-         "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse]",
-         "[--line-search wolfe|armijo] [--max-iterations N] "
          "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse] "
          "[--max-gpu-memory MiB]",
          runMinimize},
