@@ -36,6 +36,12 @@ for c in $(ls $run); do
   rec=$run/$c/protein.pdbqt; [ -e $rec ] || rec=$run/$c/receptor.pdbqt
   timeout 60 "$cli" bench ad4maps --gpf "$gpf" --receptor "$rec" --reference "$prefix" --repeat 10 --threads 16 $opt >> "$out/bench.jsonl" 2>> "$out/bench.err"
 done
+# Whole process, GPU: read, prepare, CUDA start, build, write autogrid's files.
+mkdir -p /tmp/mapsout
+for c in 1stp 1r55 1sq5; do
+  gpf=$(ls $run/$c/*.gpf)
+  ( TIMEFORMAT="$c maps command wall %R s"; time timeout 60 "$cli" maps --gpf "$gpf" --out /tmp/mapsout/$c.maps.fld ) 2>&1 | tail -2 | tee -a "$out/maps_time.txt"
+done
 python3 - "$out" <<'PY'
 import json, sys, collections
 out = sys.argv[1]
