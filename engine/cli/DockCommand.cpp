@@ -62,9 +62,7 @@ dock::DockOptions readDockOptions(const CommandLine& cl, int threads) {
     o.threads = threads;
     o.runs = cl.intValue("runs", o.runs, 1, 100000);
     o.seed = static_cast<std::uint64_t>(cl.doubleValue("seed", 0, 0, 9007199254740991.0));
-    // BFGS by default: it found the crystal pose in more runs per evaluation than ADADELTA
-    // (AutoDock-GPU's default, LgaOptions') and Solis-Wets (tests/bench/RESULTS.md).
-    o.lga.localSearch = dock::LocalSearchMethod::Bfgs;
+    o.lga.localSearch = defaultLocalSearch(cl); // BFGS for Vina, ADADELTA for AD4
     if (auto ls = cl.value("local-search")) {
         auto m = dock::parseLocalSearch(*ls);
         if (!m)

@@ -39,9 +39,8 @@ std::vector<std::string> ad4TypesOf(const std::vector<Molecule>& ligands) {
 
 DockTarget makeAd4Target(const Molecule& receptor, const SearchBox& box,
                          const std::vector<std::string>& ligandTypes, int threads) {
-    const ad4::GridGeometry mapBox = ad4MapBoxFor(box);
     // prepareMaps refuses an uncharged receptor and unknown types, naming the receptor's file.
-    const ad4::MapSetup setup = ad4::prepareMaps(receptor, mapBox, ligandTypes);
+    const ad4::MapSetup setup = ad4::prepareMaps(receptor, ad4MapBoxFor(box), ligandTypes);
     auto maps = std::make_shared<const ad4::Ad4Maps>(ad4::buildMapsCpu(setup, threads));
     DockTarget t;
     t.scoring = DockScoring::Ad4;
