@@ -28,6 +28,7 @@ int runBench(const std::vector<std::string>& args); // sub-modes: overlay
 int runDock(const std::vector<std::string>& args); // dock (DockCommand.cpp)
 int runBenchDock(const std::vector<std::string>& args); // bench dock (BenchDock.cpp)
 int runHits(const std::vector<std::string>& args);  // hit store (HitsCommand.cpp)
+int runBenchHits(const std::vector<std::string>& args); // bench hits (BenchHits.cpp)
 
 const std::vector<Command>& commands();
 

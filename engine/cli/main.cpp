@@ -2,6 +2,7 @@
 // Exit codes: 0 success, 1 bad input or a failed job, 2 usage error.
 #include "CommandLine.h"
 #include "Commands.h"
+#include "StopSignals.h"
 #include "core/InputError.h"
 
 #include <cstring>
@@ -25,7 +26,8 @@ const std::vector<Command>& commands() {
          "[--json] [--vina-steps | --smooth] [--no-vina-guard] [--exact] [--interpolation "
          "trilinear|catmull-rom|bspline] "
          "[--line-search wolfe|armijo] [--max-iterations N] [--max-step S] "
-         "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse]",
+         "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse] "
+         "[--max-gpu-memory MiB]",
          runMinimize},
         {"lingo", "LINGO similarity: top hits per query, threshold hits or the full matrix",
          "lingo [--query Q.smi] --db DB.smi [--top K] [--threshold T] [--matrix OUT.tsv] [--out "
@@ -60,7 +62,9 @@ const std::vector<Command>& commands() {
          "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device "
          "auto|cpu|cuda[:N]] "
          "[--size N...] [--repeat K] [--threads N] [--iterations N]\n"
-         "      posewright-cli bench lingo|minimize ... (see their own usage)",
+         "      posewright-cli bench lingo|minimize ... (see their own usage)\n"
+         "      posewright-cli bench hits --molecules SDF --dir DIR [--poses 1000000] [--seed S] "
+         "[--threads N] [--sort a,b] [--where EXPR] [--no-export] [--keep]",
          runBench},
     };
     return list;
@@ -80,6 +84,7 @@ void printUsage(std::ostream& out) {
 
 int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
+    pw::cli::installStopSignalHandlers();
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "help")) {
         printUsage(argc < 2 ? std::cerr : std::cout);
         return argc < 2 ? 2 : 0;
