@@ -136,6 +136,8 @@ std::vector<GpuDockRun> CudaDocker::dock(const DockingTarget& target,
     const double t0 = now();
     Impl& im = *impl_;
     timing_ = {};
+    if (ligands.empty()) // a batch whose every ligand was refused: nothing to search
+        return {};
     check(cudaSetDevice(im.device), "set device");
     if (!target.grid())
         throw std::invalid_argument("CudaDocker: the target has no grid (DockingTarget::gridFor)");

@@ -9,15 +9,15 @@ namespace pw::cuda {
 // Torsions a docked ligand may have on the GPU (AutoDock-GPU's limit is 32 as well).
 inline constexpr int kDockMaxTorsions = 32;
 
-enum class DockLocalSearch : int { Adadelta = 0, Bfgs = 1, None = 2 };
+enum class DockLocalSearch : int { Adadelta = 0, Bfgs = 1 };
 
 // The search as the kernel reads it (mirrors the host's LGA options).
 struct DockParamsGpu {
     int populationSize;  // individuals per run
     int maxGenerations;  // per run
-    int lsPerGeneration; // individuals refined by local search each generation
+    int lsPerGeneration; // individuals refined by local search each generation (0: none)
     int localSearch;     // DockLocalSearch
-    int lsMaxIterations; // ADADELTA iterations / BFGS steps per local search
+    int lsMaxIterations; // per local search: ADADELTA iterations / BFGS evaluations
     float lsTolerance;   // BFGS: gradient-norm stop; ADADELTA: unused
     float adadeltaRho, adadeltaEpsilon;
     float crossoverRate, mutationRate, tournamentRate;
@@ -25,7 +25,7 @@ struct DockParamsGpu {
     float mutationAngle;    // rad: orientation and torsion mutations, uniform in [-x, x]
     int autostopEvery;      // generations between AutoStop tests; 0: off
     float autostopStd;      // kcal/mol (dock::AutoStop's tolerance)
-    float boxHalf[3];       // A: start positions uniform in [-half, half] around the box centre
+    float boxHalf[3];       // A: positions stay (and start uniform) in [-half, half] of the centre
     std::uint64_t seed;
 };
 

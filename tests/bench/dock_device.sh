@@ -41,7 +41,8 @@ for part in $parts; do
         for id in 1stp 3ce3; do
             D=tests/data/complexes/$id
             for w in ${WARPS:-8 16 32}; do
-                POSEWRIGHT_DOCK_WARPS=$w POSEWRIGHT_CUDA_TIMING=1 timeout 90 $CLI bench dock --device cuda \
+                POSEWRIGHT_DOCK_WARPS=$w POSEWRIGHT_CUDA_TIMING=1 timeout 90 $CLI bench dock \
+                    --device cuda --local-search adadelta \
                     --receptor $D/receptor.pdbqt --box $D/box.txt --ligands $D/ligand_xtal.pdbqt \
                     --reference $D/ligand_xtal.pdbqt --runs 100 --seed 42 --repeat 3 2>&1 |
                     grep -E '"bench"|cuda_dock' | tee -a "$OUT/complex.jsonl" |
@@ -52,6 +53,7 @@ for part in $parts; do
                 --reference $D/ligand_xtal.pdbqt --runs 100 --seed 42 --repeat 2 2>&1 |
                 grep -E '"bench"' | tee -a "$OUT/complex.jsonl" | sed "s/^/bfgs /" | cut -c1-300
             /usr/bin/time -f "posewright_process_seconds %e" timeout 90 $CLI dock --device cuda \
+                --local-search adadelta \
                 --receptor $D/receptor.pdbqt --box $D/box.txt --ligands $D/ligand_xtal.pdbqt \
                 --runs 100 --seed 42 --out /tmp/$id.sdf 2>&1 | tail -2
             for seed in 42 43 44; do
@@ -65,7 +67,8 @@ for part in $parts; do
         D=tests/data/complexes/1iep
         N=${SCREEN:-100} # all100.pdbqt/filelist100.txt: the first 100; N empty: all 1,000
         [ "$N" = 1000 ] && N=
-        timeout 150 $CLI bench dock --device cuda --receptor $D/receptor.pdbqt --box $D/box.txt \
+        timeout 150 $CLI bench dock --device cuda --local-search adadelta \
+            --receptor $D/receptor.pdbqt --box $D/box.txt \
             --ligands "$C/screen/all$N.pdbqt" --runs 20 --seed 42 --repeat ${REPEAT:-1} 2>&1 |
             grep '"bench"' | tee -a "$OUT/screen.jsonl" | cut -c1-500
         # AutoDock-GPU reads the same prepared ligands re-written by Open Babel (united-atom
@@ -75,8 +78,8 @@ for part in $parts; do
         ;;
     vina)
         D=tests/data/complexes/1iep
-        $CLI bench dock --device cuda --receptor $D/receptor.pdbqt --box $D/box.txt \
-            --ligands $D/ligand_xtal.pdbqt --reference $D/ligand_xtal.pdbqt --runs 100 \
+        $CLI bench dock --device cuda --local-search adadelta --receptor $D/receptor.pdbqt \
+            --box $D/box.txt --ligands $D/ligand_xtal.pdbqt --reference $D/ligand_xtal.pdbqt --runs 100 \
             --seed 42 --repeat 3 2>&1 | grep '"bench"' | tee -a "$OUT/vina1iep.jsonl" | cut -c1-500
         # Vina itself on all cores, same box and ligand (ligand as given: Vina randomises it).
         /usr/bin/time -f "vina_process_seconds %e" env LD_LIBRARY_PATH="$C/peers" "$C/peers/vina" \

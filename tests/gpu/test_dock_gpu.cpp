@@ -6,6 +6,7 @@
 #include "GpuTestMain.h"
 
 #include "backend/DeviceSelection.h"
+#include "backend/Progress.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
 #include "chem/ReceptorPreparation.h"
@@ -204,6 +205,36 @@ private slots:
               *r[0].clusters[0].rmsdToReference);
         QVERIFY(*g[0].clusters[0].rmsdToReference < 2.0);
         QVERIFY(g[0].clusters[0].bestScore <= r[0].clusters[0].bestScore + 0.5);
+    }
+
+    // A cancel reaches the device: every run stops at its next generation and keeps its best
+    // individual so far (a pose, not finished); the docker is usable afterwards.
+    void cancelStopsRunsAtTheirNextGeneration() {
+        Complex c = load("1stp");
+        cuda::CudaDocker docker(0);
+        dock::DockOptions o;
+        o.runs = 100;
+        o.lga.maxEvaluations = 20000000; // ~450 generations: seconds, unless cancelled
+        o.lga.autoStop = false;
+        Progress progress;
+        long calls = 0;
+        progress.onProgress = [&](long, long) {
+            ++calls;
+            progress.cancel = true;
+        };
+        const auto runs = docker.dock(*c.target, {c.ligand}, o, &progress);
+        QVERIFY(calls >= 1);
+        QCOMPARE(int(runs.size()), 100);
+        int stopped = 0;
+        for (const auto& r : runs) {
+            QCOMPARE(r.coordinates.size(), c.ligand.atoms.size()); // launched: a pose
+            QVERIFY(std::isfinite(r.energy));
+            stopped += !r.finished;
+            QVERIFY(r.finished || r.evaluations < o.lga.maxEvaluations);
+        }
+        QCOMPARE(stopped, 100);
+        o.lga.maxEvaluations = 20000;
+        QCOMPARE(int(docker.dock(*c.target, {c.ligand}, o).size()), 100);
     }
 
     void badInputIsRefused() {
