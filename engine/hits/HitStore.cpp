@@ -344,10 +344,15 @@ void HitStore::assignRanks(const std::string& columnName, bool ascending) {
     if (!c)
         throw StoreError(path_ + ": no column '" + columnName + "' to rank by");
     const std::string q = quoteIdentifier(c->name);
-    exec("UPDATE poses SET rank = NULL;"
+    // The rank index is dropped while every rank is rewritten and built again after (one sort
+    // instead of a B-tree update per row). It serves the default order (rank, id) and makes
+    // count(*), which a table asks first, read this small index instead of the wide rows.
+    exec("DROP INDEX IF EXISTS poses_by_rank;"
+         "UPDATE poses SET rank = NULL;"
          "UPDATE poses SET rank = r.k FROM (SELECT id, row_number() OVER (ORDER BY " +
          q + (ascending ? " ASC" : " DESC") + ", id) AS k FROM poses WHERE " + q +
-         " IS NOT NULL) AS r WHERE poses.id = r.id;");
+         " IS NOT NULL) AS r WHERE poses.id = r.id;"
+         "CREATE INDEX poses_by_rank ON poses(rank, id);");
     Statement s = prepare("INSERT OR REPLACE INTO pw_meta VALUES('rank_by', ?)");
     s.bind(1, std::string_view((ascending ? "+" : "-") + c->name));
     s.run();
