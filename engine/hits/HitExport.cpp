@@ -105,8 +105,9 @@ long exportSdf(const HitStore& store, const Selection& selection, const std::str
     run(store, selection, {"id"}, "", [&](const Statement& s) { ids.push_back(s.integer(0)); });
     std::string sql = "SELECT ";
     for (const std::string& name : extraColumns)
-        sql += quoteIdentifier(name) + ", ";
-    Statement fetch = store.prepare(sql + "molblock, sd_tags FROM poses WHERE id = ?");
+        sql += "poses." + quoteIdentifier(name) + ", ";
+    Statement fetch = store.prepare(sql + store.blockColumns() + " FROM " + store.blocksFrom() +
+                                    " WHERE poses.id = ?");
     AtomicFile out(path);
     std::string record;
     long n = 0;

@@ -3,6 +3,7 @@
 // the store as it was, and SDF import of typed tag columns with empty cells for missing tags.
 #include "chem/MoleculeReader.h"
 #include "chem/MoleculeWriter.h"
+#include "hits/HitExport.h"
 #include "hits/HitImport.h"
 #include "hits/HitStore.h"
 
@@ -72,7 +73,8 @@ private slots:
         const QString newer = dir.filePath("newer.db");
         {
             HitStore s(newer.toStdString(), HitStore::Mode::Create);
-            s.exec("UPDATE pw_meta SET value = '2' WHERE key = 'schema_version'");
+            s.exec("UPDATE pw_meta SET value = '" + std::to_string(kSchemaVersion + 1) +
+                   "' WHERE key = 'schema_version'");
         }
         expectRefused(newer, "newer");
         // Not a database at all.
@@ -239,7 +241,7 @@ private slots:
             QCOMPARE(importSdf(s, sdf.toStdString(), {}).poses, 3L);
             tx.commit();
         }
-        Statement q = s.prepare("SELECT molblock, sd_tags FROM poses ORDER BY id");
+        Statement q = s.prepare("SELECT molblock, sd_tags FROM pose_blocks ORDER BY id");
         QVERIFY(q.step());
         QCOMPARE(q.text(0), record.substr(0, record.find("M  END\n") + 7));
         QCOMPARE(q.text(1), tags);
@@ -251,6 +253,35 @@ private slots:
         QVERIFY(molblock.size() > 7 && molblock.substr(molblock.size() - 7) == "M  END\n");
         QVERIFY(molblock.find("  3  2  0") != std::string::npos); // atoms and bonds as read
         QCOMPARE(q.text(1), tags);
+    }
+
+    void version1StoresAreReadAndWritten() {
+        // Version 1 kept the molblock and tag text in poses itself: such a store (made here from
+        // a new one) takes an import and exports its records as before.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("v1.db").toStdString();
+        {
+            HitStore s(path, HitStore::Mode::Create);
+            QCOMPARE(s.schemaVersion(), kSchemaVersion);
+            s.exec("DROP TABLE pose_blocks; ALTER TABLE poses ADD COLUMN molblock TEXT;"
+                   "ALTER TABLE poses ADD COLUMN sd_tags TEXT;"
+                   "UPDATE pw_meta SET value = '1' WHERE key = 'schema_version'");
+        }
+        const QString sdf = dir.filePath("in.sdf"), out = dir.filePath("out.sdf");
+        const std::string record = ethanolRecord("a", tag("dock_score", "-9.25"));
+        writeText(sdf, record);
+        HitStore s(path, HitStore::Mode::ReadWrite);
+        QCOMPARE(s.schemaVersion(), 1);
+        {
+            HitStore::Transaction tx(s);
+            QCOMPARE(importSdf(s, sdf.toStdString(), {}).poses, 1L);
+            tx.commit();
+        }
+        QCOMPARE(scalar(s, "SELECT count(*) FROM poses WHERE molblock LIKE 'a%M  END%'"), 1LL);
+        QCOMPARE(exportSdf(s, {}, out.toStdString()), 1L);
+        const QByteArray text = readBytes(out);
+        QVERIFY(text.startsWith(QByteArray::fromStdString(record.substr(0, record.find("$$$$")))));
+        QVERIFY(text.contains("> <pw_hit_mw>"));
     }
 
     void killedImportLeavesTheStoreAsItWas() {
