@@ -284,6 +284,43 @@ private slots:
         QVERIFY(text.contains("> <pw_hit_mw>"));
     }
 
+    void pipelinedImportKeepsFileOrderAndCounts() {
+        // Small batches on two threads: batch k is inserted while k+1 is described; the rows
+        // still come in file order, every batch is reported once, and a bad record is skipped.
+        QTemporaryDir dir;
+        const QString src = QString(POSEWRIGHT_TEST_DATA "/shapes/cdk2.sdf");
+        const std::vector<Molecule> ligands = readMolecules(src.toStdString());
+        std::string text = QString::fromUtf8(readBytes(src)).toStdString();
+        text += "broken\n  x\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\nnot an atom line\nM  END\n$$$$\n";
+        const QString sdf = dir.filePath("in.sdf");
+        writeText(sdf, text);
+        HitStore s(dir.filePath("h.db").toStdString(), HitStore::Mode::Create);
+        std::vector<long> reported;
+        ImportStats st;
+        {
+            HitStore::Transaction tx(s);
+            ImportOptions options;
+            options.threads = 2;
+            options.batch = 5;
+            options.afterBatch = [&](long n) { reported.push_back(n); };
+            st = importSdf(s, sdf.toStdString(), options);
+            tx.commit();
+        }
+        QCOMPARE(st.poses, long(ligands.size()));
+        QCOMPARE(st.skipped, 1L);
+        QCOMPARE(long(reported.size()), (long(ligands.size()) + 1 + 4) / 5);
+        for (size_t k = 1; k < reported.size(); ++k)
+            QVERIFY(reported[k] > reported[k - 1] || (k + 1 == reported.size()));
+        QCOMPARE(reported.back(), long(ligands.size()));
+        Statement q = s.prepare("SELECT name, source_record FROM poses ORDER BY id");
+        for (size_t i = 0; i < ligands.size(); ++i) {
+            QVERIFY(q.step());
+            QCOMPARE(q.text(0), ligands[i].name);
+            QCOMPARE(q.integer(1), (long long)(i + 1));
+        }
+        QVERIFY(!q.step());
+    }
+
     void killedImportLeavesTheStoreAsItWas() {
         QTemporaryDir dir;
         const std::string path = dir.filePath("h.db").toStdString();
