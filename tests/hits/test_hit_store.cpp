@@ -226,6 +226,51 @@ private slots:
         QVERIFY(chiralMirrors > 0); // the set has stereocentres, so the test can fail
     }
 
+    void stereoSignatureIgnoresPlanarAtomsButNotHandedness() {
+        // Flexible docking bends planar atoms a little either way: that must not split a
+        // molecule's cache entry, while its mirror image (other hand at every centre) must.
+        const std::vector<Molecule> ligands =
+            readMolecules(QString(POSEWRIGHT_TEST_DATA "/shapes/cdk2.sdf").toStdString());
+        int bentPlanarAtoms = 0, chiral = 0;
+        for (const Molecule& m : ligands) {
+            std::vector<char> planar(m.atoms.size(), 0);
+            for (const Bond& b : m.bonds)
+                if (b.order != BondOrder::Single)
+                    planar[b.a] = planar[b.b] = 1;
+            const auto nb = m.neighbours();
+            Molecule bent = m;
+            for (size_t i = 0; i < m.atoms.size(); ++i) {
+                if (!planar[i] || m.atoms[i].element != 6 || nb[i].size() != 3)
+                    continue;
+                // Not beside a three-connected N: an aniline or amide N is nearly flat itself,
+                // and its sign stays in the key (RDKit can make ring N stereocentres).
+                bool besideN = false;
+                for (int n : nb[i])
+                    besideN |= m.atoms[n].element == 7 && nb[n].size() == 3;
+                if (besideN)
+                    continue;
+                // Through the plane of its three neighbours: the signed volume changes sign.
+                const Vec3 c = m.atoms[i].position;
+                const Vec3 normal = (m.atoms[nb[i][1]].position - m.atoms[nb[i][0]].position)
+                                        .cross(m.atoms[nb[i][2]].position -
+                                               m.atoms[nb[i][0]].position)
+                                        .normalized();
+                const double height = (c - m.atoms[nb[i][0]].position).dot(normal);
+                bent.atoms[i].position = c - normal * (2 * height + (height >= 0 ? 0.05 : -0.05));
+                ++bentPlanarAtoms;
+            }
+            QCOMPARE(DescriptorCache::key(bent), DescriptorCache::key(m));
+            Molecule mirror = m;
+            for (Atom& a : mirror.atoms)
+                a.position.x() = -a.position.x();
+            if (computeDescriptors(mirror).smiles != computeDescriptors(m).smiles) {
+                ++chiral;
+                QVERIFY(DescriptorCache::key(mirror) != DescriptorCache::key(m));
+            }
+        }
+        QVERIFY(bentPlanarAtoms > 100 && chiral > 0);
+    }
+
     void storesThePlainRecordTextAsRead() {
         QTemporaryDir dir;
         const std::string tags = tag("dock_score", "-9.25") + tag("series", "amines");
