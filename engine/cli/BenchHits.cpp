@@ -206,8 +206,9 @@ int runBenchHits(const std::vector<std::string>& args) {
         tx.commit();
     });
     if (stats.poses != poses)
-        throw InputError(sdf, 0, "imported " + std::to_string(stats.poses) + " of " +
-                                     std::to_string(poses) + " generated poses");
+        throw InputError(sdf, 0,
+                         "imported " + std::to_string(stats.poses) + " of " +
+                             std::to_string(poses) + " generated poses");
     emit(line("import", stats.poses)
              .add("threads", threads)
              .add("poses_per_second", double(stats.poses) / t.wall, 6)
@@ -279,8 +280,8 @@ int runBenchHits(const std::vector<std::string>& args) {
             std::ofstream out(plain, std::ios::binary);
             const std::string block(1 << 20, 'x');
             for (long long left = bytes; left > 0; left -= static_cast<long long>(block.size()))
-                out.write(block.data(), static_cast<std::streamsize>(
-                                            std::min<long long>(left, block.size())));
+                out.write(block.data(),
+                          static_cast<std::streamsize>(std::min<long long>(left, block.size())));
             out.flush();
         });
         emit(line("plain_write", written)

@@ -255,8 +255,8 @@ private:
             // index on x, which it did even for ranges that keep most rows (mw < 500 on 1M
             // poses: 9x slower than the scan of the narrow table). Its values are stored as
             // numbers, so dropping the column's affinity changes no comparison.
-            out_.sql += (c->type == ColumnType::Text ? "poses." : "+poses.") +
-                        quoteIdentifier(c->name);
+            out_.sql +=
+                (c->type == ColumnType::Text ? "poses." : "+poses.") + quoteIdentifier(c->name);
             return c->type == ColumnType::Text ? ColumnType::Text : ColumnType::Real;
         }
         default:

@@ -251,10 +251,10 @@ private slots:
                     continue;
                 // Through the plane of its three neighbours: the signed volume changes sign.
                 const Vec3 c = m.atoms[i].position;
-                const Vec3 normal = (m.atoms[nb[i][1]].position - m.atoms[nb[i][0]].position)
-                                        .cross(m.atoms[nb[i][2]].position -
-                                               m.atoms[nb[i][0]].position)
-                                        .normalized();
+                const Vec3 normal =
+                    (m.atoms[nb[i][1]].position - m.atoms[nb[i][0]].position)
+                        .cross(m.atoms[nb[i][2]].position - m.atoms[nb[i][0]].position)
+                        .normalized();
                 const double height = (c - m.atoms[nb[i][0]].position).dot(normal);
                 bent.atoms[i].position = c - normal * (2 * height + (height >= 0 ? 0.05 : -0.05));
                 ++bentPlanarAtoms;
@@ -336,7 +336,8 @@ private slots:
         const QString src = QString(POSEWRIGHT_TEST_DATA "/shapes/cdk2.sdf");
         const std::vector<Molecule> ligands = readMolecules(src.toStdString());
         std::string text = QString::fromUtf8(readBytes(src)).toStdString();
-        text += "broken\n  x\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\nnot an atom line\nM  END\n$$$$\n";
+        text += "broken\n  x\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\nnot an atom line\nM  "
+                "END\n$$$$\n";
         const QString sdf = dir.filePath("in.sdf");
         writeText(sdf, text);
         HitStore s(dir.filePath("h.db").toStdString(), HitStore::Mode::Create);
