@@ -148,6 +148,7 @@ int runBenchHits(const std::vector<std::string>& args) {
                                 {"threads", OptionKind::Value},
                                 {"sort", OptionKind::Value},
                                 {"where", OptionKind::Value},
+                                {"sdf", OptionKind::Value},
                                 {"no-export", OptionKind::Flag},
                                 {"keep", OptionKind::Flag}});
     const std::string moleculesPath = cl.required("molecules");
@@ -175,17 +176,22 @@ int runBenchHits(const std::vector<std::string>& args) {
     const std::vector<Molecule> molecules = readMolecules(moleculesPath);
     if (molecules.empty())
         throw InputError(moleculesPath, 0, "no molecules");
-    const std::string sdf = dir + "/bench_hits_poses.sdf";
+    // --sdf: poses generated earlier (the same --poses count), to time the import again alone.
+    const bool reuse = cl.value("sdf").has_value();
+    const std::string sdf = reuse ? *cl.value("sdf") : dir + "/bench_hits_poses.sdf";
     const std::string db = dir + "/bench_hits.db";
     const std::string exported = dir + "/bench_hits_export.sdf";
     std::remove(db.c_str());
     std::remove((db + "-journal").c_str());
 
-    Timed t = timed([&] { writePoses(molecules, poses, seed, sdf); });
-    emit(line("generate", poses)
-             .add("molecules", static_cast<long>(molecules.size()))
-             .add("sdf_bytes", fileBytes(sdf)),
-         t);
+    Timed t;
+    if (!reuse) {
+        t = timed([&] { writePoses(molecules, poses, seed, sdf); });
+        emit(line("generate", poses)
+                 .add("molecules", static_cast<long>(molecules.size()))
+                 .add("sdf_bytes", fileBytes(sdf)),
+             t);
+    }
 
     // Import as `hits import` does: one transaction, ranks assigned, committed.
     ImportStats stats;
@@ -200,8 +206,9 @@ int runBenchHits(const std::vector<std::string>& args) {
         tx.commit();
     });
     if (stats.poses != poses)
-        throw InputError(sdf, 0, "imported " + std::to_string(stats.poses) + " of " +
-                                     std::to_string(poses) + " generated poses");
+        throw InputError(sdf, 0,
+                         "imported " + std::to_string(stats.poses) + " of " +
+                             std::to_string(poses) + " generated poses");
     emit(line("import", stats.poses)
              .add("threads", threads)
              .add("poses_per_second", double(stats.poses) / t.wall, 6)
@@ -273,8 +280,8 @@ int runBenchHits(const std::vector<std::string>& args) {
             std::ofstream out(plain, std::ios::binary);
             const std::string block(1 << 20, 'x');
             for (long long left = bytes; left > 0; left -= static_cast<long long>(block.size()))
-                out.write(block.data(), static_cast<std::streamsize>(
-                                            std::min<long long>(left, block.size())));
+                out.write(block.data(),
+                          static_cast<std::streamsize>(std::min<long long>(left, block.size())));
             out.flush();
         });
         emit(line("plain_write", written)
@@ -287,7 +294,8 @@ int runBenchHits(const std::vector<std::string>& args) {
     }
     store.reset();
     if (!cl.flag("keep")) {
-        std::remove(sdf.c_str());
+        if (!reuse)
+            std::remove(sdf.c_str());
         std::remove(db.c_str());
     }
     return 0;

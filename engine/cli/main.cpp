@@ -64,7 +64,7 @@ const std::vector<Command>& commands() {
          "[--size N...] [--repeat K] [--threads N] [--iterations N]\n"
          "      posewright-cli bench lingo|minimize ... (see their own usage)\n"
          "      posewright-cli bench hits --molecules SDF --dir DIR [--poses 1000000] [--seed S] "
-         "[--threads N] [--sort a,b] [--where EXPR] [--no-export] [--keep]",
+         "[--threads N] [--sort a,b] [--where EXPR] [--sdf POSES.sdf] [--no-export] [--keep]",
          runBench},
     };
     return list;

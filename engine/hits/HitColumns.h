@@ -24,8 +24,8 @@ struct ColumnInfo {
 const char* typeName(ColumnType t);     // "INTEGER", "REAL", "TEXT"
 const char* originName(ColumnOrigin o); // "core", "property", "derived", "tag"
 
-// The fixed columns of schema version 1, in table order (the molblock and the SD tag text are
-// stored too but are not columns a user filters on).
+// The fixed columns of the poses table, in table order (the molblock and the SD tag text are
+// stored too, in pose_blocks since schema version 2, but are not columns a user filters on).
 const std::vector<ColumnInfo>& fixedColumns();
 bool isFixedColumn(std::string_view name);
 

@@ -98,30 +98,48 @@ long exportSdf(const HitStore& store, const Selection& selection, const std::str
     for (const ColumnInfo& c : store.columns())
         if (c.origin != ColumnOrigin::Tag)
             extraColumns.push_back(c.name);
+    // The selection's ids first (a sort of narrow rows), then each row by its id: sorting whole
+    // rows, molblocks included, made SQLite's sorter spill gigabytes to temporary files at a
+    // million poses.
+    std::vector<long long> ids;
+    run(store, selection, {"id"}, "", [&](const Statement& s) { ids.push_back(s.integer(0)); });
+    std::string sql = "SELECT ";
+    for (const std::string& name : extraColumns)
+        sql += "poses." + quoteIdentifier(name) + ", ";
+    Statement fetch = store.prepare(sql + store.blockColumns() + " FROM " + store.blocksFrom() +
+                                    " WHERE poses.id = ?");
     AtomicFile out(path);
     std::string record;
-    const long n = run(
-        store, selection, extraColumns, ", poses.molblock, poses.sd_tags", [&](const Statement& s) {
-            const int k = static_cast<int>(extraColumns.size());
-            record = s.text(k);
-            record += s.text(k + 1);
-            for (int i = 0; i < k; ++i) {
-                if (s.isNull(i))
-                    continue;
-                record += "> <";
-                record += kExportTagPrefix;
-                record += extraColumns[i];
-                record += ">\n";
-                std::string v = cellText(s, i);
-                for (char& c : v)
-                    if (c == '\n' || c == '\r')
-                        c = ' ';
-                record += v.empty() ? " " : v;
-                record += "\n\n";
-            }
-            record += "$$$$\n";
-            out.stream().write(record.data(), static_cast<std::streamsize>(record.size()));
-        });
+    long n = 0;
+    const int k = static_cast<int>(extraColumns.size());
+    for (long long id : ids) {
+        fetch.bind(1, id);
+        if (!fetch.step()) { // not there (cannot happen inside one read)
+            fetch.reset();
+            continue;
+        }
+        const Statement& s = fetch;
+        record = s.text(k);
+        record += s.text(k + 1);
+        for (int i = 0; i < k; ++i) {
+            if (s.isNull(i))
+                continue;
+            record += "> <";
+            record += kExportTagPrefix;
+            record += extraColumns[i];
+            record += ">\n";
+            std::string v = cellText(s, i);
+            for (char& c : v)
+                if (c == '\n' || c == '\r')
+                    c = ' ';
+            record += v.empty() ? " " : v;
+            record += "\n\n";
+        }
+        record += "$$$$\n";
+        out.stream().write(record.data(), static_cast<std::streamsize>(record.size()));
+        fetch.reset();
+        ++n;
+    }
     out.commit();
     return n;
 }

@@ -134,10 +134,20 @@ void appendStereoSignature(std::string& k, const Molecule& m) {
         return;
     }
     const auto nb = m.neighbours();
+    // A carbon or nitrogen with a double, triple or aromatic bond is planar, never a
+    // stereocentre: its sign would only split the poses of one molecule (flexible docking bends
+    // such centres a little either way) and cost RDKit runs.
+    std::vector<char> planar(m.atoms.size(), 0);
+    for (const Bond& b : m.bonds)
+        if (b.order != BondOrder::Single)
+            planar[b.a] = planar[b.b] = 1;
     k += '|';
     for (size_t i = 0; i < m.atoms.size(); ++i) {
         const auto& n = nb[i];
         if (n.size() < 3 || n.size() > 4)
+            continue;
+        const int e = m.atoms[i].element;
+        if (planar[i] && (e == 6 || e == 7))
             continue;
         const Vec3 c = m.atoms[i].position;
         const Vec3 a = m.atoms[n[0]].position - c, b = m.atoms[n[1]].position - c,

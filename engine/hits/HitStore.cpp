@@ -1,5 +1,6 @@
-// HitStore: schema version 1 (pw_meta, pw_columns, poses, interactions), checked before anything
-// is written, and prepared statements for the import path.
+// HitStore: schema version 2 (pw_meta, pw_columns, poses, pose_blocks, interactions; version 1,
+// without pose_blocks, is read and written too), checked before anything is written, and
+// prepared statements for the import path.
 #include "HitStore.h"
 
 #include <cstring>
@@ -33,8 +34,6 @@ const char* const kPoseFixedInsert[] = {"name",
                                         "smiles",
                                         "source_file",
                                         "source_record",
-                                        "molblock",
-                                        "sd_tags",
                                         "ligand_efficiency",
                                         "heavy_atoms",
                                         "mw",
@@ -94,6 +93,7 @@ HitStore::HitStore(const std::string& path, Mode mode) : path_(path) {
 HitStore::~HitStore() {
     insertPose_ = Statement();
     insertInteraction_ = Statement();
+    insertBlocks_ = Statement();
     sqlite3_close(db_);
 }
 
@@ -111,11 +111,13 @@ void HitStore::createSchema() {
                       "CREATE TABLE pw_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
                       "CREATE TABLE pw_columns(name TEXT PRIMARY KEY, type TEXT NOT NULL, "
                       "origin TEXT NOT NULL, sd_tag TEXT, position INTEGER NOT NULL);"
-                      "CREATE TABLE poses(id INTEGER PRIMARY KEY, molblock TEXT, sd_tags TEXT";
+                      "CREATE TABLE poses(id INTEGER PRIMARY KEY";
     for (const ColumnInfo& c : fixedColumns())
         if (c.name != "id")
             sql += ", " + quoteIdentifier(c.name) + " " + typeName(c.type);
     sql += ");"
+           "CREATE TABLE pose_blocks(id INTEGER PRIMARY KEY REFERENCES poses(id) ON DELETE "
+           "CASCADE, molblock TEXT, sd_tags TEXT);"
            "CREATE TABLE interactions(pose_id INTEGER NOT NULL REFERENCES poses(id) ON DELETE "
            "CASCADE, kind TEXT NOT NULL, chain TEXT, residue_name TEXT, residue_number INTEGER, "
            "residue TEXT NOT NULL, ligand_atom INTEGER, receptor_atom TEXT, distance REAL);"
@@ -160,6 +162,7 @@ void HitStore::checkSchema() {
     if (v < 1)
         throw StoreError(path_ + ": not a Posewright hit store (schema version '" + version +
                          "'); it was left unchanged");
+    schemaVersion_ = v;
 }
 
 void HitStore::loadColumns() {
@@ -177,6 +180,16 @@ void HitStore::loadColumns() {
         columns_.push_back(std::move(c));
     }
     insertPose_ = Statement();
+}
+
+std::string HitStore::blocksFrom() const {
+    return schemaVersion_ >= 2 ? "poses LEFT JOIN pose_blocks ON pose_blocks.id = poses.id"
+                               : "poses";
+}
+
+std::string HitStore::blockColumns() const {
+    return schemaVersion_ >= 2 ? "pose_blocks.molblock, pose_blocks.sd_tags"
+                               : "poses.molblock, poses.sd_tags";
 }
 
 const ColumnInfo* HitStore::column(std::string_view name) const {
@@ -241,10 +254,14 @@ const ColumnInfo& HitStore::ensureColumn(const ColumnInfo& wanted) {
 void HitStore::prepareInsert() {
     insertColumns_.clear();
     std::string names, params;
+    if (schemaVersion_ < 2) { // version 1 keeps them in poses
+        names = "molblock, sd_tags";
+        params = "?, ?";
+    }
     for (const char* c : kPoseFixedInsert) {
+        params += params.empty() ? "?" : ", ?";
         names += names.empty() ? "" : ", ";
         names += quoteIdentifier(c);
-        params += params.empty() ? "?" : ", ?";
     }
     for (const ColumnInfo& c : columns_) {
         if (c.origin != ColumnOrigin::Tag)
@@ -256,6 +273,8 @@ void HitStore::prepareInsert() {
     insertPose_ = prepare("INSERT INTO poses(" + names + ") VALUES(" + params + ")");
     if (!insertInteraction_.valid())
         insertInteraction_ = prepare("INSERT INTO interactions VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!insertBlocks_.valid() && schemaVersion_ >= 2)
+        insertBlocks_ = prepare("INSERT INTO pose_blocks VALUES(?, ?, ?)");
 }
 
 long long HitStore::insertPose(const PoseRecord& pose) {
@@ -283,6 +302,10 @@ long long HitStore::insertPose(const PoseRecord& pose) {
             s.bindNull(i);
         ++i;
     };
+    if (schemaVersion_ < 2) {
+        s.bind(i++, std::string_view(pose.molblock));
+        s.bind(i++, std::string_view(pose.sdTags));
+    }
     s.bind(i++, std::string_view(pose.name));
     if (pose.smiles)
         s.bind(i, std::string_view(*pose.smiles));
@@ -291,8 +314,6 @@ long long HitStore::insertPose(const PoseRecord& pose) {
     ++i;
     s.bind(i++, std::string_view(pose.sourceFile));
     s.bind(i++, static_cast<long long>(pose.sourceRecord));
-    s.bind(i++, std::string_view(pose.molblock));
-    s.bind(i++, std::string_view(pose.sdTags));
     opt(pose.ligandEfficiency);
     optInt(pose.heavyAtoms);
     opt(pose.mw);
@@ -318,6 +339,12 @@ long long HitStore::insertPose(const PoseRecord& pose) {
     }
     s.run();
     const long long id = sqlite3_last_insert_rowid(db_);
+    if (schemaVersion_ >= 2) {
+        insertBlocks_.bind(1, id);
+        insertBlocks_.bind(2, std::string_view(pose.molblock));
+        insertBlocks_.bind(3, std::string_view(pose.sdTags));
+        insertBlocks_.run();
+    }
     if (pose.interactions) {
         Statement& t = insertInteraction_;
         for (const Interaction& x : *pose.interactions) {
@@ -344,10 +371,15 @@ void HitStore::assignRanks(const std::string& columnName, bool ascending) {
     if (!c)
         throw StoreError(path_ + ": no column '" + columnName + "' to rank by");
     const std::string q = quoteIdentifier(c->name);
-    exec("UPDATE poses SET rank = NULL;"
+    // The rank index is dropped while every rank is rewritten and built again after (one sort
+    // instead of a B-tree update per row). It serves the default order (rank, id) and makes
+    // count(*), which a table asks first, read this small index instead of the wide rows.
+    exec("DROP INDEX IF EXISTS poses_by_rank;"
+         "UPDATE poses SET rank = NULL;"
          "UPDATE poses SET rank = r.k FROM (SELECT id, row_number() OVER (ORDER BY " +
          q + (ascending ? " ASC" : " DESC") + ", id) AS k FROM poses WHERE " + q +
-         " IS NOT NULL) AS r WHERE poses.id = r.id;");
+         " IS NOT NULL) AS r WHERE poses.id = r.id;"
+         "CREATE INDEX poses_by_rank ON poses(rank, id);");
     Statement s = prepare("INSERT OR REPLACE INTO pw_meta VALUES('rank_by', ?)");
     s.bind(1, std::string_view((ascending ? "+" : "-") + c->name));
     s.run();

@@ -13,7 +13,10 @@
 
 namespace pw::hits {
 
-inline constexpr int kSchemaVersion = 1;
+// 2: the molblock and tag text live in pose_blocks, so that scans of poses (sort, filter, the
+// table's load) read ~250 bytes a row instead of ~4.7 KB. Version 1 stores (both in poses) are
+// still read and written.
+inline constexpr int kSchemaVersion = 2;
 
 // One interaction of a pose with one receptor residue (PLIP's interaction kinds).
 struct Interaction {
@@ -58,6 +61,11 @@ public:
     HitStore& operator=(const HitStore&) = delete;
 
     const std::string& path() const { return path_; }
+    int schemaVersion() const { return schemaVersion_; }
+    // SQL for reading a pose's molblock and tag text beside its poses columns: the FROM clause
+    // ("poses" joined with the table that holds them) and the two column expressions.
+    std::string blocksFrom() const;
+    std::string blockColumns() const;
     sqlite3* handle() const { return db_; }
     Statement prepare(std::string_view sql) const { return Statement(db_, sql, path_); }
     void exec(const std::string& sql) const;
@@ -102,7 +110,8 @@ private:
     sqlite3* db_ = nullptr;
     bool readOnly_ = false;
     std::vector<ColumnInfo> columns_;
-    Statement insertPose_, insertInteraction_;
+    int schemaVersion_ = kSchemaVersion;
+    Statement insertPose_, insertInteraction_, insertBlocks_;
     std::vector<std::string> insertColumns_; // Tag columns in insertPose_'s order
 };
 

@@ -3,6 +3,7 @@
 // the store as it was, and SDF import of typed tag columns with empty cells for missing tags.
 #include "chem/MoleculeReader.h"
 #include "chem/MoleculeWriter.h"
+#include "hits/HitExport.h"
 #include "hits/HitImport.h"
 #include "hits/HitStore.h"
 
@@ -72,7 +73,8 @@ private slots:
         const QString newer = dir.filePath("newer.db");
         {
             HitStore s(newer.toStdString(), HitStore::Mode::Create);
-            s.exec("UPDATE pw_meta SET value = '2' WHERE key = 'schema_version'");
+            s.exec("UPDATE pw_meta SET value = '" + std::to_string(kSchemaVersion + 1) +
+                   "' WHERE key = 'schema_version'");
         }
         expectRefused(newer, "newer");
         // Not a database at all.
@@ -224,6 +226,51 @@ private slots:
         QVERIFY(chiralMirrors > 0); // the set has stereocentres, so the test can fail
     }
 
+    void stereoSignatureIgnoresPlanarAtomsButNotHandedness() {
+        // Flexible docking bends planar atoms a little either way: that must not split a
+        // molecule's cache entry, while its mirror image (other hand at every centre) must.
+        const std::vector<Molecule> ligands =
+            readMolecules(QString(POSEWRIGHT_TEST_DATA "/shapes/cdk2.sdf").toStdString());
+        int bentPlanarAtoms = 0, chiral = 0;
+        for (const Molecule& m : ligands) {
+            std::vector<char> planar(m.atoms.size(), 0);
+            for (const Bond& b : m.bonds)
+                if (b.order != BondOrder::Single)
+                    planar[b.a] = planar[b.b] = 1;
+            const auto nb = m.neighbours();
+            Molecule bent = m;
+            for (size_t i = 0; i < m.atoms.size(); ++i) {
+                if (!planar[i] || m.atoms[i].element != 6 || nb[i].size() != 3)
+                    continue;
+                // Not beside a three-connected N: an aniline or amide N is nearly flat itself,
+                // and its sign stays in the key (RDKit can make ring N stereocentres).
+                bool besideN = false;
+                for (int n : nb[i])
+                    besideN |= m.atoms[n].element == 7 && nb[n].size() == 3;
+                if (besideN)
+                    continue;
+                // Through the plane of its three neighbours: the signed volume changes sign.
+                const Vec3 c = m.atoms[i].position;
+                const Vec3 normal =
+                    (m.atoms[nb[i][1]].position - m.atoms[nb[i][0]].position)
+                        .cross(m.atoms[nb[i][2]].position - m.atoms[nb[i][0]].position)
+                        .normalized();
+                const double height = (c - m.atoms[nb[i][0]].position).dot(normal);
+                bent.atoms[i].position = c - normal * (2 * height + (height >= 0 ? 0.05 : -0.05));
+                ++bentPlanarAtoms;
+            }
+            QCOMPARE(DescriptorCache::key(bent), DescriptorCache::key(m));
+            Molecule mirror = m;
+            for (Atom& a : mirror.atoms)
+                a.position.x() = -a.position.x();
+            if (computeDescriptors(mirror).smiles != computeDescriptors(m).smiles) {
+                ++chiral;
+                QVERIFY(DescriptorCache::key(mirror) != DescriptorCache::key(m));
+            }
+        }
+        QVERIFY(bentPlanarAtoms > 100 && chiral > 0);
+    }
+
     void storesThePlainRecordTextAsRead() {
         QTemporaryDir dir;
         const std::string tags = tag("dock_score", "-9.25") + tag("series", "amines");
@@ -239,7 +286,7 @@ private slots:
             QCOMPARE(importSdf(s, sdf.toStdString(), {}).poses, 3L);
             tx.commit();
         }
-        Statement q = s.prepare("SELECT molblock, sd_tags FROM poses ORDER BY id");
+        Statement q = s.prepare("SELECT molblock, sd_tags FROM pose_blocks ORDER BY id");
         QVERIFY(q.step());
         QCOMPARE(q.text(0), record.substr(0, record.find("M  END\n") + 7));
         QCOMPARE(q.text(1), tags);
@@ -251,6 +298,73 @@ private slots:
         QVERIFY(molblock.size() > 7 && molblock.substr(molblock.size() - 7) == "M  END\n");
         QVERIFY(molblock.find("  3  2  0") != std::string::npos); // atoms and bonds as read
         QCOMPARE(q.text(1), tags);
+    }
+
+    void version1StoresAreReadAndWritten() {
+        // Version 1 kept the molblock and tag text in poses itself: such a store (made here from
+        // a new one) takes an import and exports its records as before.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("v1.db").toStdString();
+        {
+            HitStore s(path, HitStore::Mode::Create);
+            QCOMPARE(s.schemaVersion(), kSchemaVersion);
+            s.exec("DROP TABLE pose_blocks; ALTER TABLE poses ADD COLUMN molblock TEXT;"
+                   "ALTER TABLE poses ADD COLUMN sd_tags TEXT;"
+                   "UPDATE pw_meta SET value = '1' WHERE key = 'schema_version'");
+        }
+        const QString sdf = dir.filePath("in.sdf"), out = dir.filePath("out.sdf");
+        const std::string record = ethanolRecord("a", tag("dock_score", "-9.25"));
+        writeText(sdf, record);
+        HitStore s(path, HitStore::Mode::ReadWrite);
+        QCOMPARE(s.schemaVersion(), 1);
+        {
+            HitStore::Transaction tx(s);
+            QCOMPARE(importSdf(s, sdf.toStdString(), {}).poses, 1L);
+            tx.commit();
+        }
+        QCOMPARE(scalar(s, "SELECT count(*) FROM poses WHERE molblock LIKE 'a%M  END%'"), 1LL);
+        QCOMPARE(exportSdf(s, {}, out.toStdString()), 1L);
+        const QByteArray text = readBytes(out);
+        QVERIFY(text.startsWith(QByteArray::fromStdString(record.substr(0, record.find("$$$$")))));
+        QVERIFY(text.contains("> <pw_hit_mw>"));
+    }
+
+    void pipelinedImportKeepsFileOrderAndCounts() {
+        // Small batches on two threads: batch k is inserted while k+1 is described; the rows
+        // still come in file order, every batch is reported once, and a bad record is skipped.
+        QTemporaryDir dir;
+        const QString src = QString(POSEWRIGHT_TEST_DATA "/shapes/cdk2.sdf");
+        const std::vector<Molecule> ligands = readMolecules(src.toStdString());
+        std::string text = QString::fromUtf8(readBytes(src)).toStdString();
+        text += "broken\n  x\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\nnot an atom line\nM  "
+                "END\n$$$$\n";
+        const QString sdf = dir.filePath("in.sdf");
+        writeText(sdf, text);
+        HitStore s(dir.filePath("h.db").toStdString(), HitStore::Mode::Create);
+        std::vector<long> reported;
+        ImportStats st;
+        {
+            HitStore::Transaction tx(s);
+            ImportOptions options;
+            options.threads = 2;
+            options.batch = 5;
+            options.afterBatch = [&](long n) { reported.push_back(n); };
+            st = importSdf(s, sdf.toStdString(), options);
+            tx.commit();
+        }
+        QCOMPARE(st.poses, long(ligands.size()));
+        QCOMPARE(st.skipped, 1L);
+        QCOMPARE(long(reported.size()), (long(ligands.size()) + 1 + 4) / 5);
+        for (size_t k = 1; k < reported.size(); ++k)
+            QVERIFY(reported[k] > reported[k - 1] || (k + 1 == reported.size()));
+        QCOMPARE(reported.back(), long(ligands.size()));
+        Statement q = s.prepare("SELECT name, source_record FROM poses ORDER BY id");
+        for (size_t i = 0; i < ligands.size(); ++i) {
+            QVERIFY(q.step());
+            QCOMPARE(q.text(0), ligands[i].name);
+            QCOMPARE(q.integer(1), (long long)(i + 1));
+        }
+        QVERIFY(!q.step());
     }
 
     void killedImportLeavesTheStoreAsItWas() {
