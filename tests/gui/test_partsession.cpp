@@ -10,6 +10,7 @@
 #include "SimilarityPart.h"
 #include "StartupFiles.h"
 
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QJsonDocument>
@@ -99,6 +100,12 @@ void TestPartSession::eachPartsStateComesBack() {
     const QJsonObject parts = readJson(path)[QStringLiteral("parts")].toObject();
     QVERIFY(parts.contains(QStringLiteral("similarity")));
     QVERIFY(parts.contains(QStringLiteral("overlay")));
+    // Relative to the session's folder, like the receptor and ligand files: a project can move.
+    const QString hitList =
+        parts[QStringLiteral("similarity")][QStringLiteral("hitList")].toString();
+    QVERIFY2(QDir::isRelativePath(hitList), qPrintable(hitList));
+    QVERIFY(
+        QDir::isRelativePath(parts[QStringLiteral("overlay")][QStringLiteral("file")].toString()));
 
     MainWindow reopened;
     auto* similarity = reopened.part<SimilarityPart>();
