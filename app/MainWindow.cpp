@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "BoxEditor.h"
 #include "JobRunner.h"
 #include "MoleculeDrawings.h"
 #include "MoleculeView.h"
@@ -211,6 +212,7 @@ void MainWindow::createDocks() {
     auto* settingsDock = new QDockWidget(tr("Settings"), this);
     settingsDock->setObjectName(QStringLiteral("settingsDock"));
     settings_ = new SettingsPanel(settingsDock);
+    settings_->boxEditor()->setDragAction(editBoxAction_);
     settingsDock->setWidget(settings_);
     addDockWidget(Qt::LeftDockWidgetArea, settingsDock);
     connect(settings_, &SettingsPanel::scoringChanged, &document_, &Document::setScoring);

@@ -182,8 +182,8 @@ private:
     class Context;
     friend class Context;
     void installParts();
-    QJsonObject partStates() const;
-    void restorePartStates(const QJsonObject& states);
+    QJsonObject partStates(const QDir& sessionDir) const;
+    void restorePartStates(const QJsonObject& states, const QDir& sessionDir);
     std::unique_ptr<PartContext> partContext_;
     std::vector<std::unique_ptr<WorkflowPart>> parts_;
     QMenu* fileMenu_ = nullptr;

@@ -180,7 +180,7 @@ void MainWindow::chooseExportImage() {
 bool MainWindow::saveSession(const QString& path) {
     try {
         Session session = sessionOf(document_);
-        session.parts = partStates();
+        session.parts = partStates(QFileInfo(path).absoluteDir());
         writeSession(path, session);
         undo_->setClean();
         statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 5000);
@@ -243,7 +243,7 @@ void MainWindow::openSession(const QString& path) {
         }
         onBoxChanged();
         updateDeviceLabel();
-        restorePartStates(s.parts);
+        restorePartStates(s.parts, QFileInfo(r.path).absoluteDir());
         emit sessionOpened(true);
     });
     watcher->setFuture(QtConcurrent::run([path] { return restoreSession(path); }));

@@ -87,17 +87,17 @@ bool MainWindow::runStep(const QString& step, const std::function<void(bool ok)>
     return false;
 }
 
-QJsonObject MainWindow::partStates() const {
+QJsonObject MainWindow::partStates(const QDir& sessionDir) const {
     QJsonObject states;
     for (const auto& p : parts_)
-        if (const QJsonObject piece = p->saveState(); !piece.isEmpty())
+        if (const QJsonObject piece = p->saveState(sessionDir); !piece.isEmpty())
             states[p->name()] = piece;
     return states;
 }
 
-void MainWindow::restorePartStates(const QJsonObject& states) {
+void MainWindow::restorePartStates(const QJsonObject& states, const QDir& sessionDir) {
     for (const auto& p : parts_)
-        p->restoreState(states.value(p->name()).toObject());
+        p->restoreState(states.value(p->name()).toObject(), sessionDir);
 }
 
 } // namespace pw

@@ -251,6 +251,7 @@ Session readSession(const QString& path) {
 
 RestoredSession restoreSession(const QString& path) {
     RestoredSession out;
+    out.path = path;
     try {
         out.session = readSession(path);
         const Session& s = out.session;

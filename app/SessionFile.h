@@ -46,6 +46,7 @@ Session readSession(const QString& path);
 // The session's molecules, read and posed (run it on a worker thread): on failure error says why
 // and nothing else is set.
 struct RestoredSession {
+    QString path; // the session file
     Session session;
     std::optional<Molecule> receptor;
     std::vector<Molecule> ligands;

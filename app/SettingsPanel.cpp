@@ -1,15 +1,10 @@
 #include "SettingsPanel.h"
 
+#include "BoxEditor.h"
+
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QGridLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
-#include <QLabel>
-#include <QLineEdit>
-#include <QPushButton>
-#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -41,42 +36,13 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     layout->addLayout(form);
 
     auto* boxGroup = new QGroupBox(tr("Search box"), this);
-    auto* grid = new QGridLayout(boxGroup);
-    grid->addWidget(new QLabel(tr("Center")), 0, 0);
-    grid->addWidget(new QLabel(tr("Size")), 1, 0);
-    for (int k = 0; k < 3; ++k) {
-        center_[k] = new QDoubleSpinBox(boxGroup);
-        center_[k]->setRange(-9999, 9999);
-        center_[k]->setDecimals(3);
-        size_[k] = new QDoubleSpinBox(boxGroup);
-        size_[k]->setRange(1, 200);
-        size_[k]->setDecimals(2);
-        grid->addWidget(center_[k], 0, k + 1);
-        grid->addWidget(size_[k], 1, k + 1);
-    }
-    auto* apply = new QPushButton(tr("Apply typed box"), boxGroup);
-    grid->addWidget(apply, 2, 1, 1, 3);
-    auto* fromLigand = new QPushButton(tr("Around ligand +"), boxGroup);
-    margin_ = new QDoubleSpinBox(boxGroup);
-    margin_->setRange(0, 20);
-    margin_->setValue(4.0); // smina's --autobox_add default
-    margin_->setSuffix(QStringLiteral(" Å"));
-    grid->addWidget(fromLigand, 3, 0, 1, 2);
-    grid->addWidget(margin_, 3, 2, 1, 2);
-    residues_ = new QLineEdit(boxGroup);
-    residues_->setObjectName(QStringLiteral("boxResidues"));
-    residues_->setPlaceholderText(tr("A:23, A:27, 43"));
-    residues_->setToolTip(tr("Residue numbers, with an optional chain: the box encloses their "
-                             "atoms plus the margin"));
-    auto* fromResidues = new QPushButton(tr("Around residues"), boxGroup);
-    grid->addWidget(fromResidues, 4, 0, 1, 2);
-    grid->addWidget(residues_, 4, 2, 1, 2);
-    auto* fromFile = new QPushButton(tr("Read Vina config..."), boxGroup);
-    grid->addWidget(fromFile, 5, 0, 1, 4);
-    connect(fromResidues, &QPushButton::clicked, this,
-            [this] { emit boxAroundResidues(residues_->text(), margin_->value()); });
-    connect(residues_, &QLineEdit::returnPressed, this,
-            [this] { emit boxAroundResidues(residues_->text(), margin_->value()); });
+    auto* boxLayout = new QVBoxLayout(boxGroup);
+    box_ = new BoxEditor(boxGroup);
+    boxLayout->addWidget(box_);
+    connect(box_, &BoxEditor::boxFromLigandRequested, this, &SettingsPanel::boxFromLigandRequested);
+    connect(box_, &BoxEditor::boxFromFileRequested, this, &SettingsPanel::boxFromFileRequested);
+    connect(box_, &BoxEditor::boxTyped, this, &SettingsPanel::boxTyped);
+    connect(box_, &BoxEditor::boxAroundResidues, this, &SettingsPanel::boxAroundResidues);
     layout->addWidget(boxGroup);
     layout->addStretch(1);
 
@@ -84,17 +50,6 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
             [this] { emit scoringChanged(scoring()); });
     connect(device_, &QComboBox::currentIndexChanged, this,
             [this] { emit deviceChanged(device()); });
-    connect(apply, &QPushButton::clicked, this, [this] {
-        SearchBox b;
-        for (int k = 0; k < 3; ++k) {
-            b.center[k] = center_[k]->value();
-            b.size[k] = size_[k]->value();
-        }
-        emit boxTyped(b);
-    });
-    connect(fromLigand, &QPushButton::clicked, this,
-            [this] { emit boxFromLigandRequested(margin_->value()); });
-    connect(fromFile, &QPushButton::clicked, this, &SettingsPanel::boxFromFileRequested);
 }
 
 ScoringKind SettingsPanel::scoring() const {
@@ -106,7 +61,7 @@ QString SettingsPanel::device() const {
 }
 
 double SettingsPanel::ligandMargin() const {
-    return margin_->value();
+    return box_->ligandMargin();
 }
 
 int SettingsPanel::livePaceMs() const {
@@ -130,11 +85,7 @@ void SettingsPanel::setScoring(ScoringKind kind) {
 }
 
 void SettingsPanel::showBox(const SearchBox& box) {
-    for (int k = 0; k < 3; ++k) {
-        const QSignalBlocker a(center_[k]), b(size_[k]);
-        center_[k]->setValue(box.center[k]);
-        size_[k]->setValue(box.size[k]);
-    }
+    box_->showBox(box);
 }
 
 } // namespace pw

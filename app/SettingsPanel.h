@@ -7,14 +7,12 @@
 
 #include <QWidget>
 
-#include <array>
-
 class QComboBox;
-class QLineEdit;
-class QDoubleSpinBox;
 class QSpinBox;
 
 namespace pw {
+
+class BoxEditor;
 
 class SettingsPanel : public QWidget {
     Q_OBJECT
@@ -26,8 +24,10 @@ public:
     double ligandMargin() const;
     int livePaceMs() const;
     void setLivePaceMs(int ms);
-    // Shows a box in the spin boxes (without emitting boxTyped).
+    // Shows a box in the box editor's fields (without emitting boxTyped).
     void showBox(const SearchBox& box);
+    // The search box's fields and buttons; their signals are this panel's box signals.
+    BoxEditor* boxEditor() const { return box_; }
     void setDevice(const QString& device);
     void setScoring(ScoringKind kind);
 
@@ -42,10 +42,8 @@ signals:
 private:
     QComboBox* scoring_ = nullptr;
     QComboBox* device_ = nullptr;
-    QDoubleSpinBox* margin_ = nullptr;
-    QLineEdit* residues_ = nullptr;
     QSpinBox* pace_ = nullptr;
-    std::array<QDoubleSpinBox*, 3> center_{}, size_{};
+    BoxEditor* box_ = nullptr;
 };
 
 } // namespace pw

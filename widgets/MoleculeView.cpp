@@ -168,6 +168,7 @@ void MoleculeView::setBox(const std::optional<DrawBox>& box) {
     box_ = box;
     if (boxWidget_) {
         placeBoxWidget();
+        updateBoxFaces();
         update();
         return; // the widget draws the box while it is edited
     }

@@ -47,6 +47,9 @@ public:
     // off: Vina's box is axis-aligned); boxEdited reports the result when a drag ends.
     void setBoxEditable(bool on);
     bool boxEditable() const { return boxWidget_ != nullptr; }
+    // The box as the view shows it: while it is edited, where the handles have put it (during a
+    // drag too); otherwise the box last set.
+    std::optional<DrawBox> shownBox() const;
     // Hydrogen bonds and clashes of the shown pose, as dashed lines.
     void setInteractionLines(const std::vector<DrawLine>& lines);
     int interactionLineCount() const { return static_cast<int>(lines_.size()); }
@@ -115,6 +118,8 @@ private:
     void onInteractorRender(vtkObject*, unsigned long, void*);
     void onRenderStart(vtkObject*, unsigned long, void*);
     void onBoxWidgetEnd(vtkObject*, unsigned long, void*);
+    void onBoxWidgetMoved(vtkObject*, unsigned long, void*);
+    void updateBoxFaces();
     void placeBoxWidget();
     void rebuildSurface();
     void releaseGraphics();
@@ -134,6 +139,7 @@ private:
     vtkSmartPointer<vtkActor> surfaceActor_;
     bool surfaceVisible_ = false;
     vtkSmartPointer<vtkBoxWidget2> boxWidget_;
+    vtkSmartPointer<vtkActor> boxFacesActor_; // translucent faces of the box being edited
     std::optional<DrawBox> box_;
     vtkSmartPointer<vtkActor> linesActor_;
     std::vector<DrawLine> lines_;

@@ -1,6 +1,7 @@
 // MoleculeView's editing side: picking atoms under the cursor, edit-mode drags of the ligand
 // (turn, slide, turn a bond), hover reports, and the box widget that resizes the search box.
 #include "MoleculeView.h"
+#include "SceneDecorations.h"
 
 #include <QMouseEvent>
 
@@ -39,6 +40,8 @@ void MoleculeView::setBoxEditable(bool on) {
         boxWidget_->SetRepresentation(rep);
         boxWidget_->AddObserver(vtkCommand::EndInteractionEvent, this,
                                 &MoleculeView::onBoxWidgetEnd);
+        boxWidget_->AddObserver(vtkCommand::InteractionEvent, this,
+                                &MoleculeView::onBoxWidgetMoved);
         if (boxActor_)
             renderer_->RemoveActor(boxActor_);
         boxActor_ = nullptr;
@@ -49,7 +52,40 @@ void MoleculeView::setBoxEditable(bool on) {
         boxWidget_ = nullptr;
         setBox(box_);
     }
+    updateBoxFaces();
     update();
+}
+
+std::optional<DrawBox> MoleculeView::shownBox() const {
+    if (!boxWidget_ || !box_)
+        return box_;
+    auto* rep = static_cast<vtkBoxRepresentation*>(boxWidget_->GetRepresentation());
+    vtkNew<vtkPolyData> poly;
+    rep->GetPolyData(poly);
+    double b[6];
+    poly->GetBounds(b);
+    DrawBox box;
+    for (int k = 0; k < 3; ++k) {
+        box.center[k] = (b[2 * k] + b[2 * k + 1]) / 2;
+        box.size[k] = b[2 * k + 1] - b[2 * k];
+    }
+    return box;
+}
+
+void MoleculeView::onBoxWidgetMoved(vtkObject*, unsigned long, void*) {
+    updateBoxFaces(); // the faces follow the handles while they are dragged
+}
+
+void MoleculeView::updateBoxFaces() {
+    if (boxFacesActor_)
+        renderer_->RemoveActor(boxFacesActor_);
+    boxFacesActor_ = nullptr;
+    // Only while the box is edited: its faces are what is dragged, so they are shown filled.
+    const std::optional<DrawBox> box = boxWidget_ ? shownBox() : std::nullopt;
+    if (box) {
+        boxFacesActor_ = makeBoxFacesActor(*box);
+        renderer_->AddActor(boxFacesActor_);
+    }
 }
 
 void MoleculeView::placeBoxWidget() {
@@ -80,6 +116,7 @@ void MoleculeView::onBoxWidgetEnd(vtkObject*, unsigned long, void*) {
         box.size[k] = b[2 * k + 1] - b[2 * k];
     }
     box_ = box;
+    updateBoxFaces();
     emit boxEdited(box);
 }
 

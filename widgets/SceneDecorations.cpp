@@ -3,6 +3,7 @@
 #include <vtkActor.h>
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
+#include <vtkCubeSource.h>
 #include <vtkNew.h>
 #include <vtkOutlineSource.h>
 #include <vtkPoints.h>
@@ -42,6 +43,24 @@ vtkSmartPointer<vtkActor> makeBoxActor(const DrawBox& box) {
     actor->GetProperty()->SetColor(0.75, 0.8, 0.9);
     actor->GetProperty()->SetOpacity(0.45);
     actor->GetProperty()->SetLineWidth(1.0);
+    actor->GetProperty()->LightingOff();
+    actor->PickableOff();
+    return actor;
+}
+
+vtkSmartPointer<vtkActor> makeBoxFacesActor(const DrawBox& box) {
+    vtkNew<vtkCubeSource> cube;
+    cube->SetCenter(box.center[0], box.center[1], box.center[2]);
+    cube->SetXLength(box.size[0]);
+    cube->SetYLength(box.size[1]);
+    cube->SetZLength(box.size[2]);
+    vtkNew<vtkPolyDataMapper> mapper;
+    mapper->SetInputConnection(cube->GetOutputPort());
+    auto actor = vtkSmartPointer<vtkActor>::New();
+    actor->SetMapper(mapper);
+    // The handles' amber, faint enough that the pocket shows through.
+    actor->GetProperty()->SetColor(0.95, 0.8, 0.3);
+    actor->GetProperty()->SetOpacity(0.12);
     actor->GetProperty()->LightingOff();
     actor->PickableOff();
     return actor;

@@ -13,6 +13,8 @@ class vtkActor;
 namespace pw {
 
 vtkSmartPointer<vtkActor> makeBoxActor(const DrawBox& box);
+// The box's six faces, filled and nearly transparent (the box being edited).
+vtkSmartPointer<vtkActor> makeBoxFacesActor(const DrawBox& box);
 // One actor for all lines; dashes are real segments (0.25 Å on, 0.2 Å off) so they stay dashed
 // at any zoom, unlike a stipple pattern that core OpenGL no longer has.
 vtkSmartPointer<vtkActor> makeDashedLinesActor(const std::vector<DrawLine>& lines);

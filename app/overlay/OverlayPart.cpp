@@ -48,16 +48,16 @@ void OverlayPart::openFile(const QString& path) {
     panel_->openFile(path);
 }
 
-QJsonObject OverlayPart::saveState() const {
+QJsonObject OverlayPart::saveState(const QDir& sessionDir) const {
     if (path_.isEmpty())
         return {};
-    return {{"file", path_}};
+    return {{"file", sessionDir.relativeFilePath(path_)}};
 }
 
-void OverlayPart::restoreState(const QJsonObject& state) {
-    const QString path = state.value(QStringLiteral("file")).toString();
-    if (!path.isEmpty())
-        openFile(path);
+void OverlayPart::restoreState(const QJsonObject& state, const QDir& sessionDir) {
+    const QString file = state.value(QStringLiteral("file")).toString();
+    if (!file.isEmpty())
+        openFile(QDir::cleanPath(sessionDir.absoluteFilePath(file)));
 }
 
 } // namespace pw

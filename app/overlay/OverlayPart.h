@@ -18,8 +18,8 @@ public:
     QString name() const override { return QStringLiteral("overlay"); }
     void install(PartContext& context) override;
     // The file overlaid, reopened with the session.
-    QJsonObject saveState() const override;
-    void restoreState(const QJsonObject& state) override;
+    QJsonObject saveState(const QDir& sessionDir) const override;
+    void restoreState(const QJsonObject& state, const QDir& sessionDir) override;
 
     OverlayPanel* panel() const { return panel_; }
     QDockWidget* dock() const { return dock_; }

@@ -2,6 +2,7 @@
 // overlay, similarity, ...) as a self-contained part that the frame installs (ARCHITECTURE §4b).
 #pragma once
 
+#include <QDir>
 #include <QJsonObject>
 #include <QObject>
 #include <QString>
@@ -29,11 +30,19 @@ public:
     // frame's own menus, docks and status bar exist; the context outlives the part.
     virtual void install(PartContext& context) = 0;
 
-    // The part's piece of the session file; empty when it has nothing to keep.
-    virtual QJsonObject saveState() const { return {}; }
+    // The part's piece of the session file; empty when it has nothing to keep. Files it names are
+    // written relative to sessionDir (the session's folder), as the frame writes its own, so that
+    // a project folder can move.
+    virtual QJsonObject saveState(const QDir& sessionDir) const {
+        Q_UNUSED(sessionDir);
+        return {};
+    }
     // Called once a session's document is in place, with the piece saveState() wrote (an empty
     // object when the session has none, e.g. it was saved without this part).
-    virtual void restoreState(const QJsonObject& state) { Q_UNUSED(state); }
+    virtual void restoreState(const QJsonObject& state, const QDir& sessionDir) {
+        Q_UNUSED(state);
+        Q_UNUSED(sessionDir);
+    }
 
     // A scripted step of the command line (e.g. "minimize"): false when the part has no such
     // step; otherwise it starts it and calls done(ok) once, when it has ended.

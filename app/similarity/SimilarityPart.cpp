@@ -64,18 +64,18 @@ void SimilarityPart::showLigandSimilarity() {
     panel_->setMolecules(context_->document().ligands(), tr("the loaded ligands"));
 }
 
-QJsonObject SimilarityPart::saveState() const {
+QJsonObject SimilarityPart::saveState(const QDir& sessionDir) const {
     if (!hitList_.isEmpty())
-        return {{"hitList", hitList_}};
+        return {{"hitList", sessionDir.relativeFilePath(hitList_)}};
     if (ligands_)
         return {{"ligands", true}};
     return {};
 }
 
-void SimilarityPart::restoreState(const QJsonObject& state) {
-    const QString path = state.value(QStringLiteral("hitList")).toString();
-    if (!path.isEmpty())
-        openHitList(path);
+void SimilarityPart::restoreState(const QJsonObject& state, const QDir& sessionDir) {
+    const QString file = state.value(QStringLiteral("hitList")).toString();
+    if (!file.isEmpty())
+        openHitList(QDir::cleanPath(sessionDir.absoluteFilePath(file)));
     else if (state.value(QStringLiteral("ligands")).toBool())
         showLigandSimilarity();
 }

@@ -19,8 +19,8 @@ public:
     QString name() const override { return QStringLiteral("similarity"); }
     void install(PartContext& context) override;
     // What the table showed (a hit list file or the loaded ligands), shown again with the session.
-    QJsonObject saveState() const override;
-    void restoreState(const QJsonObject& state) override;
+    QJsonObject saveState(const QDir& sessionDir) const override;
+    void restoreState(const QJsonObject& state, const QDir& sessionDir) override;
 
     SimilarityPanel* panel() const { return panel_; }
     QDockWidget* dock() const { return dock_; }
