@@ -1,9 +1,9 @@
 #include "HitTableModel.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <numeric>
+#include <string_view>
 #include <stdexcept>
 #include <utility>
 
@@ -11,33 +11,45 @@ namespace pw {
 
 namespace {
 
+// ASCII lower case by table: std::tolower goes through the C locale per character, which made
+// a name filter over a million rows several times slower.
+struct LowerTable {
+    char map[256];
+    LowerTable() {
+        for (int c = 0; c < 256; ++c)
+            map[c] = char(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
+    }
+};
+const LowerTable kLower;
+
 std::string lowered(std::string s) {
     for (char& c : s)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
+        c = kLower.map[static_cast<unsigned char>(c)];
     return s;
 }
 
 bool containsIgnoringCase(const std::string& haystack, const std::string& loweredNeedle) {
     auto it = std::search(haystack.begin(), haystack.end(), loweredNeedle.begin(),
                           loweredNeedle.end(), [](char a, char b) {
-                              return std::tolower(static_cast<unsigned char>(a)) == b;
+                              return kLower.map[static_cast<unsigned char>(a)] == b;
                           });
     return it != haystack.end();
 }
 
 // Stable sort of order by key; NULL keys last whatever the direction. Sorting (key, row) pairs
 // that sit together in memory is several times faster than a comparator that looks the key up.
-template <class Key, class IsNull>
+// Text keys are sorted as string_views of the column's strings, never copies.
+template <class Key, class SortKey = Key, class IsNull>
 void stableSortBy(std::vector<int>& order, const std::vector<Key>& keys, bool descending,
                   IsNull isNull) {
-    std::vector<std::pair<Key, int>> present;
+    std::vector<std::pair<SortKey, int>> present;
     std::vector<int> nulls;
     present.reserve(order.size());
     for (int row : order) {
         if (isNull(keys[size_t(row)]))
             nulls.push_back(row);
         else
-            present.emplace_back(keys[size_t(row)], row);
+            present.emplace_back(SortKey(keys[size_t(row)]), row);
     }
     if (descending)
         std::stable_sort(present.begin(), present.end(),
@@ -100,7 +112,8 @@ void HitTableModel::sortByData(int dataColumn, Qt::SortOrder order) {
     if (col.numeric)
         stableSortBy(order_, col.numbers, descending, [](double v) { return std::isnan(v); });
     else
-        stableSortBy(order_, col.texts, descending, [](const std::string& s) { return s.empty(); });
+        stableSortBy<std::string, std::string_view>(order_, col.texts, descending,
+                                                     [](const std::string& s) { return s.empty(); });
     // The visible rows are the same set, now in the new order.
     std::vector<char> shown(data_.rowCount(), 0);
     for (int row : visible_)
