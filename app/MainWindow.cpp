@@ -1,18 +1,18 @@
 #include "MainWindow.h"
 
-#include "EnergyPlot.h"
+#include "JobRunner.h"
 #include "MoleculeDrawings.h"
 #include "MoleculeView.h"
 #include "SettingsPanel.h"
-#include "TrajectoryPlayer.h"
+#include "TargetBuilder.h"
 #include "backend/DeviceSelection.h"
+#include "parts/PartContext.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileInfo>
-#include <QHeaderView>
 #include <QIcon>
 #include <QLabel>
 #include <QListWidget>
@@ -21,11 +21,9 @@
 #include <QProgressBar>
 #include <QStatusBar>
 #include <QStyle>
-#include <QTableWidget>
 #include <QToolBar>
 #include <QToolButton>
 #include <QUndoStack>
-#include <QVBoxLayout>
 
 // The resources live in a static library: name them once so the linker keeps them.
 static void initResources() {
@@ -48,20 +46,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(&document_, &Document::ligandsChanged, this, &MainWindow::onLigandsChanged);
     connect(&document_, &Document::ligandChanged, this, &MainWindow::onLigandChanged);
     connect(&document_, &Document::ligandsUpdated, this, &MainWindow::onLigandsUpdated);
-    connect(&document_, &Document::activeLigandChanged, this, &MainWindow::showActiveTrajectory);
-    connect(&document_, &Document::trajectoryChanged, this, [this](int index) {
-        if (index == document_.activeLigand())
-            showActiveTrajectory();
-    });
     connect(&document_, &Document::boxChanged, this, &MainWindow::onBoxChanged);
-    connect(&document_, &Document::scoringChanged, this, &MainWindow::requestTarget);
+    connect(&document_, &Document::scoringChanged, targets_, &TargetBuilder::request);
     connectEditing();
+    installParts();
     resize(1400, 860);
 }
 
 MainWindow::~MainWindow() {
-    job_.reset(); // cancels and waits for the workers before the document goes
-    batchJob_.reset();
+    parts_.clear(); // their jobs cancel and wait for their workers before the document goes
 }
 
 void MainWindow::createActions() {
@@ -105,22 +98,11 @@ void MainWindow::createActions() {
     redoAction->setShortcut(QKeySequence::Redo);
     redoAction->setIcon(icon("edit-redo", QStyle::SP_ArrowForward));
 
-    minimizeAction_ =
-        new QAction(icon("media-playback-start", QStyle::SP_MediaPlay), tr("&Minimize pose"), this);
-    minimizeAction_->setObjectName(QStringLiteral("minimizeAction"));
-    minimizeAction_->setShortcut(QKeySequence(tr("Ctrl+M")));
-    minimizeAction_->setStatusTip(tr("Minimize the active ligand in the pocket (Vina energy)"));
-    connect(minimizeAction_, &QAction::triggered, this, &MainWindow::minimize);
-    refineAllAction_ = new QAction(icon("media-seek-forward", QStyle::SP_MediaSeekForward),
-                                   tr("Refine &all ligands"), this);
-    refineAllAction_->setObjectName(QStringLiteral("refineAllAction"));
-    refineAllAction_->setShortcut(QKeySequence(tr("Ctrl+Shift+M")));
-    connect(refineAllAction_, &QAction::triggered, this, &MainWindow::refineAll);
+    // The workflow parts put their actions (Minimize pose, Refine all ligands) before it.
     cancelAction_ =
         new QAction(icon("process-stop", QStyle::SP_BrowserStop), tr("&Cancel job"), this);
     cancelAction_->setShortcut(QKeySequence(Qt::Key_Escape));
     cancelAction_->setEnabled(false);
-    connect(cancelAction_, &QAction::triggered, this, &MainWindow::cancelJob);
 
     editModeAction_ =
         new QAction(icon("transform-move", QStyle::SP_ArrowUp), tr("&Edit pose"), this);
@@ -136,7 +118,7 @@ void MainWindow::createActions() {
     auto* about = new QAction(tr("&About Posewright"), this);
     connect(about, &QAction::triggered, this, &MainWindow::about);
 
-    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* file = fileMenu_ = menuBar()->addMenu(tr("&File"));
     file->addAction(openReceptor);
     file->addAction(openLigands);
     file->addAction(openBox);
@@ -148,16 +130,13 @@ void MainWindow::createActions() {
     file->addAction(exportPosesAction);
     file->addAction(exportImageAction);
     file->addSeparator();
-    setupSimilarity(file);
-    setupOverlay(file);
-    file->addSeparator();
+    // The workflow parts' File actions (open a hit list, a shape overlay) go here.
+    fileWorkflowEnd_ = file->addSeparator();
     file->addAction(quit);
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(undoAction);
     edit->addAction(redoAction);
-    QMenu* refine = menuBar()->addMenu(tr("&Refine"));
-    refine->addAction(minimizeAction_);
-    refine->addAction(refineAllAction_);
+    QMenu* refine = refineMenu_ = menuBar()->addMenu(tr("&Refine"));
     refine->addAction(cancelAction_);
     refine->addSeparator();
     refine->addAction(editModeAction_);
@@ -199,7 +178,7 @@ void MainWindow::createActions() {
     help->addAction(about);
     updateRecentMenu();
 
-    QToolBar* bar = addToolBar(tr("Main"));
+    QToolBar* bar = toolBar_ = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addAction(openReceptor);
@@ -209,8 +188,6 @@ void MainWindow::createActions() {
     bar->addAction(undoAction);
     bar->addAction(redoAction);
     bar->addSeparator();
-    bar->addAction(minimizeAction_);
-    bar->addAction(refineAllAction_);
     bar->addAction(cancelAction_);
     bar->addAction(editModeAction_);
     bar->addSeparator();
@@ -226,7 +203,6 @@ void MainWindow::createDocks() {
                                "is the one minimized and edited"));
     ligandList_->setContextMenuPolicy(Qt::ActionsContextMenu);
     ligandList_->addAction(rankAction_);
-    ligandList_->addAction(refineAllAction_);
     connect(ligandList_, &QListWidget::itemSelectionChanged, this,
             &MainWindow::showSelectedLigands);
     dock->setWidget(ligandList_);
@@ -246,39 +222,12 @@ void MainWindow::createDocks() {
     connect(settings_, &SettingsPanel::boxTyped, this,
             [this](const SearchBox& b) { document_.setBox(b, BoxSource::Typed); });
 
-    auto* energyDock = new QDockWidget(tr("Energy"), this);
-    energyDock->setObjectName(QStringLiteral("energyDock"));
-    auto* energy = new QWidget(energyDock);
-    auto* layout = new QVBoxLayout(energy);
-    layout->setContentsMargins(2, 2, 2, 2);
-    trajectoryNote_ = new QLabel(energy);
-    trajectoryNote_->setObjectName(QStringLiteral("trajectoryNote"));
-    trajectoryNote_->setWordWrap(true);
-    layout->addWidget(trajectoryNote_);
-    plot_ = new EnergyPlot(energy);
-    layout->addWidget(plot_, 3);
-    player_ = new TrajectoryPlayer(energy);
-    layout->addWidget(player_);
-    termTable_ = new QTableWidget(0, 2, energy);
-    termTable_->setObjectName(QStringLiteral("termTable"));
-    termTable_->setHorizontalHeaderLabels({tr("Term"), tr("kcal/mol")});
-    termTable_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    termTable_->horizontalHeader()->setStretchLastSection(true);
-    termTable_->verticalHeader()->hide();
-    termTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    termTable_->setToolTip(tr("Vina's terms for the pose shown (check a term to plot it)"));
-    layout->addWidget(termTable_, 2);
-    energyDock->setWidget(energy);
-    addDockWidget(Qt::RightDockWidgetArea, energyDock);
-    resizeDocks({energyDock}, {440}, Qt::Horizontal);
     // A short ligand list (one ligand in the common case), the settings below it in full.
     resizeDocks({dock, settingsDock}, {140, 520}, Qt::Vertical);
-    initEnergyPlot();
-    connect(player_, &TrajectoryPlayer::frameChanged, this, &MainWindow::showTrajectoryFrame);
 
     // Every dock can be closed (its title bar's button) and brought back from the View menu.
     viewMenu_->addSection(tr("Panels"));
-    for (QDockWidget* d : {dock, settingsDock, energyDock, similarityDock_, overlayDock_})
+    for (QDockWidget* d : {dock, settingsDock})
         viewMenu_->addAction(d->toggleViewAction());
 }
 
@@ -295,6 +244,11 @@ void MainWindow::createStatusBar() {
     cancelButton_ = new QToolButton(this);
     cancelButton_->setDefaultAction(cancelAction_);
     cancelButton_->setVisible(false);
+    jobs_ = new JobRunner(statusBar(), progress_, cancelButton_, cancelAction_, this);
+    targets_ = new TargetBuilder(document_, *jobs_, this);
+    connect(targets_, &TargetBuilder::built, this, &MainWindow::onTargetBuilt);
+    connect(targets_, &TargetBuilder::cancelled, this,
+            [this] { statusBar()->showMessage(tr("Grid building cancelled"), 5000); });
     statusBar()->addPermanentWidget(scoreLabel_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancelButton_);
@@ -310,13 +264,13 @@ void MainWindow::updateDeviceLabel() {
     QString description = tr("CPU");
     try {
         std::unique_ptr<Backend> backend = createBackend(
-            parseDeviceRequest(document_.device().toStdString()), batchCpuThreads(), note);
+            parseDeviceRequest(document_.device().toStdString()), workerCpuThreads(), note);
         description = QString::fromStdString(backend->description());
     } catch (const std::exception& e) {
         note = e.what();
     }
+    deviceDescription_ = description;
     deviceLabel_->setText(tr("Device: %1").arg(description));
-    updateDeviceTips(description);
     deviceLabel_->setToolTip(QString::fromStdString(note));
     if (!note.empty())
         statusBar()->showMessage(QString::fromStdString(note), 8000);
@@ -346,7 +300,7 @@ void MainWindow::onReceptorChanged() {
         title += QStringLiteral(" — ") + QFileInfo(document_.receptorPath()).fileName();
     setWindowTitle(title);
     updateStatus();
-    requestTarget();
+    targets_->request();
 }
 
 void MainWindow::updateReceptorDrawing() {
@@ -389,9 +343,20 @@ void MainWindow::updateStatus() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    job_.reset();
-    batchJob_.reset();
+    jobs_->cancelAll();
     QMainWindow::closeEvent(event);
+}
+
+void MainWindow::cancelJob() {
+    jobs_->cancelAll();
+}
+
+bool MainWindow::busy() const {
+    return jobs_->busy();
+}
+
+bool MainWindow::targetReady() const {
+    return targets_->ready();
 }
 
 void MainWindow::about() {

@@ -2,9 +2,11 @@
 // rotatable bond), each drag one undo step with the score updated at every step, and hover info.
 #include "MainWindow.h"
 
+#include "JobRunner.h"
 #include "LigandEditCommand.h"
 #include "LigandEditing.h"
 #include "MoleculeView.h"
+#include "TargetBuilder.h"
 
 #include <QAction>
 #include <QStatusBar>
@@ -51,7 +53,7 @@ void MainWindow::onDragStarted() {
 
 void MainWindow::applyLigandEdit(const std::function<bool(Molecule&)>& edit, const QString& text) {
     const int index = document_.activeLigand();
-    if (index < 0 || job_ || batchJob_)
+    if (index < 0 || jobs_->ligandsLocked())
         return; // no edits while a job moves the same ligand
     const Molecule& current = document_.ligands()[static_cast<size_t>(index)];
     // Edit the prepared form (torsion tree, types) when it has the same atoms.
@@ -62,7 +64,7 @@ void MainWindow::applyLigandEdit(const std::function<bool(Molecule&)>& edit, con
         return;
     std::optional<VinaScore> score;
     if (prepared && targetReady())
-        score = scorePose(*target_, after);
+        score = scorePose(*targets_->current(), after);
     undo_->push(new LigandEditCommand(document_, index, current, document_.score(index),
                                       std::move(after), score, text, dragId_));
 }
@@ -76,19 +78,20 @@ void MainWindow::onAtomHovered(int kind, int atom, QPoint globalPos) {
     const Molecule& ligand = document_.ligands()[static_cast<size_t>(index)];
     std::optional<Molecule> prepared =
         targetReady() ? preparedInPlace(ligand) : std::optional<Molecule>();
+    const ScoringTarget* target = targets_->current().get();
     double energy = 0;
     const double* known = nullptr;
     // Receptor atoms are picked in the document's order; the prepared copy must have the same.
-    const bool sameReceptor = kind == 0 || (prepared && target_->receptor.atoms.size() ==
+    const bool sameReceptor = kind == 0 || (prepared && target->receptor.atoms.size() ==
                                                             document_.receptor().atoms.size());
     if (prepared && sameReceptor) {
-        energy = kind == 0 ? ligandAtomEnergy(*target_, *prepared, atom)
-                           : receptorAtomEnergy(*target_, *prepared, atom);
+        energy = kind == 0 ? ligandAtomEnergy(*target, *prepared, atom)
+                           : receptorAtomEnergy(*target, *prepared, atom);
         known = &energy;
     }
     const QString text =
         kind == 0 ? describeAtom(prepared ? *prepared : ligand, atom, known)
-                  : describeAtom(known ? target_->receptor : document_.receptor(), atom, known);
+                  : describeAtom(known ? target->receptor : document_.receptor(), atom, known);
     QToolTip::showText(globalPos, text, view_);
     statusBar()->showMessage(text, 4000);
 }

@@ -2,6 +2,7 @@
 // SDF and PNG export, recent files and drag and drop.
 #include "MainWindow.h"
 
+#include "JobRunner.h"
 #include "MoleculeView.h"
 #include "SessionFile.h"
 #include "SettingsPanel.h"
@@ -41,7 +42,26 @@ void MainWindow::openLigands(const QStringList& paths) {
 
 bool MainWindow::openBoxConfig(const QString& path) {
     try {
-        document_.setBox(readBoxConfig(path.toStdString()), BoxSource::File);
+        const VinaConfig config = readVinaConfig(path.toStdString());
+        // The file's scoring function counts as in Vina. Its weights and other Vina options are
+        // not used here (the app scores with the standard weights): say so, never drop them.
+        std::vector<std::string> notes = config.warnings;
+        for (int t = 0; t < kScoreTermCount; ++t)
+            for (const auto* lines : {&config.vinaWeightLines, &config.vinardoWeightLines})
+                if ((*lines)[t] > 0)
+                    notes.push_back(InputError::format(
+                        config.sourceName, (*lines)[t],
+                        "warning: the app scores with the standard weights; this weight is "
+                        "used by posewright-cli score/minimize --box"));
+        for (const std::string& note : notes)
+            qWarning("%s", note.c_str());
+        if (!notes.empty())
+            statusBar()->showMessage(QString::fromStdString(notes.front()), 15000);
+        if (config.scoring && *config.scoring != document_.scoring()) {
+            document_.setScoring(*config.scoring);
+            settings_->setScoring(*config.scoring);
+        }
+        document_.setBox(config.box, BoxSource::File);
         return true;
     } catch (const std::exception& e) {
         showError(QString::fromStdString(e.what()));
@@ -86,8 +106,7 @@ void MainWindow::finishLoad(LoadResult result, int generation) {
     for (const QString& p : result.paths)
         addRecentFile(p);
     std::vector<Molecule>& molecules = result.molecules;
-    if (job_ || batchJob_)
-        cancelJob(); // the job's molecules are about to go
+    jobs_->cancelLigandJobs(); // their molecules are about to go
     if (receptor) {
         document_.setReceptor(std::move(molecules.front()), first);
         // A Vina config next to the receptor (box.txt, as the examples ship) is its pocket.
@@ -160,7 +179,9 @@ void MainWindow::chooseExportImage() {
 
 bool MainWindow::saveSession(const QString& path) {
     try {
-        writeSession(path, sessionOf(document_));
+        Session session = sessionOf(document_);
+        session.parts = partStates();
+        writeSession(path, session);
         undo_->setClean();
         statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 5000);
         return true;
@@ -172,10 +193,16 @@ bool MainWindow::saveSession(const QString& path) {
 
 void MainWindow::openSession(const QString& path) {
     cancelJob();
-    restoringSession_ = true;
     const int generation = ++sessionGeneration_;
     ++pending_;
-    setBusy(tr("Opening session %1...").arg(QFileInfo(path).fileName()), false);
+    sessionJob_ =
+        jobs_->begin(tr("Opening session %1...").arg(QFileInfo(path).fileName()), false,
+                     JobRunner::Kind::Background, [this] {
+                         // The files are read to their end; the session is not applied.
+                         ++sessionGeneration_;
+                         jobs_->end(std::exchange(sessionJob_, 0));
+                         statusBar()->showMessage(tr("Opening the session cancelled"), 5000);
+                     });
     auto* watcher = new QFutureWatcher<RestoredSession>(this);
     connect(watcher, &QFutureWatcher<RestoredSession>::finished, this, [this, watcher, generation] {
         RestoredSession r = watcher->result();
@@ -185,8 +212,7 @@ void MainWindow::openSession(const QString& path) {
             emit sessionOpened(false); // cancelled or superseded: the document stays as it is
             return;
         }
-        restoringSession_ = false;
-        clearBusy();
+        jobs_->end(std::exchange(sessionJob_, 0));
         if (!r.error.isEmpty()) {
             showError(r.error);
             emit sessionOpened(false);
@@ -217,6 +243,7 @@ void MainWindow::openSession(const QString& path) {
         }
         onBoxChanged();
         updateDeviceLabel();
+        restorePartStates(s.parts);
         emit sessionOpened(true);
     });
     watcher->setFuture(QtConcurrent::run([path] { return restoreSession(path); }));

@@ -65,8 +65,6 @@ void MainWindow::onLigandsChanged() {
         if (row >= 0)
             ligandList_->item(row)->setSelected(true);
     }
-    trajectory_.clear();
-    showActiveTrajectory();
     showSelectedLigands();
     view_->resetCamera();
     updateStatus();

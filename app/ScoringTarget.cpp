@@ -43,4 +43,11 @@ VinaScore scorePose(const ScoringTarget& target, const Molecule& ligand) {
     return exact.finalScore(coords);
 }
 
+RefinementOptions appRefinementOptions() {
+    RefinementOptions o;
+    o.minimize.lineSearch = LineSearchKind::StrongWolfe;
+    o.minimize.recordTrajectory = false; // the watched job keeps its own frames, with their terms
+    return o;
+}
+
 } // namespace pw

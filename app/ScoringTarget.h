@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/Molecule.h"
+#include "minimize/PoseRefinement.h"
 #include "score/DockingTarget.h"
 #include "score/ScoreBreakdown.h"
 
@@ -37,5 +38,10 @@ std::optional<Molecule> preparedInPlace(const Molecule& ligand);
 // The pose's score as Vina --score_only reports it (exact sums over receptor atoms), with the
 // per-term breakdown. ligand must be prepared (preparedInPlace or the result of a minimization).
 VinaScore scorePose(const ScoringTarget& target, const Molecule& ligand);
+
+// The options the app minimizes with, watched or in a batch (tests compute the reference with the
+// same): BFGS with a strong-Wolfe search to convergence on the grid, Vina's numbers reported from
+// exact sums.
+RefinementOptions appRefinementOptions();
 
 } // namespace pw

@@ -178,6 +178,8 @@ void writeSession(const QString& path, const Session& s) {
     root["scoring"] = QString::fromLatin1(scoringKindName(s.scoring).data());
     root["device"] = s.device;
     root["activeLigand"] = s.active;
+    if (!s.parts.isEmpty())
+        root["parts"] = s.parts;
 
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) ||
@@ -241,6 +243,9 @@ Session readSession(const QString& path) {
     s.scoring = scoring == QLatin1String("vina") ? ScoringKind::Vina : ScoringKind::Vinardo;
     s.device = root["device"].toString(QStringLiteral("auto"));
     s.active = root["activeLigand"].toInt(-1);
+    if (root.contains("parts") && !root["parts"].isObject())
+        throw InputError(file, 0, "\"parts\": an object with one piece per workflow expected");
+    s.parts = root["parts"].toObject();
     return s;
 }
 

@@ -1,10 +1,12 @@
 // SessionFile: saves and restores what the user has open as JSON: receptor and ligand files
 // (relative to the session file), every ligand's current pose, score and recorded trajectory,
-// the box and settings. Version 1 files (no trajectories) still open.
+// the box and settings, and each workflow part's piece. Version 1 files (no trajectories) still
+// open.
 #pragma once
 
 #include "Document.h"
 
+#include <QJsonObject>
 #include <QString>
 
 #include <optional>
@@ -31,6 +33,8 @@ struct Session {
     ScoringKind scoring = ScoringKind::Vina;
     QString device = QStringLiteral("auto");
     int active = -1;
+    // Each workflow part's piece, under the part's name (WorkflowPart::saveState).
+    QJsonObject parts;
 };
 
 Session sessionOf(const Document& document);

@@ -2,12 +2,17 @@
 //   posewright [FILES...] [--box CONFIG] [--minimize] [--screenshot OUT.png] [--quit]
 #include "MainWindow.h"
 #include "MoleculeView.h"
+#include "SessionAutosave.h"
 #include "SettingsPanel.h"
 #include "StartupFiles.h"
 #include "ViewEnvironment.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QLocale>
+#include <QMessageBox>
 #include <QPixmap>
 #include <QSaveFile>
 #include <QTimer>
@@ -17,6 +22,7 @@
 namespace {
 
 constexpr int kUnattendedLimitMs = 300000; // 5 minutes: a very large receptor on a slow disk
+constexpr int kAutosaveIntervalMs = 60000;
 
 // Writes the window's image to path through a temporary file, so that a failed write never
 // leaves a truncated PNG behind.
@@ -30,6 +36,17 @@ bool writeScreenshot(QWidget& window, const QString& path) {
         return false;
     }
     return true;
+}
+
+// Asks whether to reopen the session a run that did not exit cleanly autosaved.
+bool offerRestore(QWidget& window, const QString& path) {
+    const QDateTime when = QFileInfo(path).lastModified();
+    return QMessageBox::question(
+               &window, QObject::tr("Restore session"),
+               QObject::tr("Posewright did not exit cleanly last time. Restore the session it "
+                           "saved automatically at %1?")
+                   .arg(QLocale().toString(when, QLocale::ShortFormat)),
+               QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes;
 }
 
 } // namespace
@@ -98,6 +115,22 @@ int main(int argc, char** argv) {
     });
     window.show();
 
+    // Autosave every minute; a run that ended without finish() (crash, kill) left its file,
+    // and an interactive start without files offers it back.
+    pw::SessionAutosave autosave(window.document(), pw::SessionAutosave::defaultDirectory(),
+                                 kAutosaveIntervalMs);
+    const QString crashed = quit || !positional.isEmpty() ? QString() : autosave.recoverable();
+    if (!crashed.isEmpty() && offerRestore(window, crashed)) {
+        QObject::connect(
+            &window, &pw::MainWindow::sessionOpened, &autosave,
+            [&autosave] { autosave.discardRecoverable(); }, Qt::SingleShotConnection);
+        window.openSession(crashed);
+        const int status = QApplication::exec();
+        autosave.finish();
+        return status;
+    }
+    autosave.discardRecoverable();
+
     int loads = 0;
     if (!files.receptor.isEmpty()) {
         window.openReceptor(files.receptor);
@@ -143,14 +176,15 @@ int main(int argc, char** argv) {
             shoot();
             return;
         }
-        QObject::connect(
-            &window, &pw::MainWindow::minimizationFinished, &window,
-            [&](bool ok) {
-                failed = failed || !ok;
-                shoot();
-            },
-            Qt::SingleShotConnection);
-        window.minimize();
+        // The minimization is a workflow part's step: a build without that part says so.
+        const bool started = window.runStep(QStringLiteral("minimize"), [&](bool ok) {
+            failed = failed || !ok;
+            shoot();
+        });
+        if (!started) {
+            std::fprintf(stderr, "posewright: --minimize: this build has no minimization\n");
+            QApplication::exit(2);
+        }
     };
     if (!screenshot.isEmpty() || quit || minimize || !box.isEmpty()) {
         if (loads == 0) {
@@ -162,5 +196,7 @@ int main(int argc, char** argv) {
             });
         }
     }
-    return QApplication::exec();
+    const int status = QApplication::exec();
+    autosave.finish(); // a clean exit: nothing to restore next time
+    return status;
 }

@@ -9,6 +9,7 @@ packages=(
   libvtk9-dev librdkit-dev libboost-dev libeigen3-dev
   xvfb xauth libgl1-mesa-dri
   libsqlite3-dev
+  autogrid
 )
 
 missing=()

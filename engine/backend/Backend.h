@@ -24,6 +24,9 @@ struct MinimizeBatchOptions {
     // The CUDA kernel's fragment reduction: "shuffle", "shared" or "wmma" (Tensor Cores); empty
     // = the backend's default (the fastest measured, tests/bench/RESULTS.md). The CPU ignores it.
     std::string gpuReduction;
+    // Device memory the batch may use beyond the receptor maps, in bytes (0 = all that is free);
+    // larger batches go in smaller chunks (backend/DeviceMemoryBudget). The CPU ignores it.
+    std::size_t maxDeviceBytes = 0;
 };
 
 class Backend {

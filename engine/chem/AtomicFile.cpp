@@ -2,16 +2,12 @@
 
 #include "core/InputError.h"
 
-#include <atomic>
-#include <cstdio>
 #include <filesystem>
-#include <unistd.h>
 
 namespace pw {
 
 AtomicFile::AtomicFile(std::string target) : target_(std::move(target)) {
     namespace fs = std::filesystem;
-    static std::atomic<unsigned> counter{0};
     if (target_.empty())
         throw InputError(target_, 0, "no output file name given");
     fs::path dir = fs::path(target_).parent_path();
@@ -21,12 +17,9 @@ AtomicFile::AtomicFile(std::string target) : target_(std::move(target)) {
                          "cannot write: the directory " + dir.string() + " does not exist");
     if (fs::is_directory(target_, ec))
         throw InputError(target_, 0, "cannot write: is a directory; expected a file name");
-    // Hidden name in the same directory, so that the rename stays on one file system.
-    fs::path t = fs::path(target_);
-    temp_ = (dir / ("." + t.filename().string() + ".tmp" + std::to_string(::getpid()) + "-" +
-                    std::to_string(counter++)))
-                .string();
-    out_.open(temp_, std::ios::binary | std::ios::trunc);
+    removeStaleTempFiles(target_);
+    temp_ = std::make_unique<TempPath>(target_, "tmp");
+    out_.open(temp_->path(), std::ios::binary | std::ios::trunc);
     if (!out_)
         throw InputError(target_, 0,
                          "cannot create a file in " +
@@ -35,10 +28,8 @@ AtomicFile::AtomicFile(std::string target) : target_(std::move(target)) {
 }
 
 AtomicFile::~AtomicFile() {
-    if (!committed_) {
-        out_.close();
-        std::remove(temp_.c_str());
-    }
+    if (!committed_)
+        out_.close(); // temp_'s destructor removes the file
 }
 
 void AtomicFile::commit() {
@@ -47,21 +38,16 @@ void AtomicFile::commit() {
     out_.flush();
     bool ok = static_cast<bool>(out_);
     out_.close();
-    if (!ok || out_.fail()) {
-        std::remove(temp_.c_str());
-        committed_ = true; // nothing left to clean up
+    committed_ = true; // from here on temp_ alone owns the temporary file
+    if (!ok || out_.fail())
         throw InputError(target_, 0,
                          "writing failed (disk full or file system error); the "
                          "target was left untouched");
-    }
     std::error_code ec;
-    std::filesystem::rename(temp_, target_, ec);
-    if (ec) {
-        std::remove(temp_.c_str());
-        committed_ = true;
+    std::filesystem::rename(temp_->path(), target_, ec);
+    if (ec)
         throw InputError(target_, 0, "cannot replace the file: " + ec.message());
-    }
-    committed_ = true;
+    temp_->release();
 }
 
 } // namespace pw

@@ -1,8 +1,12 @@
 // AtomicFile: an output file that appears complete or not at all: text goes to a temporary file
 // beside the target, commit() renames it over the target, and without commit() it is removed.
+// A temporary file left by a killed run is removed by the next AtomicFile for the same target.
 #pragma once
 
+#include "TempFiles.h"
+
 #include <fstream>
+#include <memory>
 #include <string>
 
 namespace pw {
@@ -24,7 +28,7 @@ public:
 
 private:
     std::string target_;
-    std::string temp_;
+    std::unique_ptr<TempPath> temp_;
     std::ofstream out_;
     bool committed_ = false;
 };

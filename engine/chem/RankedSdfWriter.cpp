@@ -4,22 +4,30 @@
 #include "core/InputError.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <unistd.h>
 
 namespace pw {
 
-RankedSdfWriter::RankedSdfWriter(const std::string& target) : target_(target) {
+namespace {
+
+// Removes what a killed run left beside the target before a new spool joins it.
+const std::string& sweptOfStaleFiles(const std::string& target) {
+    removeStaleTempFiles(target);
+    return target;
+}
+
+} // namespace
+
+RankedSdfWriter::RankedSdfWriter(const std::string& target)
+    : target_(target), spoolPath_(sweptOfStaleFiles(target), "spool") {
     // The spool sits beside the target (same file system, same permissions problems reported).
-    spoolPath_ = target + ".spool." + std::to_string(::getpid());
-    spool_.open(spoolPath_, std::ios::in | std::ios::out | std::ios::trunc | std::ios::binary);
+    spool_.open(spoolPath_.path(),
+                std::ios::in | std::ios::out | std::ios::trunc | std::ios::binary);
     if (!spool_)
         throw InputError(target, 0, "cannot create a temporary file beside the output");
 }
 
 RankedSdfWriter::~RankedSdfWriter() {
-    spool_.close();
-    std::remove(spoolPath_.c_str());
+    spool_.close(); // spoolPath_'s destructor removes the file
 }
 
 std::string RankedSdfWriter::formatRecord(const Molecule& m) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "AtomicFile.h"
+#include "TempFiles.h"
 #include "core/Molecule.h"
 
 #include <cstdint>
@@ -37,7 +38,7 @@ private:
         std::uint32_t length;
     };
     std::string target_;
-    std::string spoolPath_;
+    TempPath spoolPath_;
     std::fstream spool_;
     std::vector<Entry> entries_; // 16 bytes per record: a million records take 16 MB
     std::uint64_t spoolSize_ = 0;

@@ -6,12 +6,14 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "DeviceOption.h"
+#include "DockTargetSetup.h"
 #include "Json.h"
-#include "TargetSetup.h"
 #include "backend/Backend.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
+#include "core/InputError.h"
 #include "dock/LigandDockScoring.h"
+#include "dock/SymmetryRmsd.h"
 
 #include <algorithm>
 #include <iostream>
@@ -22,9 +24,8 @@
 namespace pw::cli {
 
 int runBenchDock(const std::vector<std::string>& args) {
-    auto spec = targetOptionSpec();
+    auto spec = dockTargetOptionSpec();
     spec.insert({{"ligands", OptionKind::Value},
-                 {"reference", OptionKind::Value},
                  {"device", OptionKind::Value},
                  {"threads", OptionKind::Value},
                  {"runs", OptionKind::Value},
@@ -46,6 +47,9 @@ int runBenchDock(const std::vector<std::string>& args) {
     options.threads = threads;
     options.runs = cl.intValue("runs", options.runs, 1, 100000);
     options.seed = static_cast<std::uint64_t>(cl.doubleValue("seed", 0, 0, 9007199254740991.0));
+    // BFGS by default: it found the crystal pose in more runs per evaluation than ADADELTA
+    // (AutoDock-GPU's default, LgaOptions') and Solis-Wets (tests/bench/RESULTS.md).
+    options.lga.localSearch = dock::LocalSearchMethod::Bfgs;
     if (auto ls = cl.value("local-search")) {
         auto m = dock::parseLocalSearch(*ls);
         if (!m)
@@ -60,17 +64,15 @@ int runBenchDock(const std::vector<std::string>& args) {
 
     DeviceChoice device = chooseDevice(cl, threads, "bench dock");
     const double setup0 = benchNow();
-    TargetInputs inputs = loadTarget(cl, ligandFile);
-    auto target =
-        std::make_shared<DockingTarget>(inputs.receptor, inputs.box, inputs.scoring, threads);
-    const dock::DockTarget dockTarget = dock::DockTarget::forVina(target);
+    DockTargetSetup targetSetup(cl, ligandFile, threads);
     std::vector<Molecule> ligands;
     for (const Molecule& m : readMolecules(ligandFile))
         ligands.push_back(prepareLigand(m));
+    const dock::DockTarget& dockTarget = targetSetup.targetFor(ligands); // AD4: maps built here
     std::optional<Molecule> reference;
     if (auto ref = cl.value("reference"))
         reference = readMolecule(*ref);
-    dock::prepareTargetFor(dockTarget, ligands); // grid maps: setup, not search
+    dock::prepareTargetFor(dockTarget, ligands); // Vina grid maps: setup, not search
     const double setupSeconds = benchNow() - setup0;
 
     for (int rep = 0; rep < repeat; ++rep) {
@@ -79,15 +81,37 @@ int runBenchDock(const std::vector<std::string>& args) {
         device.backend->dock(dockTarget, ligands, options, results, nullptr,
                              reference ? &*reference : nullptr);
         const double seconds = benchNow() - t0;
-        long evaluations = 0, generations = 0, autostopped = 0, runs = 0;
+        long evaluations = 0, generations = 0, autostopped = 0, runs = 0, runsNear = 0;
+        double runScoreSum = 0, bestSearch = 0;
+        bool anySearch = false;
+        std::vector<Vec3> refCoords;
+        if (reference)
+            for (const Atom& a : reference->atoms)
+                refCoords.push_back(a.position);
         int within2 = 0, docked = 0;
         double bestSum = 0, best = 0;
         std::optional<double> bestRmsd;
-        for (const auto& r : results) {
+        for (size_t i = 0; i < results.size(); ++i) {
+            const auto& r = results[i];
+            // Every run's final pose against the reference: how often a single run finds it.
+            std::optional<dock::SymmetryRmsd> toReference;
+            if (reference && r.error.empty()) {
+                try {
+                    toReference.emplace(ligands[i], *reference);
+                } catch (const InputError&) {
+                }
+            }
             for (const auto& run : r.runs) {
                 evaluations += run.evaluations;
                 generations += run.generations;
                 autostopped += run.autoStopped;
+                runScoreSum += run.score;
+                if (!run.coordinates.empty() && (!anySearch || run.searchEnergy < bestSearch)) {
+                    bestSearch = run.searchEnergy;
+                    anySearch = true;
+                }
+                if (toReference && !run.coordinates.empty())
+                    runsNear += toReference->rmsd(run.coordinates, refCoords) < 2.0;
                 ++runs;
             }
             if (r.clusters.empty())
@@ -101,11 +125,12 @@ int runBenchDock(const std::vector<std::string>& args) {
             }
         }
         JsonObject o;
-        o.add("bench", "dock").add("receptor", cl.required("receptor"));
+        o.add("bench", "dock").add("receptor", cl.value("receptor", cl.value("maps", "")));
         o.add("ligands", ligandFile).add("count", static_cast<int>(ligands.size()));
         o.add("docked", docked)
             .add("runs", options.runs)
             .add("device", device.backend->description());
+        o.add("scoring", targetSetup.scoringName());
         o.add("local_search", dock::localSearchName(options.lga.localSearch));
         o.add("population", options.lga.populationSize);
         o.add("evaluation_budget", results.empty() ? 0L : results[0].evaluationBudget);
@@ -115,8 +140,11 @@ int runBenchDock(const std::vector<std::string>& args) {
         o.add("mean_generations", runs ? double(generations) / runs : 0.0, 5);
         o.add("autostopped_fraction", runs ? double(autostopped) / runs : 0.0, 4);
         o.add("best_score", best, 4).add("mean_best_score", docked ? bestSum / docked : 0.0, 5);
+        o.add("mean_run_score", runs ? runScoreSum / runs : 0.0, 5);
+        o.add("best_search_energy", bestSearch, 5); // inter + intra (AD-GPU's "best energy")
         if (reference) {
             o.add("top_within_2A", within2);
+            o.add("runs_within_2A_fraction", runs ? double(runsNear) / runs : 0.0, 4);
             if (bestRmsd)
                 o.add("top_rmsd_ref", *bestRmsd, 4);
         }

@@ -5,6 +5,7 @@
 #include "BenchClock.h"
 #include "CommandLine.h"
 #include "Commands.h"
+#include "DeviceOption.h"
 #include "Json.h"
 #include "TargetSetup.h"
 #include "backend/DeviceSelection.h"
@@ -113,7 +114,7 @@ int runBenchMinimize(const std::vector<std::string>& args) {
     const double gridSeconds = benchNow() - g0;
 
     std::string note;
-    auto backend = createBackend(parseDeviceRequest(cl.value("device", "auto")), threads, note);
+    auto backend = createBackend(deviceRequestOption(cl), threads, note);
     std::cerr << note << "\n";
 
     MinimizeBatchOptions options;

@@ -152,7 +152,9 @@ int runBench(const std::vector<std::string>& args) {
         return runBenchAd4Maps(rest);
     if (mode == "dock")
         return runBenchDock(rest);
-    throw UsageError("expected a benchmark: overlay, lingo, minimize, dock or ad4maps" +
+    if (mode == "hits")
+        return runBenchHits(rest);
+    throw UsageError("expected a benchmark: overlay, lingo, minimize, dock, ad4maps or hits" +
                      (mode.empty() ? std::string() : ", got '" + mode + "'"));
 }
 

@@ -22,11 +22,13 @@ int runLingo(const std::vector<std::string>& args);
 int runBenchLingo(const std::vector<std::string>& args); // bench lingo (BenchLingo.cpp)
 int runOverlay(const std::vector<std::string>& args);
 int runBenchMinimize(const std::vector<std::string>& args); // bench minimize (BenchMinimize.cpp)
+int runMaps(const std::vector<std::string>& args); // AD4 grid maps (MapsCommand.cpp)
 int runBenchAd4Maps(const std::vector<std::string>& args); // bench ad4maps (BenchAd4Maps.cpp)
 int runBench(const std::vector<std::string>& args); // sub-modes: overlay
 int runDock(const std::vector<std::string>& args); // dock (DockCommand.cpp)
 int runBenchDock(const std::vector<std::string>& args); // bench dock (BenchDock.cpp)
 int runHits(const std::vector<std::string>& args);  // hit store (HitsCommand.cpp)
+int runBenchHits(const std::vector<std::string>& args); // bench hits (BenchHits.cpp)
 
 const std::vector<Command>& commands();
 

@@ -6,14 +6,18 @@
 
 namespace pw::cli {
 
-DeviceChoice chooseDevice(const CommandLine& cl, int threads, const std::string& command) {
+DeviceRequest deviceRequestOption(const CommandLine& cl) {
     const std::string spec = cl.value("device", "auto");
-    DeviceChoice choice;
     try {
-        choice.request = parseDeviceRequest(spec);
+        return parseDeviceRequest(spec);
     } catch (const InputError&) {
         throw UsageError("--device: expected auto, cpu, cuda or cuda:N, got '" + spec + "'");
     }
+}
+
+DeviceChoice chooseDevice(const CommandLine& cl, int threads, const std::string& command) {
+    DeviceChoice choice;
+    choice.request = deviceRequestOption(cl);
     std::string note;
     choice.backend = createBackend(choice.request, threads, note);
     std::cerr << command << ": " << note << "\n";

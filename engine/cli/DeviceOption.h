@@ -20,4 +20,8 @@ struct DeviceChoice {
 // A malformed value is a UsageError ("--device: expected auto, cpu, cuda or cuda:N, got '...'").
 DeviceChoice chooseDevice(const CommandLine& cl, int threads, const std::string& command);
 
+// --device alone (default auto), for commands that create their backend themselves; a malformed
+// value is the same UsageError (exit 2), never an input error.
+DeviceRequest deviceRequestOption(const CommandLine& cl);
+
 } // namespace pw::cli

@@ -6,8 +6,10 @@
 #include "BenchClock.h"
 #include "CommandLine.h"
 #include "Commands.h"
+#include "DeviceOption.h"
 #include "Json.h"
 #include "TargetSetup.h"
+#include "backend/DeviceMemoryBudget.h"
 #include "backend/DeviceSelection.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
@@ -191,12 +193,14 @@ int runMinimize(const std::vector<std::string>& args) {
                  {"vina-steps", OptionKind::Flag},
                  {"smooth", OptionKind::Flag},
                  {"no-vina-guard", OptionKind::Flag},
+                 {"max-step", OptionKind::Value},
                  {"interpolation", OptionKind::Value},
                  {"exact", OptionKind::Flag},
                  {"line-search", OptionKind::Value},
                  {"max-iterations", OptionKind::Value},
                  {"tolerance", OptionKind::Value},
                  {"chunk", OptionKind::Value},
+                 {"max-gpu-memory", OptionKind::Value},
                  {"no-reuse", OptionKind::Flag},
                  {"reduction", OptionKind::Value}});
     CommandLine cl(args, spec);
@@ -229,6 +233,8 @@ int runMinimize(const std::vector<std::string>& args) {
     MinimizeOptions& mo = options.refinement.minimize;
     mo.maxIterations = cl.intValue("max-iterations", mo.maxIterations, 1, 1000000);
     mo.gradientTolerance = cl.doubleValue("tolerance", mo.gradientTolerance, 0.0, 1e6);
+    // Longest first trial of a line search in pose space (A and radians; 0 = none, Vina's).
+    mo.maxStepNorm = cl.doubleValue("max-step", mo.maxStepNorm, 0.0, 1e6);
     const std::string search = cl.value("line-search", "wolfe");
     if (search == "armijo")
         mo.lineSearch = LineSearchKind::Armijo;
@@ -243,8 +249,15 @@ int runMinimize(const std::vector<std::string>& args) {
         throw UsageError("--reduction expects shuffle, shared or wmma, got '" +
                          options.gpuReduction + "'");
 
+    if (auto mib = cl.value("max-gpu-memory")) {
+        options.maxDeviceBytes = parseMebibytes(*mib);
+        if (options.maxDeviceBytes == 0)
+            throw UsageError("--max-gpu-memory expects MiB (a whole number above 0), got '" + *mib +
+                             "'");
+    }
+
     std::string note;
-    auto backend = createBackend(parseDeviceRequest(cl.value("device", "auto")), threads, note);
+    auto backend = createBackend(deviceRequestOption(cl), threads, note);
     std::cerr << note << "\n";
     if (backend->isGpu() && options.refinement.vinaGuard)
         std::cerr << "note: the Vina guard runs on the CPU only; the GPU minimizes without it "

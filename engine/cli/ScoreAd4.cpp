@@ -35,6 +35,7 @@ int runScoreAd4(const std::vector<std::string>& args) {
     CommandLine cl(args, {{"ligand", OptionKind::Value},
                           {"maps", OptionKind::Value},
                           {"scoring", OptionKind::Value},
+                          {"unbound", OptionKind::Value},
                           {"json", OptionKind::Flag}});
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional()[0] + "'");
@@ -44,6 +45,13 @@ int runScoreAd4(const std::vector<std::string>& args) {
     if (!cl.value("maps"))
         throw UsageError("--scoring ad4 needs --maps FLD (an autogrid .maps.fld)");
     const bool json = cl.flag("json");
+    // autodock4: 0 for a single-point epdb (default), the pose's own internal energy for docked
+    // poses (`unbound_model bound`, its 4.2 default for docking).
+    const std::string unboundName = cl.value("unbound", "zero");
+    if (unboundName != "zero" && unboundName != "bound")
+        throw UsageError("--unbound expects zero or bound, got '" + unboundName + "'");
+    const ad4::UnboundModel unbound =
+        unboundName == "bound" ? ad4::UnboundModel::SameAsBound : ad4::UnboundModel::Zero;
     const ad4::Ad4Maps maps = ad4::readMapsFld(*cl.value("maps"));
 
     ReadOptions options;
@@ -62,7 +70,7 @@ int runScoreAd4(const std::vector<std::string>& args) {
             std::vector<Eigen::Vector3d> coords;
             for (const Atom& a : lig.atoms)
                 coords.push_back(a.position);
-            const ad4::Ad4Energy e = scorer.score(coords);
+            const ad4::Ad4Energy e = scorer.score(coords, unbound);
             const std::string name = lig.name.empty() ? "(no name)" : lig.name;
             if (json) {
                 JsonObject o;

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace pw::cli {
 
@@ -18,20 +19,31 @@ std::map<std::string, OptionKind> targetOptionSpec() {
 
 TargetInputs loadTarget(const CommandLine& cl, const std::string& fallbackLigandFile) {
     TargetInputs t;
-    const std::string scoring = cl.value("scoring", "vina");
-    if (scoring == "vina")
-        t.scoring = ScoringKind::Vina;
-    else if (scoring == "vinardo")
-        t.scoring = ScoringKind::Vinardo;
-    else
-        throw UsageError("--scoring expects vina or vinardo, got '" + scoring + "'");
+    std::optional<ScoringKind> scoring;
+    if (auto name = cl.value("scoring")) {
+        if (*name == "vina")
+            scoring = ScoringKind::Vina;
+        else if (*name == "vinardo")
+            scoring = ScoringKind::Vinardo;
+        else
+            throw UsageError("--scoring expects vina or vinardo, got '" + *name + "'");
+    }
 
     if (cl.value("box") && cl.value("autobox-ligand"))
         throw UsageError("give either --box or --autobox-ligand, not both");
     if (auto box = cl.value("box")) {
-        t.box = readBoxConfig(*box);
+        // The config's scoring and weights count as they do for Vina; --scoring, like Vina's
+        // own command line, takes precedence over the file's `scoring`.
+        const VinaConfig config = readVinaConfig(*box);
+        std::vector<std::string> notes = config.warnings;
+        t.scoring =
+            config.scoringFunction(scoring.value_or(config.scoringOr(ScoringKind::Vina)), &notes);
+        for (const std::string& note : notes)
+            std::fprintf(stderr, "%s\n", note.c_str());
+        t.box = config.box;
         t.boxSource = *box;
     } else {
+        t.scoring = ScoringFunction(scoring.value_or(ScoringKind::Vina));
         std::string file = cl.value("autobox-ligand", fallbackLigandFile);
         if (file.empty())
             throw UsageError("missing --box CONFIG or --autobox-ligand FILE");

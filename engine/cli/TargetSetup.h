@@ -18,12 +18,13 @@ std::map<std::string, OptionKind> targetOptionSpec();
 struct TargetInputs {
     Molecule receptor; // prepared
     SearchBox box;
-    std::string boxSource; // for messages: "box.txt", "autobox around lig.sdf"
-    ScoringKind scoring = ScoringKind::Vina;
+    std::string boxSource;   // for messages: "box.txt", "autobox around lig.sdf"
+    ScoringFunction scoring; // --scoring, else the box file's, with the box file's weights
 };
 
 // Reads and prepares the receptor; the box from --box, --autobox-ligand, or else around
-// `fallbackLigandFile`'s first molecule (Vina-style 4 Å padding) when given.
+// `fallbackLigandFile`'s first molecule (Vina-style 4 Å padding) when given. A --box file's
+// scoring and weight_* keys are honoured as Vina does; its warnings go to stderr.
 TargetInputs loadTarget(const CommandLine& cl, const std::string& fallbackLigandFile = {});
 
 // Throws InputError naming the ligand when the centre of its heavy atoms lies outside the box.

@@ -2,6 +2,7 @@
 // Exit codes: 0 success, 1 bad input or a failed job, 2 usage error.
 #include "CommandLine.h"
 #include "Commands.h"
+#include "StopSignals.h"
 #include "core/InputError.h"
 
 #include <cstring>
@@ -17,15 +18,16 @@ const std::vector<Command>& commands() {
         {"score", "Vina/Vinardo scores of poses as given (as vina --score_only)",
          "score --receptor R --ligand L [--box CONFIG | --autobox-ligand L2] "
          "[--scoring vina|vinardo] [--grid] [--json]\n"
-         "      posewright-cli score --scoring ad4 --maps FLD --ligand L [--json]",
+         "      posewright-cli score --scoring ad4 --maps FLD --ligand L [--unbound zero|bound] [--json]",
          runScore},
         {"minimize", "flexible minimization of ligand poses in the receptor, ranked SDF out",
          "minimize --receptor R --ligands L... [--box CONFIG | --autobox-ligand L2] "
          "[--scoring vina|vinardo] [--device auto|cpu|cuda[:N]] [--threads N] [--out OUT.sdf] "
          "[--json] [--vina-steps | --smooth] [--no-vina-guard] [--exact] [--interpolation "
          "trilinear|catmull-rom|bspline] "
-         "[--line-search wolfe|armijo] [--max-iterations N] "
-         "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse]",
+         "[--line-search wolfe|armijo] [--max-iterations N] [--max-step S] "
+         "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse] "
+         "[--max-gpu-memory MiB]",
          runMinimize},
         {"lingo", "LINGO similarity: top hits per query, threshold hits or the full matrix",
          "lingo [--query Q.smi] --db DB.smi [--top K] [--threshold T] [--matrix OUT.tsv] [--out "
@@ -37,8 +39,8 @@ const std::vector<Command>& commands() {
          "[--json] [--threads N]",
          runOverlay},
         {"dock", "Lamarckian GA docking of ligands into a receptor, ranked SDF + JSON summary",
-         "dock --receptor R --ligands L... [--box CONFIG | --autobox-ligand L2] "
-         "[--scoring vina|vinardo] [--runs N] [--seed S] [--local-search adadelta|sw|bfgs] "
+         "dock --receptor R --ligands L... [--box CONFIG | --autobox-ligand L2] | --maps FLD "
+         "[--scoring vina|vinardo|ad4] [--runs N] [--seed S] [--local-search bfgs|adadelta|sw] "
          "[--device auto|cpu|cuda[:N]] [--threads N] [--out ranked.sdf] [--json FILE] "
          "[--reference XTAL] [--poses N] [--all-runs] [--cluster-rmsd A] [--population N] "
          "[--evaluations N] [--generations N] [--ls-iterations N] [--ls-rate PCT] "
@@ -55,11 +57,14 @@ const std::vector<Command>& commands() {
          "      posewright-cli hits export STORE.db --out OUT.sdf|OUT.csv [--where EXPR] [--order "
          "...] [--limit N] [--columns a,b (CSV)]",
          runHits},
+        {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them", "maps --gpf GPF [--receptor R.pdbqt] --out OUT.maps.fld [--device auto|cpu|cuda[:N]] [--threads N]", runMaps},
         {"bench", "benchmarks: overlay, lingo, minimize (one JSON object per run)",
          "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device "
          "auto|cpu|cuda[:N]] "
          "[--size N...] [--repeat K] [--threads N] [--iterations N]\n"
-         "      posewright-cli bench lingo|minimize ... (see their own usage)",
+         "      posewright-cli bench lingo|minimize ... (see their own usage)\n"
+         "      posewright-cli bench hits --molecules SDF --dir DIR [--poses 1000000] [--seed S] "
+         "[--threads N] [--sort a,b] [--where EXPR] [--no-export] [--keep]",
          runBench},
     };
     return list;
@@ -79,6 +84,7 @@ void printUsage(std::ostream& out) {
 
 int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
+    pw::cli::installStopSignalHandlers();
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "help")) {
         printUsage(argc < 2 ? std::cerr : std::cout);
         return argc < 2 ? 2 : 0;

@@ -52,7 +52,9 @@ int perceiveBonds(Molecule& m, const BondPerceptionOptions& options) {
 
     // Uniform grid with cells at least one cutoff wide: neighbours lie in the 27 surrounding
     // cells. Sparse boxes (far-apart fragments) get larger cells so memory stays O(n).
-    auto [lo, hi] = m.boundingBox();
+    // Named copies, not a structured binding: clang 14 (the fuzz build) cannot capture those.
+    const auto bounds = m.boundingBox();
+    const Vec3 lo = bounds.first, hi = bounds.second;
     Vec3 extent = hi - lo;
     double cell = cutoff;
     int64_t nx, ny, nz;

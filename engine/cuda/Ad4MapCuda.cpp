@@ -46,7 +46,7 @@ bool ad4MapGpuUsable(int device, std::string* why) {
     return true;
 }
 
-ad4::GridMaps buildAd4MapsCuda(const ad4::MapSetup& setup, int device, Ad4MapGpuTiming* timing) {
+ad4::Ad4Maps buildAd4MapsCuda(const ad4::MapSetup& setup, int device, Ad4MapGpuTiming* timing) {
     const int nmaps = static_cast<int>(setup.mapTypes.size());
     if (nmaps > kAd4GpuMaxMapTypes)
         throw std::runtime_error("AD4 maps on the GPU: at most " +
@@ -101,12 +101,9 @@ ad4::GridMaps buildAd4MapsCuda(const ad4::MapSetup& setup, int device, Ad4MapGpu
     throwIfCudaError(cudaEventElapsedTime(&ms, start.e, stop.e), "cudaEventElapsedTime");
 
     const auto t1 = std::chrono::steady_clock::now();
-    ad4::GridMaps g;
-    g.box = setup.box;
-    g.types = setup.typeNames;
-    g.values.assign(total, std::vector<float>(static_cast<size_t>(points)));
+    ad4::Ad4Maps g(setup.box, setup.typeNames);
     for (int k = 0; k < total; ++k)
-        throwIfCudaError(cudaMemcpy(g.values[k].data(),
+        throwIfCudaError(cudaMemcpy(g.values(k).data(),
                                     dOut.data() + static_cast<size_t>(k) * points,
                                     sizeof(float) * points, cudaMemcpyDeviceToHost),
                          "AD4 maps download");

@@ -22,15 +22,15 @@ struct Ad4MapGpuTiming {
 // True when CUDA device `device` can run the kernel; `why` says what failed otherwise.
 bool ad4MapGpuUsable(int device, std::string* why);
 // Throws std::runtime_error when the device fails or more than kAd4GpuMaxMapTypes types are asked.
-ad4::GridMaps buildAd4MapsCuda(const ad4::MapSetup& setup, int device,
-                               Ad4MapGpuTiming* timing = nullptr);
+ad4::Ad4Maps buildAd4MapsCuda(const ad4::MapSetup& setup, int device,
+                              Ad4MapGpuTiming* timing = nullptr);
 #else
 inline bool ad4MapGpuUsable(int, std::string* why) {
     if (why)
         *why = "this build has no CUDA backend";
     return false;
 }
-inline ad4::GridMaps buildAd4MapsCuda(const ad4::MapSetup&, int, Ad4MapGpuTiming* = nullptr) {
+inline ad4::Ad4Maps buildAd4MapsCuda(const ad4::MapSetup&, int, Ad4MapGpuTiming* = nullptr) {
     throw std::runtime_error("this build has no CUDA backend");
 }
 #endif

@@ -1,6 +1,7 @@
 // Ad4MapKernel: device code of the AD4 grid maps: one thread per grid point, receptor atoms read
-// in tiles from shared memory. Distances in double with the CPU's exact operations (so every table
-// index and the closest donor are the CPU's), energies in float.
+// in tiles from shared memory. Squared distances in double with the CPU's exact operations; within
+// the 8 Å cutoff the distance too (so every pair-table index, the cutoff and the closest donor are
+// the CPU's); beyond it, where only electrostatics counts, a float distance. Energies in float.
 #pragma once
 
 #include <cuda_runtime.h>

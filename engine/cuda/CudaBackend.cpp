@@ -2,6 +2,7 @@
 // LINGO (LingoGpu) on one GPU. Work the kernels do not cover (exact grid-free scoring, a target
 // without grid, a shape reference too large for the kernel) goes to the CPU reference, said once.
 #include "CudaMinimizer.h"
+#include "DockBatchCuda.h"
 #include "LingoCuda.h"
 #include "ShapeOverlayCuda.h"
 #include "backend/CpuBatches.h"
@@ -175,6 +176,42 @@ public:
         return std::make_unique<CudaLingoComparison>(queries, database, allVsAll, info_.index);
     }
 
+    // Vina/Vinardo docking with ADADELTA or BFGS runs on the GPU; AD4 scoring and Solis-Wets go
+    // to the CPU reference engine, said once.
+    BatchStatus dock(const dock::DockTarget& target, const std::vector<Molecule>& ligands,
+                     const dock::DockOptions& options, std::vector<dock::LigandDockResult>& results,
+                     Progress* progress, const Molecule* reference, long firstLigand) override {
+        const char* cpuOnly = !target.vina ? "AD4 scoring"
+                              : options.lga.localSearch == dock::LocalSearchMethod::SolisWets
+                                  ? "the Solis-Wets local search"
+                                  : nullptr;
+        if (cpuOnly) {
+            if (!dockNoteGiven_) {
+                std::cerr << "note: docking with " << cpuOnly
+                          << " runs on the CPU reference engine; the CUDA search takes Vina or "
+                             "Vinardo scoring with ADADELTA or BFGS\n";
+                dockNoteGiven_ = true;
+            }
+            return Backend::dock(target, ligands, options, results, progress, reference,
+                                 firstLigand);
+        }
+        if (!docker_) {
+            docker_ = std::make_unique<cuda::CudaDocker>(info_.index);
+            // Tuning knob for the benchmark sweeps (warps per run's block).
+            if (const char* w = std::getenv("POSEWRIGHT_DOCK_WARPS"))
+                docker_->setWarpsPerBlock(std::clamp(std::atoi(w), 1, 32));
+        }
+        const BatchStatus status = cuda::dockBatchOnGpu(*docker_, target, ligands, options, results,
+                                                        progress, reference, firstLigand);
+        if (std::getenv("POSEWRIGHT_CUDA_TIMING")) {
+            const cuda::DockGpuTiming& t = docker_->lastTiming();
+            std::cerr << "{\"cuda_dock_timing\":true,\"pack\":" << t.pack << ",\"gpu\":" << t.gpu
+                      << ",\"unpack\":" << t.unpack << ",\"total\":" << t.total
+                      << ",\"grid_upload\":" << t.gridUpload << "}\n";
+        }
+        return status;
+    }
+
     cuda::CudaMinimizer& minimizer() { return minimizer_; }
 
 private:
@@ -183,6 +220,8 @@ private:
     // What an empty MinimizeBatchOptions::gpuReduction means.
     const cuda::Reduction defaultReduction_ = minimizer_.reduction(); // after minimizer_
     std::unique_ptr<Backend> cpu_;
+    std::unique_ptr<cuda::CudaDocker> docker_; // made at the first docking batch
+    bool dockNoteGiven_ = false;
 };
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "MinimizeDeviceTarget.h"
 #include "MinimizeKernel.cuh"
 #include "MinimizeTemplates.h"
+#include "backend/DeviceMemoryBudget.h"
 
 #include <cuda_runtime_api.h>
 
@@ -215,7 +216,23 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     const Vec3 centre = im.target.centre();
 
     const int maxTorsions = maxNodes - 1;
-    const long chunk = std::max(1, chunk_);
+    // Chunk size within the memory the batch may use: a batch that does not fit is split into
+    // more chunks; one whose templates alone do not fit is refused with a clear message. (The
+    // templates are already on the device, so without a cap they count twice: a safe margin.)
+    std::size_t freeBytes = 0, totalBytes = 0;
+    check(cudaMemGetInfo(&freeBytes, &totalBytes), "memory info");
+    const std::size_t available =
+        options.maxDeviceBytes > 0 ? std::min(options.maxDeviceBytes, freeBytes) : freeBytes;
+    const std::size_t fixedBytes = tg.size() * sizeof(TemplateGpu) + atoms.size() * sizeof(int) +
+                                   nodes.size() * sizeof(NodeGpu) + pairs.size() * sizeof(PairGpu);
+    const std::size_t perPose = sizeof(PoseInputGpu) + sizeof(PoseResultGpu) +
+                                2 * static_cast<std::size_t>(maxAtoms) * sizeof(float3) +
+                                static_cast<std::size_t>(std::max(1, maxTorsions)) * sizeof(float);
+    const ChunkBudget budget =
+        posesPerChunkWithin(available, fixedBytes, perPose, std::max(1, chunk_), 2);
+    if (budget.posesPerChunk == 0)
+        throw std::runtime_error(budget.message);
+    const long chunk = budget.posesPerChunk;
     double gpuWait = 0, packTime = 0, unpackTime = 0;
     long doneCount = 0; // poses of the chunks unpacked so far
 

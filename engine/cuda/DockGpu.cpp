@@ -48,7 +48,7 @@ SearchParamsGpu bfgsSearchParams() {
     sp.wolfeInitial = float(mo.wolfe.initialStep), sp.wolfeMaxStep = float(mo.wolfe.maxStep);
     sp.wolfeMaxEvaluations = mo.wolfe.maxEvaluations;
     sp.gradientTolerance = float(mo.gradientTolerance);
-    sp.maxStepNorm = 1.0f; // a random individual's first direction can be ~1e3 long
+    sp.maxStepNorm = 2.0f; // as dock::bfgsLocalSearch: a clashing individual's -g is ~1e3 long
     return sp;
 }
 
@@ -72,7 +72,7 @@ DockParamsGpu dockParams(const dock::DockOptions& options, const DockingTarget& 
                                          ? DockLocalSearch::Bfgs
                                          : DockLocalSearch::Adadelta);
     p.lsMaxIterations = o.localSearchIterations;
-    p.lsTolerance = 1e-3f; // BFGS: |g| (kcal/mol per A or rad) below which a pose is converged
+    p.lsTolerance = 1e-4f; // BFGS: |g| below which a pose is converged (dock::bfgsLocalSearch)
     p.adadeltaRho = static_cast<float>(o.adadelta.rho);
     p.adadeltaEpsilon = static_cast<float>(o.adadelta.epsilon);
     p.crossoverRate = static_cast<float>(o.crossoverRate);

@@ -58,7 +58,7 @@ private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
     DockGpuTiming timing_;
-    int warpsPerBlock_ = 16;
+    int warpsPerBlock_ = 32; // fastest measured (tests/bench/RESULTS.md)
 };
 
 } // namespace pw::cuda

@@ -285,7 +285,7 @@ __global__ void __launch_bounds__(maxThreads)
             const float e0 = energy[i];
             const float e =
                 dp.localSearch == static_cast<int>(DockLocalSearch::Bfgs)
-                    ? bfgsSearch(w, s, sp, dp.lsMaxIterations, dp.lsTolerance, e0, evaluations)
+                    ? bfgsSearch(w, s, sp, dp, dp.lsMaxIterations, dp.lsTolerance, e0, evaluations)
                     : adadeltaSearch(w, s, dp, e0, evaluations);
             for (int f = w.lane; f < genes; f += 32)
                 current[i * b.genes + f] = w.x[f];
@@ -390,6 +390,14 @@ cudaError_t launchDock(const DockBatchGpu& batch, const ScoringParamsGpu& scorin
     if (batch.runCount == 0)
         return cudaSuccess;
     const bool hessian = params.localSearch == static_cast<int>(DockLocalSearch::Bfgs);
+    // Big ligands (and BFGS's Hessians) take more shared memory per warp: fewer warps per block
+    // then, never a failed launch.
+    int device = 0, maxBytes = 48 * 1024;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&maxBytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    while (warpsPerBlock > 1 &&
+           dockSharedBytes(batch, params, warpsPerBlock) > static_cast<std::size_t>(maxBytes))
+        --warpsPerBlock;
     const std::size_t bytes = dockSharedBytes(batch, params, warpsPerBlock);
     const int floatsPerBlock = blockFloats(params.populationSize, batch.maxAtoms, batch.maxNodes);
     const int floatsPerWarp =

@@ -9,11 +9,22 @@
 
 namespace pw::cuda::mk {
 
-// ADADELTA (Zeiler 2012) on the pose in w.x whose energy is f0. Keeps the best point seen (the
-// last step is not evaluated) in w.x and returns its energy; evaluations are counted. Scratch:
+// Keeps the position (the root's centroid, relative to the box centre) inside the box, as
+// dock::clampToBox does after every local-search step.
+__device__ inline void clampToBox(WarpState& w, float* pose, const DockParamsGpu& dp) {
+    if (w.lane < 3)
+        pose[w.lane] = fminf(fmaxf(pose[w.lane], -dp.boxHalf[w.lane]), dp.boxHalf[w.lane]);
+    __syncwarp();
+}
+
+// ADADELTA (Zeiler 2012) as the CPU engine runs it (dock::adadelta): per gene in AutoDock-GPU's
+// gene units (translation 0.375 A, angles 1 degree: dock::kTranslationGeneUnit,
+// kAngleGeneUnit), the position kept in the box. Keeps the best point seen (the last step is not
+// evaluated) in w.x and returns its energy (never above f0); evaluations are counted. Scratch:
 // w.y = E[g^2], w.hy = E[dx^2], w.p = the step, w.start = the best pose.
-__device__ float adadeltaSearch(WarpState& w, const ScoringParamsGpu& s, const DockParamsGpu& dp,
-                                float f0, int& evaluations) {
+__device__ inline float adadeltaSearch(WarpState& w, const ScoringParamsGpu& s,
+                                       const DockParamsGpu& dp, float f0, int& evaluations) {
+    constexpr float kTranslationUnit = 0.375f, kAngleUnit = kPi / 180.0f;
     const float rho = dp.adadeltaRho, eps = dp.adadeltaEpsilon;
     copyPose(w, w.start, w.x);
     float best = f0;
@@ -28,15 +39,21 @@ __device__ float adadeltaSearch(WarpState& w, const ScoringParamsGpu& s, const D
             copyPose(w, w.start, w.x);
         }
         for (int i = w.lane; i < w.D; i += 32) {
-            const float g = w.g[i];
+            const float unit = i < 3 ? kTranslationUnit : kAngleUnit;
+            const float g = w.g[i] * unit;
+            if (!isfinite(g)) {
+                w.p[i] = 0.0f;
+                continue;
+            }
             const float eg = rho * w.y[i] + (1.0f - rho) * g * g;
             const float dx = -sqrtf(w.hy[i] + eps) / sqrtf(eg + eps) * g;
             w.y[i] = eg;
             w.hy[i] = rho * w.hy[i] + (1.0f - rho) * dx * dx;
-            w.p[i] = dx;
+            w.p[i] = dx * unit;
         }
         __syncwarp();
         applyStep(w, w.trial, w.x, w.p, 1.0f);
+        clampToBox(w, w.trial, dp);
         float* t = w.x;
         w.x = w.trial, w.trial = t;
     }
@@ -45,16 +62,20 @@ __device__ float adadeltaSearch(WarpState& w, const ScoringParamsGpu& s, const D
 }
 
 // BFGS with the minimizer's line search (strong Wolfe or Armijo, SearchParamsGpu) from the pose
-// in w.x, at most maxSteps steps or until |g| < tolerance; returns the energy of w.x (never
-// above f0: a failed search keeps the start).
-__device__ float bfgsSearch(WarpState& w, const ScoringParamsGpu& s, const SearchParamsGpu& sp,
-                            int maxSteps, float tolerance, float f0, int& evaluations) {
+// in w.x, as the CPU engine's dock::bfgsLocalSearch: until |g| < tolerance or maxEvaluations
+// energy evaluations are spent (checked after each step); a final position outside the box is
+// clamped and re-evaluated. Returns the energy of w.x (never above f0: else the start is kept).
+__device__ inline float bfgsSearch(WarpState& w, const ScoringParamsGpu& s,
+                                   const SearchParamsGpu& sp, const DockParamsGpu& dp,
+                                   int maxEvaluations, float tolerance, float f0,
+                                   int& evaluations) {
+    const int first = evaluations;
     copyPose(w, w.start, w.x);
     float f = evaluate(w, s, Reduction::WarpShuffle, w.x, w.g);
     ++evaluations;
     setScaledIdentity(w, 1.0f);
     Line line{w, s, Reduction::WarpShuffle};
-    for (int step = 0; step < maxSteps; ++step) {
+    for (int step = 0; step < maxEvaluations && evaluations - first < maxEvaluations; ++step) {
         const float gNorm = sqrtf(warpDot(w, w.g, w.g, w.D));
         if (!(gNorm >= tolerance))
             break;
@@ -100,6 +121,14 @@ __device__ float bfgsSearch(WarpState& w, const ScoringParamsGpu& s, const Searc
                 setScaledIdentity(w, ls.alpha * warpDot(w, w.y, w.p, w.D) / yy);
         }
         bfgsUpdate(w, ls.alpha);
+    }
+    bool outside = false;
+    for (int d = 0; d < 3; ++d)
+        outside |= fabsf(w.x[d]) > dp.boxHalf[d];
+    if (outside) {
+        clampToBox(w, w.x, dp);
+        f = evaluate(w, s, Reduction::WarpShuffle, w.x, w.g);
+        ++evaluations;
     }
     if (!(f <= f0)) {
         f = f0;

@@ -8,8 +8,8 @@
 namespace pw::cuda::mk {
 
 // Energy (inter + intra) of a pose; its pose-space gradient into grad. Warp-uniform result.
-__device__ float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduction reduction,
-                          const float* pose, float* grad) {
+__device__ inline float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduction reduction,
+                                 const float* pose, float* grad) {
     placeAtoms(w, pose);
     double e = 0.0;
     for (int i = w.lane; i < w.A; i += 32) {
@@ -85,7 +85,8 @@ __device__ float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduction red
 
 // Vina's reported numbers at the current coordinates: grid inter (with penalty; read as the
 // minimizer reads the maps, PoseRefinement's grid reporter does the same) and tabulated intra.
-__device__ void reportedTerms(WarpState& w, const ScoringParamsGpu& s, float& inter, float& intra) {
+__device__ inline void reportedTerms(WarpState& w, const ScoringParamsGpu& s, float& inter,
+                                     float& intra) {
     double ei = 0.0, ea = 0.0;
     float scale;
     for (int i = w.lane; i < w.A; i += 32) {

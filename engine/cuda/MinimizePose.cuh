@@ -24,7 +24,7 @@ struct WarpState {
 };
 
 // Fragment frames (lane 0, parents first) and then atom coordinates (all lanes) of a pose.
-__device__ void placeAtoms(WarpState& w, const float* pose) {
+__device__ inline void placeAtoms(WarpState& w, const float* pose) {
     if (w.lane == 0) {
         const float qw = pose[3], qx = pose[4], qy = pose[5], qz = pose[6];
         float* r = w.rot;
@@ -67,7 +67,7 @@ __device__ void placeAtoms(WarpState& w, const float* pose) {
     __syncwarp();
 }
 
-__device__ float warpDot(const WarpState& w, const float* a, const float* b, int n) {
+__device__ inline float warpDot(const WarpState& w, const float* a, const float* b, int n) {
     float v = 0.0f;
     for (int i = w.lane; i < n; i += 32)
         v += a[i] * b[i];
@@ -75,8 +75,8 @@ __device__ float warpDot(const WarpState& w, const float* a, const float* b, int
 }
 
 // dst = src (+) alpha * step (Pose::applyStep in float).
-__device__ void applyStep(WarpState& w, float* dst, const float* src, const float* step,
-                          float alpha) {
+__device__ inline void applyStep(WarpState& w, float* dst, const float* src, const float* step,
+                                 float alpha) {
     for (int i = w.lane; i < 3; i += 32)
         dst[i] = src[i] + alpha * step[i];
     for (int i = w.lane; i < w.T; i += 32)
@@ -102,13 +102,13 @@ __device__ void applyStep(WarpState& w, float* dst, const float* src, const floa
     __syncwarp();
 }
 
-__device__ void copyPose(WarpState& w, float* dst, const float* src) {
+__device__ inline void copyPose(WarpState& w, float* dst, const float* src) {
     for (int i = w.lane; i < 7 + w.T; i += 32)
         dst[i] = src[i];
     __syncwarp();
 }
 
-__device__ void setScaledIdentity(WarpState& w, float diagonal) {
+__device__ inline void setScaledIdentity(WarpState& w, float diagonal) {
     for (int e = w.lane; e < w.D * w.D; e += 32)
         w.H[e] = (e / w.D == e % w.D) ? diagonal : 0.0f;
     __syncwarp();

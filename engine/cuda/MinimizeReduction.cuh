@@ -39,7 +39,7 @@ __device__ __forceinline__ float pick6(const float v[6], int j) { // v[j] withou
 // (6 hi, 6 lo, 4 unused): ONE wider product, not two MMAs, and the accumulation is fp32 as the
 // other reductions. The energy is not routed through the Tensor Cores: it is summed in double
 // (warpSumD) because float sums flip the line search's Armijo decisions (see evaluate).
-__device__ void fragmentSumsWmma(WarpState& w) {
+__device__ inline void fragmentSumsWmma(WarpState& w) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     using namespace nvcuda;
     float* S = w.mma;       // 16 x 8, row-major: S[r][k] = atom c+k belongs to fragment n0+r
@@ -92,7 +92,7 @@ __device__ void fragmentSumsWmma(WarpState& w) {
 }
 
 // Sums of dE/dx (force) and of (x - fragment origin) x dE/dx (moment) per fragment.
-__device__ void fragmentSums(WarpState& w, Reduction reduction) {
+__device__ inline void fragmentSums(WarpState& w, Reduction reduction) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     if (reduction == Reduction::TensorCoreWmma) {
         fragmentSumsWmma(w);

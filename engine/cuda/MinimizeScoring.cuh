@@ -36,7 +36,8 @@ __device__ __forceinline__ void cubicWeights(int mode, float t, float w[4], floa
 
 // Receptor map energy of one atom, with Vina's out-of-box handling (value at the nearest face,
 // gradient along that axis zero, 1e6 per A outside) and the curl; gradient into g.
-__device__ float atomInter(const ScoringParamsGpu& s, int type, float3 p, float3* g, int mode) {
+__device__ inline float atomInter(const ScoringParamsGpu& s, int type, float3 p, float3* g,
+                                  int mode) {
     const float* m = s.maps[type];
     const int n[3] = {s.nx, s.ny, s.nz};
     const float pc[3] = {p.x, p.y, p.z};
@@ -151,7 +152,8 @@ __device__ __forceinline__ float slopeStep(float bad, float good, float x, float
 }
 
 // The analytic pair potential (ScoringFunction's terms, in float) and dE/d(r^2).
-__device__ float pairEnergy(const ScoringParamsGpu& s, int typePair, float r2, float& dEdr2) {
+__device__ inline float pairEnergy(const ScoringParamsGpu& s, int typePair, float r2,
+                                   float& dEdr2) {
     if (r2 >= s.cutoff2) {
         dEdr2 = 0.0f;
         return 0.0f;
@@ -207,8 +209,8 @@ __device__ __forceinline__ float rampCorrection(float good, float bad, float h, 
 }
 // The intra pair's ramp rounding (added after the curl, as PoseRefinement adds it) and
 // d/d(r^2).
-__device__ float pairRampCorrection(const ScoringParamsGpu& s, int typePair, float r2,
-                                    float& dEdr2) {
+__device__ inline float pairRampCorrection(const ScoringParamsGpu& s, int typePair, float r2,
+                                           float& dEdr2) {
     dEdr2 = 0.0f;
     if (r2 >= s.cutoff2 || !(r2 > 0.0f))
         return 0.0f;

@@ -29,8 +29,8 @@ struct Line {
     }
 };
 
-__device__ LineResult armijo(Line& phi, float value0, float slope0, const SearchParamsGpu& sp,
-                             float initial) {
+__device__ inline LineResult armijo(Line& phi, float value0, float slope0,
+                                    const SearchParamsGpu& sp, float initial) {
     LineResult r;
     float alpha = initial;
     for (int trial = 0; trial < sp.armijoTrials; ++trial) {
@@ -47,7 +47,7 @@ __device__ LineResult armijo(Line& phi, float value0, float slope0, const Search
     return r;
 }
 
-__device__ float cubicStep(const LinePoint& a, const LinePoint& b) {
+__device__ inline float cubicStep(const LinePoint& a, const LinePoint& b) {
     const float lo = fminf(a.alpha, b.alpha), hi = fmaxf(a.alpha, b.alpha);
     const float margin = 0.1f * (hi - lo), mid = 0.5f * (lo + hi);
     const float d1 = a.slope + b.slope - 3.0f * (a.value - b.value) / (a.alpha - b.alpha);
@@ -65,8 +65,8 @@ __device__ float cubicStep(const LinePoint& a, const LinePoint& b) {
 }
 
 // Strong Wolfe (LineSearch.cpp strongWolfeSearch, step for step).
-__device__ LineResult strongWolfe(Line& phi, float value0, float slope0, const SearchParamsGpu& sp,
-                                  float initial) {
+__device__ inline LineResult strongWolfe(Line& phi, float value0, float slope0,
+                                         const SearchParamsGpu& sp, float initial) {
     LineResult r;
     const float decreaseSlope = sp.wolfeC1 * slope0, curvature = -sp.wolfeC2 * slope0;
     LinePoint best{0.0f, value0, slope0}, last{0, 0, 0};
@@ -124,7 +124,7 @@ __device__ LineResult strongWolfe(Line& phi, float value0, float slope0, const S
 }
 
 // Inverse-Hessian BFGS update (BfgsMinimizer.cpp bfgsUpdate).
-__device__ void bfgsUpdate(WarpState& w, float alpha) {
+__device__ inline void bfgsUpdate(WarpState& w, float alpha) {
     const int n = w.D;
     const float yp = warpDot(w, w.y, w.p, n);
     if (alpha * yp < kCurvatureEpsilon)

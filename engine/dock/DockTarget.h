@@ -9,9 +9,9 @@
 
 #include <memory>
 
-namespace pw {
-class Ad4Maps; // engine/score/ad4 (helper ad4score); complete where AD4 docking is implemented
-} // namespace pw
+namespace pw::ad4 {
+class Ad4Maps; // engine/score/ad4/Ad4Maps.h
+} // namespace pw::ad4
 
 namespace pw::dock {
 
@@ -22,8 +22,9 @@ struct DockTarget {
     // Vina/Vinardo: the receptor, scoring function and grid (the same object minimize uses).
     // Its grid must hold the ligands' XS types (the engine asks gridFor() before a batch).
     std::shared_ptr<DockingTarget> vina;
-    // AD4: one map per ligand atom type plus electrostatics and desolvation.
-    std::shared_ptr<const Ad4Maps> ad4;
+    // AD4: one map per ligand atom type plus electrostatics and desolvation (the box is the
+    // maps' extent: Ad4DockMaps.h makes both).
+    std::shared_ptr<const ad4::Ad4Maps> ad4;
 
     static DockTarget forVina(std::shared_ptr<DockingTarget> target) {
         DockTarget t;

@@ -2,6 +2,7 @@
 
 #include "core/InputError.h"
 #include "score/LigandScorer.h"
+#include "score/ad4/Ad4LigandScorer.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -41,6 +42,35 @@ private:
     LigandScorer exact_;
 };
 
+// AutoDock 4.2: the search reads the analytic twin of autodock4's model (trilinear maps, closed
+// form pair potentials: exact gradients); the report is autodock4's own arithmetic, with the
+// unbound state taken as the pose's own internal energy (AutoDock 4.2's default "bound" model:
+// free energy = intermolecular + torsional).
+class Ad4DockScoring final : public LigandDockScoring {
+public:
+    Ad4DockScoring(const Molecule& ligand, const ad4::Ad4Maps& maps) : scorer_(ligand, maps) {}
+
+    double evaluate(const std::vector<Vec3>& coords, std::vector<Vec3>* gradient) const override {
+        return scorer_.energyAndGradient(coords, gradient);
+    }
+
+    double rescore(const std::vector<Vec3>& coords, std::vector<DockTerm>& terms) const override {
+        ad4::Ad4Energy e = scorer_.score(coords);
+        e.unbound = e.intra;
+        terms.clear();
+        terms.push_back({"inter", e.inter()});
+        terms.push_back({"vdw_hb_desolv", e.interVdwHbDesolv});
+        terms.push_back({"elec", e.interElec});
+        terms.push_back({"intra", e.intra});
+        terms.push_back({"torsional", e.torsional});
+        terms.push_back({"unbound", e.unbound});
+        return e.freeEnergy();
+    }
+
+private:
+    ad4::Ad4LigandScorer scorer_;
+};
+
 } // namespace
 
 std::unique_ptr<LigandDockScoring> makeLigandDockScoring(const DockTarget& target,
@@ -61,8 +91,10 @@ std::unique_ptr<LigandDockScoring> makeLigandDockScoring(const DockTarget& targe
         return std::make_unique<VinaDockScoring>(*target.vina, ligand);
     }
     case DockScoring::Ad4:
-        throw InputError(ligand.sourceFile, ligand.sourceRecord,
-                         "AD4 docking needs the AD4 maps (not available in this build yet)");
+        if (!target.ad4)
+            throw std::logic_error("DockTarget: AD4 scoring without maps");
+        // Throws InputError for an atom type without AD4 parameters or without a map.
+        return std::make_unique<Ad4DockScoring>(ligand, *target.ad4);
     }
     throw std::logic_error("unknown DockScoring");
 }

@@ -8,10 +8,14 @@
 #include "core/InputError.h"
 #include "core/ParallelFor.h"
 
+#include <Eigen/Geometry>
+
 #include <cmath>
 #include <exception>
 #include <fstream>
+#include <future>
 #include <mutex>
+#include <string_view>
 #include <thread>
 
 namespace pw::hits {
@@ -34,6 +38,53 @@ void splitRecord(const Molecule& m, std::string& molblock, std::string& tags) {
     appendSdfRecord(t, tagsOnly);
     const size_t start = t.find("M  END\n");
     tags = t.substr(start + 7, t.size() - (start + 7) - 5); // without "$$$$\n"
+}
+
+// The same cut straight from the record's text, as it was read, when that text is a plain V2000
+// record (LF line ends, "M  END", tags each closed by a blank line): re-writing the coordinates
+// (printf per number) was the import's costliest step once RDKit was cached. Anything else takes
+// splitRecord. Tags an export added are left out and counted.
+bool splitRecordText(std::string_view text, std::string& molblock, std::string& tags,
+                     size_t& droppedExportTags) {
+    if (text.find('\r') != std::string_view::npos)
+        return false;
+    size_t counts = 0; // the counts line is the fourth
+    for (int line = 0; line < 3; ++line) {
+        const size_t eol = text.find('\n', counts);
+        if (eol == std::string_view::npos)
+            return false;
+        counts = eol + 1;
+    }
+    const size_t countsEnd = text.find('\n', counts);
+    if (countsEnd == std::string_view::npos ||
+        text.substr(counts, countsEnd - counts).find("V2000") == std::string_view::npos)
+        return false;
+    const size_t end = text.find("\nM  END\n");
+    const size_t close = text.rfind("$$$$");
+    if (end == std::string_view::npos || close == std::string_view::npos || close < end)
+        return false;
+    const std::string_view tagText = text.substr(end + 8, close - (end + 8));
+    if (!tagText.empty() && (tagText.front() != '>' || tagText.size() < 2 ||
+                             tagText.substr(tagText.size() - 2) != "\n\n"))
+        return false;
+    molblock.assign(text.substr(0, end + 8));
+    // Every tag but those an export added (pw_hit_, recomputed): entries are "> <name>..." lines
+    // up to a blank line.
+    tags.clear();
+    for (size_t at = 0; at < tagText.size();) {
+        size_t next = tagText.find("\n\n>", at);
+        next = next == std::string_view::npos ? tagText.size() : next + 2;
+        const std::string_view entry = tagText.substr(at, next - at);
+        const size_t open = entry.find('<');
+        const bool exported = open != std::string_view::npos && open < entry.find('\n') &&
+                              entry.substr(open + 1).starts_with(kExportTagPrefix);
+        if (exported)
+            ++droppedExportTags;
+        else
+            tags.append(entry);
+        at = next;
+    }
+    return true;
 }
 
 SqlValue typedValue(const ColumnInfo& c, const std::string& text) {
@@ -59,9 +110,70 @@ void DescriptorCache::add(const std::string& key, const MoleculeDescriptors& d) 
     map_.emplace(key, d);
 }
 
+namespace {
+
+// Sign of a signed volume or dihedral, with a third state for geometry too flat to decide (RDKit
+// assigns no stereo there either, or may decide either way: such poses get their own key).
+char parity(double v) {
+    return v > 1e-3 ? '+' : v < -1e-3 ? '-' : '0';
+}
+
+// The handedness of every atom with three or four neighbours and the cis/trans sense of every
+// double bond, read from the coordinates in the record's own atom order. Two poses of one graph
+// with the same signature get the same stereo from RDKit's assignStereochemistryFrom3D (it reads
+// the geometry only through these signs), hence the same canonical isomeric SMILES.
+void appendStereoSignature(std::string& k, const Molecule& m) {
+    double lo = 0, hi = 0; // a flat drawing (z = 0) carries no stereo: hasDepth in chem
+    for (size_t i = 0; i < m.atoms.size(); ++i) {
+        const double z = m.atoms[i].position.z();
+        lo = i ? std::min(lo, z) : z;
+        hi = i ? std::max(hi, z) : z;
+    }
+    if (hi - lo <= 0.01) {
+        k += "|flat";
+        return;
+    }
+    const auto nb = m.neighbours();
+    k += '|';
+    for (size_t i = 0; i < m.atoms.size(); ++i) {
+        const auto& n = nb[i];
+        if (n.size() < 3 || n.size() > 4)
+            continue;
+        const Vec3 c = m.atoms[i].position;
+        const Vec3 a = m.atoms[n[0]].position - c, b = m.atoms[n[1]].position - c,
+                   d = m.atoms[n[2]].position - c;
+        k += parity(a.dot(b.cross(d)));
+    }
+    k += '|';
+    for (const Bond& bond : m.bonds) {
+        if (bond.order != BondOrder::Double)
+            continue;
+        int x = -1, y = -1; // one neighbour on each side, the first in atom order
+        for (int v : nb[bond.a])
+            if (v != bond.b) {
+                x = v;
+                break;
+            }
+        for (int v : nb[bond.b])
+            if (v != bond.a) {
+                y = v;
+                break;
+            }
+        if (x < 0 || y < 0)
+            continue;
+        const Vec3 pa = m.atoms[bond.a].position, pb = m.atoms[bond.b].position;
+        const Vec3 axis = pb - pa;
+        const Vec3 u = (m.atoms[x].position - pa).cross(axis);
+        const Vec3 w = (m.atoms[y].position - pb).cross(axis);
+        k += parity(u.dot(w)); // same side (cis) or opposite (trans)
+    }
+}
+
+} // namespace
+
 std::string DescriptorCache::key(const Molecule& m) {
     std::string k;
-    k.reserve(m.atoms.size() * 3 + m.bonds.size() * 6);
+    k.reserve(m.atoms.size() * 4 + m.bonds.size() * 7);
     for (const Atom& a : m.atoms) {
         k += static_cast<char>(a.element);
         k += static_cast<char>(a.formalCharge + 64);
@@ -71,20 +183,26 @@ std::string DescriptorCache::key(const Molecule& m) {
         k += std::to_string(b.a) + '-' + std::to_string(b.b);
         k += static_cast<char>('0' + static_cast<int>(b.order));
     }
+    appendStereoSignature(k, m);
     return k;
 }
 
 PoseRecord makePoseRecord(const Molecule& in, const ImportOptions& options, std::string* warning,
-                          DescriptorCache* cache) {
+                          DescriptorCache* cache, std::string_view recordText) {
     Molecule m = in;
     // Tags that export added for computed columns are recomputed, not kept.
+    const size_t tagCount = m.properties.size();
     std::erase_if(m.properties,
                   [](const auto& p) { return p.first.rfind(kExportTagPrefix, 0) == 0; });
     PoseRecord r;
     r.name = m.name;
     r.sourceFile = m.sourceFile;
     r.sourceRecord = m.sourceRecord;
-    splitRecord(m, r.molblock, r.sdTags);
+    size_t droppedExportTags = 0;
+    if (recordText.empty() ||
+        !splitRecordText(recordText, r.molblock, r.sdTags, droppedExportTags) ||
+        droppedExportTags != tagCount - m.properties.size()) // the text and the reader disagree
+        splitRecord(m, r.molblock, r.sdTags);
     std::optional<double> affinity;
     for (const auto& [key, value] : m.properties) {
         auto column = columnForTag(key, value);
@@ -99,8 +217,7 @@ PoseRecord makePoseRecord(const Molecule& in, const ImportOptions& options, std:
         MoleculeDescriptors d;
         const std::string key = cache ? DescriptorCache::key(m) : std::string();
         if (auto known = cache ? cache->find(key) : std::nullopt) {
-            d = *known;
-            d.smiles = poseSmiles(m); // its stereochemistry comes from this pose
+            d = *known; // the key holds the stereo signature: the same SMILES too
         } else {
             d = computeDescriptors(m);
             if (cache)
@@ -127,6 +244,18 @@ PoseRecord makePoseRecord(const Molecule& in, const ImportOptions& options, std:
     return r;
 }
 
+namespace {
+
+// One batch of records: their text, what the workers made of them, and their messages.
+struct Batch {
+    std::vector<SdfRecordText> texts;
+    std::vector<PoseRecord> records;
+    std::vector<std::string> parseWarnings, chemWarnings;
+    std::vector<char> ok;
+};
+
+} // namespace
+
 ImportStats importSdf(HitStore& store, const std::string& path, const ImportOptions& options) {
     ImportStats stats;
     ReadOptions readOptions;
@@ -141,64 +270,81 @@ ImportStats importSdf(HitStore& store, const std::string& path, const ImportOpti
     const int threads = options.threads > 0
                             ? options.threads
                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<SdfRecordText> texts;
-    std::vector<PoseRecord> records;
-    std::vector<std::string> parseWarnings, chemWarnings;
-    std::vector<char> ok;
     DescriptorCache cache;
+    // Two batches in flight: while one thread inserts batch k (SQLite is serial), the workers
+    // read and describe batch k+1, so the insert's time hides behind the parsing.
+    Batch batches[2];
+    std::future<void> inserting;
+    long inserted = 0; // rows of the batches whose insert has finished
+    auto finishInsert = [&] {
+        if (!inserting.valid())
+            return;
+        inserting.get(); // rethrows the inserter's error
+        if (options.afterBatch)
+            options.afterBatch(inserted);
+    };
     bool more = true;
-    while (more) {
-        texts.clear();
-        while (static_cast<int>(texts.size()) < options.batch) {
+    for (int cur = 0; more; cur ^= 1) {
+        Batch& b = batches[cur];
+        b.texts.clear();
+        while (static_cast<int>(b.texts.size()) < options.batch) {
             SdfRecordText t;
             if (!(more = source->nextRecordText(t)))
                 break;
-            texts.push_back(std::move(t));
+            b.texts.push_back(std::move(t));
         }
-        if (texts.empty())
+        if (b.texts.empty())
             break;
-        const long n = static_cast<long>(texts.size());
-        records.assign(n, PoseRecord{});
-        parseWarnings.assign(n, std::string());
-        chemWarnings.assign(n, std::string());
-        ok.assign(n, 0);
+        const long n = static_cast<long>(b.texts.size());
+        b.records.assign(n, PoseRecord{});
+        b.parseWarnings.assign(n, std::string());
+        b.chemWarnings.assign(n, std::string());
+        b.ok.assign(n, 0);
         std::exception_ptr failure; // an exception must not leave a worker thread
         std::mutex failureMutex;
         parallelFor(n, threads, [&](long i) {
             try {
                 Molecule m;
-                if (!parseSdfRecord(texts[i], path, readOptions, m, parseWarnings[i]))
+                if (!parseSdfRecord(b.texts[i], path, readOptions, m, b.parseWarnings[i]))
                     return;
-                records[i] = makePoseRecord(m, options, &chemWarnings[i], &cache);
-                ok[i] = 1;
+                b.records[i] =
+                    makePoseRecord(m, options, &b.chemWarnings[i], &cache, b.texts[i].text);
+                b.ok[i] = 1;
             } catch (...) {
                 std::lock_guard lock(failureMutex);
                 if (!failure)
                     failure = std::current_exception();
             }
         });
+        finishInsert(); // the previous batch, before anything of this one is reported or stored
         if (failure)
             std::rethrow_exception(failure);
+        long rows = 0;
         for (long i = 0; i < n; ++i) {
-            if (!ok[i]) {
-                if (!parseWarnings[i].empty()) {
+            if (!b.ok[i]) {
+                if (!b.parseWarnings[i].empty()) {
                     ++stats.skipped;
                     if (options.warn)
-                        options.warn(parseWarnings[i]);
+                        options.warn(b.parseWarnings[i]);
                 }
                 continue;
             }
-            if (!chemWarnings[i].empty()) {
+            ++rows;
+            if (!b.chemWarnings[i].empty()) {
                 ++stats.noProperties;
                 if (options.warn)
-                    options.warn(chemWarnings[i]);
+                    options.warn(b.chemWarnings[i]);
             }
-            store.insertPose(records[i]);
-            ++stats.poses;
         }
-        if (options.afterBatch)
-            options.afterBatch(stats.poses);
+        stats.poses += rows;
+        inserting = std::async(std::launch::async, [&store, &b, &inserted, n, rows] {
+            for (long i = 0; i < n; ++i)
+                if (b.ok[i])
+                    store.insertPose(b.records[i]);
+            inserted += rows;
+        });
     }
+    finishInsert();
     return stats;
 }
 

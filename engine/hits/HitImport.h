@@ -31,9 +31,11 @@ struct ImportStats {
     long noProperties = 0; // rows stored without RDKit properties (RDKit could not sanitize)
 };
 
-// RDKit properties per molecule graph (elements, charges, bonds with orders), shared by the
-// poses of one molecule: docking writes many per ligand, and the properties' substructure
-// searches are the import's costliest step. Thread-safe; bounded.
+// RDKit properties and canonical SMILES per molecule graph (elements, charges, bonds with orders)
+// and stereo signature (the 3D handedness of each centre and the cis/trans sense of each double
+// bond), shared by the poses of one molecule: docking writes many per ligand, and RDKit (sanitize,
+// stereo from 3D, canonical SMILES, QED's substructure searches) is the import's costliest step.
+// Thread-safe; bounded.
 class DescriptorCache {
 public:
     std::optional<MoleculeDescriptors> find(const std::string& key) const;
@@ -45,10 +47,11 @@ private:
     std::unordered_map<std::string, MoleculeDescriptors> map_;
 };
 
-// One pose as the store keeps it: molblock and tag text re-written from the parsed molecule
-// (bond orders as read), numeric tags as columns, properties and interactions computed.
+// One pose as the store keeps it: molblock and tag text as the record's text has them when it
+// is given and is a plain V2000 record without export tags, else re-written from the parsed
+// molecule (bond orders as read); numeric tags as columns, properties and interactions computed.
 PoseRecord makePoseRecord(const Molecule& m, const ImportOptions& options, std::string* warning,
-                          DescriptorCache* cache = nullptr);
+                          DescriptorCache* cache = nullptr, std::string_view recordText = {});
 
 // Adds every record of an SDF file. Must run inside a HitStore::Transaction, so that a failed or
 // killed import leaves nothing behind. Throws InputError when the file cannot be read.

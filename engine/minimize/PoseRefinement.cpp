@@ -176,6 +176,12 @@ const char* refinementPathName(RefinementPath p) {
 
 RefinementOptions RefinementOptions::standard() {
     RefinementOptions o = wellConditioned();
+    // From a clash the first direction -g is ~1e3 long; a strong-Wolfe search that starts at
+    // alpha = 1 along it brackets and zooms far out and can settle in another pocket 10-15 A
+    // away (dock30 1jje: 6.7 kcal/mol above Vina's end). Vina's Armijo halves from alpha = 1 ten
+    // times at most and so never goes that far. Capping the first trial keeps the search local
+    // (tests/bench/RESULTS.md, localguard).
+    o.minimize.maxStepNorm = kStandardMaxStep;
     o.vinaGuard = true;
     return o;
 }

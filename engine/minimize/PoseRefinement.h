@@ -38,8 +38,10 @@ struct RefinementOptions {
     // depend smoothly on the start, so GPU (float) and CPU (double) agree on >= 99% of near-native
     // starts.
     static RefinementOptions wellConditioned();
-    // What `minimize` runs by default: wellConditioned() plus the Vina guard.
+    // What `minimize` runs by default: wellConditioned(), the first trial of every line search
+    // at most kStandardMaxStep from the current pose (A and radians), and the Vina guard.
     static RefinementOptions standard();
+    static constexpr double kStandardMaxStep = 0.5;
 };
 
 // Which path gave a refinement's result (the Vina guard tries several).

@@ -2,11 +2,14 @@
 // ligand) and the grid laid over it with Vina's rounding (0.375 Å voxels, whole voxel count).
 #pragma once
 
+#include "ScoringFunction.h"
 #include "core/Molecule.h"
 
 #include <array>
 #include <istream>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace pw {
 
@@ -15,10 +18,35 @@ struct SearchBox {
     Vec3 size = Vec3::Zero(); // edge lengths, Å
 };
 
+// A Vina config file as Vina 1.2.3 reads it: the box, and the scoring options it honours.
+// `scoring = vina|vinardo` and the weight_* keys of that scoring function are used as Vina uses
+// them; every other Vina option is read but not used here, and says so in `warnings` (never
+// dropped in silence).
+struct VinaConfig {
+    std::string sourceName;
+    SearchBox box;
+    std::optional<ScoringKind> scoring;
+    // weight_gauss1 ... weight_hydrogen / weight_vinardo_*, in ScoreTerm order; with the line
+    // that set each (0 = not set).
+    std::array<std::optional<double>, kScoreTermCount> vinaWeights, vinardoWeights;
+    std::array<long, kScoreTermCount> vinaWeightLines{}, vinardoWeightLines{};
+    // "file:line: warning: ..." for keys read but not used (weight_rot, exhaustiveness, ...).
+    std::vector<std::string> warnings;
+
+    // The scoring function for `kind` (the command line's --scoring, or else `scoring`) with this
+    // file's weights for that kind. Adds to `notes` one warning per weight of the other kind,
+    // which Vina ignores as well.
+    ScoringFunction scoringFunction(ScoringKind kind, std::vector<std::string>* notes) const;
+    ScoringKind scoringOr(ScoringKind fallback) const { return scoring.value_or(fallback); }
+};
+
 // Reads a Vina config file: "key = value" lines, '#' comments. center_x/y/z and size_x/y/z are
-// required; the other keys Vina accepts (receptor, ligand, exhaustiveness, ...) are ignored.
-// Throws InputError(file, line, ...) on a malformed line, an unknown key, a repeated key, a bad
-// or non-positive size, and InputError(file, 0, ...) when a required key is missing.
+// required. Throws InputError(file, line, ...) on a malformed line, an unknown key, a repeated
+// key, a bad number, a non-positive size or a scoring function other than vina or vinardo, and
+// InputError(file, 0, ...) when a required key is missing.
+VinaConfig readVinaConfig(const std::string& path);
+VinaConfig parseVinaConfig(std::istream& in, const std::string& sourceName);
+// The box alone, for callers that know the file holds nothing else (tests, bundled examples).
 SearchBox readBoxConfig(const std::string& path);
 SearchBox parseBoxConfig(std::istream& in, const std::string& sourceName);
 

@@ -6,7 +6,11 @@ namespace pw {
 
 DockingTarget::DockingTarget(const Molecule& receptor, const SearchBox& box, ScoringKind kind,
                              int threads)
-    : scoring_(kind), box_(box), dims_(gridDimsFor(box)),
+    : DockingTarget(receptor, box, ScoringFunction(kind), threads) {}
+
+DockingTarget::DockingTarget(const Molecule& receptor, const SearchBox& box,
+                             const ScoringFunction& scoring, int threads)
+    : scoring_(scoring), box_(box), dims_(gridDimsFor(box)),
       receptor_(std::make_unique<ReceptorModel>(receptor, dims_)), threads_(threads) {}
 
 const ReceptorGrid& DockingTarget::gridFor(const std::vector<XsType>& types) {

@@ -18,6 +18,9 @@ public:
     // receptor: prepared (AD4 types); box: Vina's search box. threads: workers for grid building
     // (0 = all cores).
     DockingTarget(const Molecule& receptor, const SearchBox& box, ScoringKind kind, int threads = 0);
+    // The same with a scoring function of its own weights (a Vina config's weight_* keys).
+    DockingTarget(const Molecule& receptor, const SearchBox& box, const ScoringFunction& scoring,
+                  int threads = 0);
 
     const ScoringFunction& scoring() const { return scoring_; }
     const ReceptorModel& receptor() const { return *receptor_; }

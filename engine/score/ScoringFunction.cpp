@@ -45,9 +45,17 @@ std::string_view scoringKindName(ScoringKind kind) {
     return kind == ScoringKind::Vina ? "vina" : "vinardo";
 }
 
-ScoringFunction::ScoringFunction(ScoringKind kind) : kind_(kind), cutoff_(vina::kCutoff) {
+TermArray ScoringFunction::defaultWeights(ScoringKind kind) {
+    return kind == ScoringKind::Vina ? vina::kVinaWeights : vina::kVinardoWeights;
+}
+
+ScoringFunction::ScoringFunction(ScoringKind kind) : ScoringFunction(kind, defaultWeights(kind)) {}
+
+ScoringFunction::ScoringFunction(ScoringKind kind, const TermArray& weights)
+    : kind_(kind), weights_(weights), cutoff_(vina::kCutoff) {
     const bool v = kind == ScoringKind::Vina;
-    weights_ = v ? vina::kVinaWeights : vina::kVinardoWeights;
+    if (!v)
+        weights_[Gauss2] = 0.0; // Vinardo has no second gaussian
     weightRot_ = v ? vina::kVinaWeightRot : vina::kVinardoWeightRot;
     g1Offset_ = v ? vina::kVinaGauss1Offset : vina::kVinardoGaussOffset;
     g1InvWidth_ = 1.0 / (v ? vina::kVinaGauss1Width : vina::kVinardoGaussWidth);

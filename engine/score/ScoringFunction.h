@@ -24,6 +24,10 @@ std::string_view scoringKindName(ScoringKind kind); // "vina", "vinardo"
 class ScoringFunction {
 public:
     explicit ScoringFunction(ScoringKind kind = ScoringKind::Vina);
+    // The same terms with other weights (Vina's --weight_* options; weight_rot stays Vina's, as
+    // Vina 1.2.3 itself ignores --weight_rot). Vinardo's Gauss2 weight is always 0.
+    ScoringFunction(ScoringKind kind, const TermArray& weights);
+    static TermArray defaultWeights(ScoringKind kind);
 
     ScoringKind kind() const { return kind_; }
     const TermArray& weights() const { return weights_; }

@@ -117,9 +117,14 @@ SCORE_RE = {
 }
 
 
-def vina_score(receptor, ligand, box):
-    out = run(["vina", "--receptor", receptor, "--ligand", ligand, "--config", box,
-               "--score_only", "--cpu", "1"])
+def vina_score(receptor, ligand, box, center, size):
+    """vina --score_only of one pose. Vina 1.2.3 computes maps before scoring (unused by the
+    score); when every atom is inside the box, --autobox (maps around the ligand) gives the same
+    numbers much faster; otherwise the real box, whose out-of-box penalty then counts."""
+    lines = open(ligand).readlines()
+    where = ["--autobox"] if inside(lines, center, size) else ["--config", box]
+    out = run(["vina", "--receptor", receptor, "--ligand", ligand, "--score_only", "--cpu", "1"]
+              + where)
     vals = {}
     for k, rx in SCORE_RE.items():
         m = rx.search(out)
@@ -128,6 +133,17 @@ def vina_score(receptor, ligand, box):
         vals[k] = float(m.group(1))
     vals["total"] = vals["inter"] + vals["intra"]  # the minimized objective
     return vals
+
+
+def vina_local_only(receptor, box, starts, d):
+    """vina --local_only of every start in one --batch run (maps computed once)."""
+    todo = [k for k in starts if not os.path.exists(os.path.join(d, f"vina{k}.pdbqt"))]
+    if not todo:
+        return
+    run(["vina", "--receptor", receptor, "--config", box, "--local_only", "--cpu", "1", "--dir",
+         d, "--batch"] + [os.path.join(d, f"start{k}.pdbqt") for k in todo])
+    for k in todo:
+        os.replace(os.path.join(d, f"start{k}_out.pdbqt"), os.path.join(d, f"vina{k}.pdbqt"))
 
 
 def main():
@@ -189,26 +205,28 @@ def main():
                 f.write(f"MODEL {k + 1}\n")
                 f.writelines(models[k])
                 f.write("ENDMDL\n")
+        if not a.reuse_vina:
+            for k in kept:
+                for f in (f"vina{k}.pdbqt", f"vina{k}.pdbqt.score.json"):
+                    if os.path.exists(os.path.join(d, f)):
+                        os.remove(os.path.join(d, f))
+        vina_local_only(receptor, box, kept, d)
         sdf = os.path.join(d, f"{a.tag}.sdf")
         js = run([a.cli, "minimize", "--receptor", receptor, "--box", box, "--ligands", ours_in,
                   "--device", "cpu", "--threads", "1", "--json", "--out", sdf] + extra)
         ours_json = [json.loads(l) for l in js.splitlines() if l.startswith("{")]
         recs = sdf_records(sdf)
         for j, k in enumerate(kept):
-            start = os.path.join(d, f"start{k}.pdbqt")
             vout = os.path.join(d, f"vina{k}.pdbqt")
-            if not (a.reuse_vina and os.path.exists(vout)):
-                run(["vina", "--receptor", receptor, "--ligand", start, "--config", box,
-                     "--local_only", "--cpu", "1", "--out", vout])
             pw = os.path.join(d, f"{a.tag}{k}.pdbqt")
             open(pw, "w").writelines(with_coords(models[k], recs[j]))
             cache = vout + ".score.json"  # Vina's result does not change between runs
             if a.reuse_vina and os.path.exists(cache):
                 sv = json.load(open(cache))
             else:
-                sv = vina_score(receptor, vout, box)
+                sv = vina_score(receptor, vout, box, center, size)
                 json.dump(sv, open(cache, "w"))
-            so = vina_score(receptor, pw, box)
+            so = vina_score(receptor, pw, box, center, size)
             oj = ours_json[j]
             rows.append((pdb, k, sv, so, oj))
             print(f"{pdb} {k}: vina total {sv['total']:8.3f} aff {sv['affinity']:8.3f} | "

@@ -1,5 +1,7 @@
 // posewright-cli lingo end to end on hand-worked molecules: JSON hits, matrix TSV, bad lines
 // reported by file:line, usage errors, and no half-written output when the target cannot be made.
+#include "cli/CliRun.h"
+
 #include <QtTest>
 
 namespace {
@@ -12,8 +14,8 @@ struct Run {
 Run cli(const QStringList& args) {
     QProcess p;
     p.start(POSEWRIGHT_CLI, QStringList{"lingo"} + args);
-    p.waitForFinished(60000);
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+    const int code = pw::test::normalExitCode(p, 60000); // -1 for a crash or a hang
+    return {code, QString::fromUtf8(p.readAllStandardOutput()),
             QString::fromUtf8(p.readAllStandardError())};
 }
 

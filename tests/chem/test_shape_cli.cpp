@@ -2,6 +2,7 @@
 // the RDKit colour features behind --color.
 #include "chem/MoleculeReader.h"
 #include "chem/ShapeFeatures.h"
+#include "cli/CliRun.h"
 #include "shape/GaussianOverlap.h"
 
 #include <QtTest>
@@ -18,8 +19,8 @@ class TestShapeCli : public QObject {
     static Run cli(const QStringList& args) {
         QProcess p;
         p.start(POSEWRIGHT_CLI, args);
-        p.waitForFinished(120000);
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+        const int code = pw::test::normalExitCode(p, 120000); // -1 for a crash or a hang
+        return {code, QString::fromUtf8(p.readAllStandardOutput()),
                 QString::fromUtf8(p.readAllStandardError())};
     }
     const QString cdk2 = POSEWRIGHT_TEST_DATA "/shapes/cdk2.sdf";

@@ -344,7 +344,7 @@ private slots:
         QCOMPARE(slurp(target), std::string("old content\n"));
         QDir d(dir_.path());
         for (const QString& f : d.entryList(QDir::Files | QDir::Hidden))
-            QVERIFY2(!f.contains(".tmp"), qPrintable("temporary file left: " + f));
+            QVERIFY2(!f.contains(".pw-"), qPrintable("temporary file left: " + f)); // TempFiles.h
         auto w = MoleculeWriter::create(target);
         w->write(m);
         w->commit();

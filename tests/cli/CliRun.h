@@ -10,16 +10,26 @@
 namespace pw::test {
 
 struct CliRun {
-    int exitCode = -1; // -1 when the process crashed or timed out
+    int exitCode = -1; // -1 when the process crashed, did not start or timed out
     QByteArray out, err;
 };
+
+// The exit code of a normal exit, or -1: a crash (signal) must never pass for an error exit, and
+// QProcess::exitCode() is not meaningful after one. A run past the timeout is killed.
+inline int normalExitCode(QProcess& p, int timeoutMs) {
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return -1;
+    }
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
 
 inline CliRun runCli(const QStringList& args, int timeoutMs = 300000) {
     QProcess p;
     p.start(POSEWRIGHT_CLI, args);
-    p.waitForFinished(timeoutMs);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    const int code = normalExitCode(p, timeoutMs);
+    return {code, p.readAllStandardOutput(), p.readAllStandardError()};
 }
 
 inline QString testData(const QString& rel) { return QString(POSEWRIGHT_TEST_DATA) + "/" + rel; }

@@ -5,8 +5,12 @@
 
 #include <QFile>
 #include <QJsonArray>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <csignal>
+#include <sys/types.h>
 
 using namespace pw::test;
 
@@ -139,6 +143,121 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("tetracontane") && r.err.contains("at most 32"), r.err.constData());
         QVERIFY(!QFile::exists(out));
+    }
+
+    void docksWithAd4OnAutogridMaps() {
+        const QString maps =
+            QString(POSEWRIGHT_SHARED_DATA) + "/complexes/1stp/ad4maps/1stp_protein.maps.fld";
+        const QString out = dir_.filePath("ad4.sdf");
+        const CliRun r = runCli({"dock", "--maps", maps, "--ligands",
+                                 testData("complexes/1stp/ligand_xtal.pdbqt"), "--runs", "2",
+                                 "--population", "30", "--evaluations", "5000", "--ls-iterations",
+                                 "50", "--device", "cpu", "--threads", "2", "--out", out});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QByteArray sdf = readAll(out);
+        for (const char* tag : {"<dock_score>", "<dock_vdw_hb_desolv>", "<dock_elec>",
+                                "<dock_intra>", "<dock_torsional>", "<dock_unbound>"})
+            QVERIFY2(sdf.contains(tag), tag);
+    }
+
+    void ad4BadInputs() {
+        // Maps whose box is not --box.
+        QFile box(dir_.filePath("off.txt"));
+        QVERIFY(box.open(QIODevice::WriteOnly));
+        box.write("center_x = 0\ncenter_y = 0\ncenter_z = 0\nsize_x = 22\nsize_y = 22\n"
+                  "size_z = 22\n");
+        box.close();
+        const QString maps =
+            QString(POSEWRIGHT_SHARED_DATA) + "/complexes/1stp/ad4maps/1stp_protein.maps.fld";
+        const QString out = dir_.filePath("off.sdf");
+        CliRun r =
+            runCli({"dock", "--maps", maps, "--box", box.fileName(), "--ligands",
+                    testData("complexes/1stp/ligand_xtal.pdbqt"), "--device", "cpu", "--out", out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("off.txt") && r.err.contains("does not match the maps"),
+                 r.err.constData());
+        QVERIFY(!QFile::exists(out));
+
+        // A receptor without charges: AD4 needs them.
+        QFile in(testData("complexes/1stp/receptor.pdbqt"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QFile flat(dir_.filePath("uncharged.pdbqt"));
+        QVERIFY(flat.open(QIODevice::WriteOnly));
+        for (QByteArray line : in.readAll().split('\n')) {
+            if ((line.startsWith("ATOM") || line.startsWith("HETATM")) && line.size() >= 76)
+                line.replace(70, 6, " 0.000");
+            flat.write(line + "\n");
+        }
+        flat.close();
+        r = runCli({"dock", "--scoring", "ad4", "--receptor", flat.fileName(), "--box",
+                    testData("complexes/1stp/box.txt"), "--ligands",
+                    testData("complexes/1stp/ligand_xtal.pdbqt"), "--device", "cpu", "--out", out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("uncharged.pdbqt") && r.err.contains("charge"), r.err.constData());
+        QVERIFY(!QFile::exists(out));
+    }
+
+    void manyLigandsStreamedInBatches() {
+        // Three records: one the engine refuses (37 torsions), biotin twice. Batches of one and
+        // of eight give the same bytes: each ligand's random streams are keyed by its index in
+        // the input, not by the batch it lands in.
+        QFile smi(dir_.filePath("three.smi"));
+        QVERIFY(smi.open(QIODevice::WriteOnly));
+        smi.write(QByteArray(40, 'C') + " chain\n"
+                                        "OC(=O)CCCC[C@@H]1SC[C@@H]2NC(=O)N[C@H]12 biotin_a\n"
+                                        "OC(=O)CCCC[C@@H]1SC[C@@H]2NC(=O)N[C@H]12 biotin_b\n");
+        smi.close();
+        QByteArray sdf[2], json[2];
+        for (int k = 0; k < 2; ++k) {
+            const QString out = dir_.filePath(QString("three%1.sdf").arg(k));
+            const QString js = dir_.filePath(QString("three%1.json").arg(k));
+            QStringList args = dock1stp(out, js, "4");
+            args[args.indexOf("--ligands") + 1] = smi.fileName();
+            args.removeAt(args.indexOf("--reference") + 1);
+            args.removeAt(args.indexOf("--reference"));
+            args[args.indexOf("--runs") + 1] = "2";
+            args << "--batch" << (k == 0 ? "1" : "8");
+            const CliRun r = runCli(args);
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QVERIFY2(r.err.contains("chain") && r.err.contains("at most 32"), r.err.constData());
+            QVERIFY(r.err.contains("docked 2 of 3 ligands"));
+            sdf[k] = readAll(out);
+            json[k] = readAll(js);
+        }
+        QCOMPARE(sdf[0], sdf[1]);
+        QCOMPARE(json[0], json[1]);
+        const QJsonArray ligands = QJsonDocument::fromJson(json[0]).object()["ligands"].toArray();
+        QCOMPARE(ligands.size(), 3);
+        QVERIFY(ligands[0].toObject().contains("error"));
+        QCOMPARE(ligands[1].toObject()["index"].toInt(), 1);
+        QCOMPARE(ligands[2].toObject()["name"].toString(), QString("biotin_b"));
+        QVERIFY(sdf[0].contains("biotin_a") && sdf[0].contains("biotin_b"));
+        QVERIFY(!sdf[0].contains("chain"));
+        // The two biotins are the same molecule docked with different streams (index 1 and 2).
+        QVERIFY(ligands[1].toObject()["runs"] != ligands[2].toObject()["runs"]);
+    }
+
+    void ctrlCStopsAndWritesNothing() {
+        // A search long enough to be interrupted: 20 runs at AutoDock-GPU's default budget.
+        QStringList args = dock1stp(dir_.filePath("int.sdf"), dir_.filePath("int.json"), "1");
+        args[args.indexOf("--evaluations") + 1] = "0";
+        QProcess p;
+        p.start(POSEWRIGHT_CLI, args);
+        QVERIFY(p.waitForStarted());
+        p.setReadChannel(QProcess::StandardError); // waitForReadyRead watches this channel
+        QByteArray err;
+        // Interrupted mid-search: after the first runs have reported.
+        while (!err.contains(" runs\n") && p.waitForReadyRead(120000))
+            err += p.readAllStandardError();
+        QVERIFY2(err.contains(" runs\n"), err.constData());
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(120000));
+        err += p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 130);
+        QVERIFY2(err.contains("interrupted"), err.constData());
+        QVERIFY(!QFile::exists(dir_.filePath("int.sdf")));
+        QVERIFY(!QFile::exists(dir_.filePath("int.json")));
     }
 
     void usageErrorsExitTwo() {

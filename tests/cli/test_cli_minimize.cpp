@@ -90,7 +90,8 @@ private slots:
             QVERIFY(m.property("minimizedRMSD"));
             QVERIFY(m.property("inputIndex"));
         }
-        QVERIFY(QDir(dir.path()).entryList(QDir::Files).size() == 1); // no spool left behind
+        // No spool left behind (temporary files are hidden: list those too).
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{"min.sdf"});
     }
     void badLigandsInABatch() {
         QTemporaryDir dir;
@@ -272,7 +273,7 @@ private slots:
             runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--box",
                     data("complexes/1iep/box.txt"), "--device", "cpu", "--chunk", "1", "--out", out,
                     "--ligands", data("complexes/1iep/ligand_xtal.sdf"), missing});
-        QVERIFY(r.exitCode != 0);
+        QCOMPARE(r.exitCode, 1); // a normal exit with the input-error code, not a crash
         QVERIFY2(r.err.contains("missing.sdf"), r.err.constData());
         QVERIFY(!QFile::exists(out));
     }
@@ -312,7 +313,7 @@ private slots:
         QVERIFY(r.err.contains("--ligands"));
         r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--ligands",
                     data("complexes/1iep/ligand_xtal.sdf"), "--device", "tpu"});
-        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.exitCode, 2); // a usage error, like every malformed option
         QVERIFY(r.err.contains("expected auto, cpu, cuda or cuda:N"));
         r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--ligands",
                     data("complexes/1iep/ligand_xtal.sdf"), "--reduction", "tensor"});

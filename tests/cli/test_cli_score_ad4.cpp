@@ -38,6 +38,20 @@ private slots:
             QVERIFY2(r.out.contains(line), line);
     }
 
+    void dockedPoseWithUnboundBound() {
+        // autodock4's DLG for this pose (run 1 of reference/ad4/dock_1stp.dpf): FEB -8.30,
+        // unbound [=(2)] -0.24.
+        const CliRun r = runCli({"score", "--scoring", "ad4", "--maps", mapsOf("1stp"), "--ligand",
+                                 testData("complexes/1stp/ad4_docked/run1.pdbqt"), "--unbound", "bound"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("Estimated Free Energy of Binding    =   -8.30 kcal/mol"), r.out.constData());
+        QVERIFY2(r.out.contains("(4) Unbound System's Energy         =   -0.24 kcal/mol"), r.out.constData());
+        const CliRun bad = runCli({"score", "--scoring", "ad4", "--maps", mapsOf("1stp"), "--ligand",
+                                   testData("complexes/1stp/ad4_docked/run1.pdbqt"), "--unbound", "extended"});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--unbound expects zero or bound"), bad.err.constData());
+    }
+
     void jsonHasFullPrecision() {
         const CliRun r = runCli({"score", "--scoring", "ad4", "--maps", mapsOf("3ce3"), "--ligand",
                                  testData("complexes/3ce3/ligand_xtal.pdbqt"), "--json"});

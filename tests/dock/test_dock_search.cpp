@@ -58,6 +58,27 @@ private slots:
                 QVERIFY(t >= -M_PI && t < M_PI);
         }
     }
+    void genotypeGivesARigidlyMovedLigand() {
+        // A genotype places the root fragment's centroid at its position and keeps every bond
+        // length (the kinematics only turn torsions and move the whole).
+        DockRandom rng(9, 0, 0);
+        const SearchBox box = testBox();
+        const std::vector<Vec3> ref = kin_.coordinates(kin_.referencePose());
+        const auto& root = ligand_.torsionTree->nodes[0].atoms;
+        for (int i = 0; i < 50; ++i) {
+            const Pose p = randomGenotype(3, box, rng);
+            const std::vector<Vec3> x = kin_.coordinates(p);
+            Vec3 centroid = Vec3::Zero();
+            for (int a : root)
+                centroid += x[a];
+            centroid /= double(root.size());
+            QVERIFY((centroid - p.position).norm() < 1e-9);
+            for (const auto& n : ligand_.torsionTree->nodes)
+                for (size_t k = 1; k < n.atoms.size(); ++k)
+                    QVERIFY(std::abs((x[n.atoms[k]] - x[n.atoms[0]]).norm() -
+                                     (ref[n.atoms[k]] - ref[n.atoms[0]]).norm()) < 1e-9);
+        }
+    }
     void crossoverTakesEveryGeneFromAParent() {
         DockRandom rng(2, 0, 0);
         const SearchBox box = testBox();

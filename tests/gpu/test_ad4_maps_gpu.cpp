@@ -28,24 +28,24 @@ std::string receptorOf(const std::string& name) {
 }
 
 void compareGpuWithCpu(const MapSetup& setup) {
-    const GridMaps cpu = buildMapsCpu(setup, 0);
+    const Ad4Maps cpu = buildMapsCpu(setup, 0);
     cuda::Ad4MapGpuTiming t;
-    const GridMaps gpu = cuda::buildAd4MapsCuda(setup, 0, &t);
-    QCOMPARE(gpu.values.size(), cpu.values.size());
+    const Ad4Maps gpu = cuda::buildAd4MapsCuda(setup, 0, &t);
+    QCOMPARE(gpu.mapCount(), cpu.mapCount());
     long outside = 0, values = 0;
     double worst = 0;
     std::string where;
-    for (size_t k = 0; k < cpu.values.size(); ++k) {
-        QCOMPARE(gpu.values[k].size(), cpu.values[k].size());
-        for (size_t i = 0; i < cpu.values[k].size(); ++i) {
+    for (int k = 0; k < cpu.mapCount(); ++k) {
+        QCOMPARE(gpu.values(k).size(), cpu.values(k).size());
+        for (size_t i = 0; i < cpu.values(k).size(); ++i) {
             ++values;
-            const double c = cpu.values[k][i], d = std::fabs(gpu.values[k][i] - c);
+            const double c = cpu.values(k)[i], d = std::fabs(gpu.values(k)[i] - c);
             if (d > 1e-3 + 4e-6 * std::fabs(c)) {
                 ++outside;
                 if (d > worst) {
                     worst = d;
                     where = "map " + std::to_string(k) + " point " + std::to_string(i) + ": gpu " +
-                            std::to_string(gpu.values[k][i]) + ", cpu " + std::to_string(c);
+                            std::to_string(gpu.values(k)[i]) + ", cpu " + std::to_string(c);
                 }
             }
         }
@@ -76,8 +76,8 @@ private slots:
         QFETCH(double, cy);
         QFETCH(double, cz);
         const Molecule receptor = readPdbqtForTest(receptorOf(name.toStdString()));
-        MapBox box;
-        box.centre = Vec3(cx, cy, cz);
+        GridGeometry box;
+        box.center = Vec3(cx, cy, cz);
         box.spacing = 0.375;
         box.npts = {40, 36, 44}; // 15 x 13.5 x 16.5 Å: pocket, protein surface and interior
         compareGpuWithCpu(prepareMaps(receptor, box, kTypes));
@@ -86,8 +86,8 @@ private slots:
     // Few types (the 8-map kernel) and a box whose sides are not multiples of the thread block.
     void smallTypeSetAndRaggedBox() {
         const Molecule receptor = readPdbqtForTest(receptorOf("1stp"));
-        MapBox box;
-        box.centre = Vec3(10.734, 2.033, -11.537);
+        GridGeometry box;
+        box.center = Vec3(10.734, 2.033, -11.537);
         box.spacing = 0.45;
         box.npts = {10, 22, 6};
         compareGpuWithCpu(prepareMaps(receptor, box, {"C", "HD", "NA"}));
@@ -95,8 +95,8 @@ private slots:
 
     void tooManyTypesIsAnError() {
         const Molecule receptor = readPdbqtForTest(receptorOf("1stp"));
-        MapBox box;
-        box.centre = Vec3(10.734, 2.033, -11.537);
+        GridGeometry box;
+        box.center = Vec3(10.734, 2.033, -11.537);
         box.npts = {2, 2, 2};
         std::vector<std::string> types;
         for (const auto& p : parameterTable())

@@ -5,12 +5,15 @@
 // input is refused with a clear message.
 #include "GpuTestMain.h"
 
+#include "backend/DeviceSelection.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
 #include "chem/ReceptorPreparation.h"
 #include "core/InputError.h"
 #include "cuda/DockGpu.h"
+#include "dock/DockEngine.h"
 #include "dock/DockOptions.h"
+#include "dock/LigandDockScoring.h"
 #include "minimize/PoseRefinement.h"
 #include "score/BoxConfig.h"
 #include "score/DockingTarget.h"
@@ -156,6 +159,51 @@ private slots:
         for (int r = 0; r < 8; ++r)
             sameAcrossLigands += a[r].energy == a[8 + r].energy;
         QVERIFY(sameAcrossLigands < 8);
+    }
+
+    // The backend's batch: the GPU search inside the CPU engine's frame (checks, exact
+    // re-scoring, clustering): the reported scores are the CPU's exact numbers for the GPU's
+    // poses, the top cluster is the crystal pose, and the GPU finds energies as low as the CPU
+    // engine does with the same options.
+    void backendDockMatchesCpuEngine() {
+        Complex c = load("1stp");
+        DeviceRequest request;
+        request.kind = DeviceRequest::Kind::Cuda;
+        std::string note;
+        auto gpu = createBackend(request, 0, note);
+        QVERIFY2(gpu && gpu->isGpu(), note.c_str());
+        auto cpu = makeCpuBackend(0);
+        const dock::DockTarget target =
+            dock::DockTarget::forVina(std::shared_ptr<DockingTarget>(std::move(c.target)));
+        dock::DockOptions o;
+        o.runs = 16;
+        o.seed = 3;
+        o.lga.maxEvaluations = 300000;
+        Molecule tooBig = c.ligand;
+        tooBig.name = "too big";
+        for (Atom& a : tooBig.atoms) // spread the ligand over 100 A: longer than the box
+            a.position *= 100.0;
+        std::vector<dock::LigandDockResult> g, r;
+        const BatchStatus gs = gpu->dock(target, {c.ligand, tooBig}, o, g, nullptr, &c.ligand);
+        cpu->dock(target, {c.ligand, tooBig}, o, r, nullptr, &c.ligand);
+        QCOMPARE(gs.total, 16L);
+        QCOMPARE(gs.done, 16L);
+        QVERIFY(!g[1].error.empty() && g[1].error == r[1].error); // the same refusal
+        QVERIFY(g[0].error.empty());
+        QCOMPARE(int(g[0].runs.size()), 16);
+        const auto scoring = dock::makeLigandDockScoring(target, c.ligand);
+        for (const dock::DockRun& run : g[0].runs) {
+            std::vector<dock::DockTerm> terms;
+            QCOMPARE(run.score, scoring->rescore(run.coordinates, terms));
+            QVERIFY(run.evaluations >= 300000 || run.autoStopped);
+        }
+        QVERIFY(!g[0].clusters.empty() && g[0].clusters[0].rmsdToReference);
+        qInfo("GPU top cluster %.3f kcal/mol (%d runs), RMSD %.2f A; CPU top %.3f, RMSD %.2f A",
+              g[0].clusters[0].bestScore, g[0].clusters[0].size(),
+              *g[0].clusters[0].rmsdToReference, r[0].clusters[0].bestScore,
+              *r[0].clusters[0].rmsdToReference);
+        QVERIFY(*g[0].clusters[0].rmsdToReference < 2.0);
+        QVERIFY(g[0].clusters[0].bestScore <= r[0].clusters[0].bestScore + 0.5);
     }
 
     void badInputIsRefused() {

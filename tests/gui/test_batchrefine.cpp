@@ -3,11 +3,14 @@
 // affinity that single-pose minimization gives it, is one undo step and re-ranks the list; it
 // can be cancelled; the device it ran on is said (and the similarity panel computes on the same
 // setting); every dock comes back from the View menu.
+#include "BatchPart.h"
 #include "EnergyPlot.h"
 #include "GuiTestSetup.h"
 #include "MainWindow.h"
+#include "RefinePart.h"
 #include "SettingsPanel.h"
 #include "SimilarityPanel.h"
+#include "SimilarityPart.h"
 #include "TrajectoryPlayer.h"
 #include "ViewEnvironment.h"
 
@@ -59,8 +62,8 @@ bool openPoses(MainWindow& w, int count, const QString& device) {
 }
 
 bool refineAllThroughUi(MainWindow& w, bool* ok) {
-    QSignalSpy finished(&w, &MainWindow::batchRefinementFinished);
-    w.refineAllAction()->trigger();
+    QSignalSpy finished(w.part<BatchPart>(), &BatchPart::batchRefinementFinished);
+    w.part<BatchPart>()->refineAllAction()->trigger();
     if (!finished.wait(120000) && finished.isEmpty())
         return false;
     *ok = finished.front().front().toBool();
@@ -96,19 +99,19 @@ void TestBatchRefine::batchEqualsOneByOneOnTheCpu() {
     QVERIFY(!w.rankAction()->isChecked());
 
     // Progress is determinate, done/total over the ligands.
-    QSignalSpy finished(&w, &MainWindow::batchRefinementFinished);
-    w.refineAllAction()->trigger();
+    QSignalSpy finished(w.part<BatchPart>(), &BatchPart::batchRefinementFinished);
+    w.part<BatchPart>()->refineAllAction()->trigger();
     QVERIFY(w.busy());
     QVERIFY(w.progressBar()->isVisible());
     QCOMPARE(w.progressBar()->maximum(), 3);
-    QVERIFY(!w.minimizeAction()->isEnabled());
-    QVERIFY(!w.refineAllAction()->isEnabled());
+    QVERIFY(!w.part<RefinePart>()->minimizeAction()->isEnabled());
+    QVERIFY(!w.part<BatchPart>()->refineAllAction()->isEnabled());
     QVERIFY(finished.wait(120000) || !finished.isEmpty());
     QVERIFY2(finished.front().front().toBool(), qPrintable(w.lastError()));
     QVERIFY(!w.busy());
     QVERIFY(!w.progressBar()->isVisible());
     QCOMPARE(w.progressBar()->value(), 3); // the last done/total arrived before the result
-    QVERIFY(w.minimizeAction()->isEnabled());
+    QVERIFY(w.part<RefinePart>()->minimizeAction()->isEnabled());
 
     // The status bar names the backend and the time.
     const QString message = w.statusBar()->currentMessage();
@@ -138,10 +141,11 @@ void TestBatchRefine::batchEqualsOneByOneOnTheCpu() {
     for (int row = 0; row < 3; ++row)
         QCOMPARE(w.ligandOfRow(row), row);
     // No per-step frames from a batch: the energy panel says so.
-    QCOMPARE(w.trajectory().size(), size_t(0));
-    QCOMPARE(w.energyPlot()->pointCount(), 0);
-    QVERIFY2(w.trajectoryNote()->text().contains(QStringLiteral("Batch result (CPU")),
-             qPrintable(w.trajectoryNote()->text()));
+    QCOMPARE(w.part<RefinePart>()->trajectory().size(), size_t(0));
+    QCOMPARE(w.part<RefinePart>()->energyPlot()->pointCount(), 0);
+    QVERIFY2(w.part<RefinePart>()->trajectoryNote()->text().contains(
+                 QStringLiteral("Batch result (CPU")),
+             qPrintable(w.part<RefinePart>()->trajectoryNote()->text()));
 
     // One undo step puts every pose back.
     QCOMPARE(w.undoStack()->count(), undoBefore + 1);
@@ -155,8 +159,8 @@ void TestBatchRefine::batchEqualsOneByOneOnTheCpu() {
     for (int i = 0; i < 3; ++i) {
         selectOnly(w, i);
         QCOMPARE(w.document().activeLigand(), i);
-        QSignalSpy single(&w, &MainWindow::minimizationFinished);
-        w.minimizeAction()->trigger();
+        QSignalSpy single(w.part<RefinePart>(), &RefinePart::minimizationFinished);
+        w.part<RefinePart>()->minimizeAction()->trigger();
         QVERIFY(single.wait(120000) || !single.isEmpty());
         QVERIFY2(single.front().front().toBool(), qPrintable(w.lastError()));
         const double one = w.document().score(i)->affinity;
@@ -164,17 +168,18 @@ void TestBatchRefine::batchEqualsOneByOneOnTheCpu() {
         QVERIFY(std::abs(one - batch[static_cast<size_t>(i)]) < 1e-6);
         QVERIFY(maxDeviation(coordinatesOf(w.document().ligands()[static_cast<size_t>(i)]),
                              batchPoses[static_cast<size_t>(i)]) < 1e-6);
-        QVERIFY(!w.trajectory().empty()); // a watched run records its steps
+        QVERIFY(!w.part<RefinePart>()->trajectory().empty()); // a watched run records its steps
     }
     // Each ligand keeps its own recorded run: the plot follows the active ligand.
     for (int i = 0; i < 3; ++i) {
         selectOnly(w, i);
         const size_t frames = w.document().trajectory(i).points.size();
         QVERIFY(frames > 1);
-        QCOMPARE(w.trajectory().size(), frames);
-        QCOMPARE(w.energyPlot()->pointCount(), static_cast<int>(frames));
-        QCOMPARE(w.player()->frameCount(), static_cast<int>(frames));
-        QCOMPARE(w.trajectory().back().energy, w.document().trajectory(i).points.back().energy);
+        QCOMPARE(w.part<RefinePart>()->trajectory().size(), frames);
+        QCOMPARE(w.part<RefinePart>()->energyPlot()->pointCount(), static_cast<int>(frames));
+        QCOMPARE(w.part<RefinePart>()->player()->frameCount(), static_cast<int>(frames));
+        QCOMPARE(w.part<RefinePart>()->trajectory().back().energy,
+                 w.document().trajectory(i).points.back().energy);
     }
 }
 
@@ -185,14 +190,14 @@ void TestBatchRefine::cancelLeavesTheDocument() {
     for (const Molecule& m : w.document().ligands())
         start.push_back(coordinatesOf(m));
     const double startAffinity = w.document().score(0)->affinity;
-    QSignalSpy finished(&w, &MainWindow::batchRefinementFinished);
-    w.refineAllAction()->trigger();
+    QSignalSpy finished(w.part<BatchPart>(), &BatchPart::batchRefinementFinished);
+    w.part<BatchPart>()->refineAllAction()->trigger();
     QVERIFY(w.cancelAction()->isEnabled());
     w.cancelAction()->trigger(); // the cancel flag every pose of the batch polls
     QVERIFY(finished.wait(120000) || !finished.isEmpty());
     QCOMPARE(finished.front().front().toBool(), false);
     QVERIFY(!w.busy());
-    QVERIFY(w.refineAllAction()->isEnabled());
+    QVERIFY(w.part<BatchPart>()->refineAllAction()->isEnabled());
     QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("cancelled")),
              qPrintable(w.statusBar()->currentMessage()));
     for (size_t i = 0; i < start.size(); ++i)
@@ -219,9 +224,10 @@ void TestBatchRefine::gpuRequestSaysWhatRan() {
     MainWindow w;
     QVERIFY(openPoses(w, 2, QStringLiteral("cuda")));
     QCOMPARE(w.document().device(), QStringLiteral("cuda"));
-    QCOMPARE(w.similarityPanel()->device(), QStringLiteral("cuda")); // the same setting
+    QCOMPARE(w.part<SimilarityPart>()->panel()->device(),
+             QStringLiteral("cuda")); // the same setting
     // The watched single-pose run says it is on the CPU, and where batches go.
-    const QString tip = w.minimizeAction()->toolTip();
+    const QString tip = w.part<RefinePart>()->minimizeAction()->toolTip();
     QVERIFY2(tip.contains(QStringLiteral("CPU reference")) &&
                  tip.contains(QStringLiteral("batch refinement uses")),
              qPrintable(tip));

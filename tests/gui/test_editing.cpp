@@ -1,7 +1,7 @@
 // Qt Test for interactive pose editing in the main window (1iep, imatinib: 40 atoms, 14
 // rotatable bonds): edit-mode drags turn and slide the ligand rigidly, Shift+drag on an atom turns
-// its rotatable bond only, each drag is one undo step, the score follows every step within a
-// frame, and hovering an atom tells its name and energy.
+// its rotatable bond only, each drag is one undo step, the score follows every step (a
+// move is rescored before the next), and hovering an atom tells its name and energy.
 #include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "MoleculeView.h"
@@ -9,17 +9,15 @@
 #include "ViewEnvironment.h"
 
 #include <QAction>
-#include <QElapsedTimer>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QUndoStack>
 #include <QtTest>
 
 #include <algorithm>
-#include <vector>
-
-#include <algorithm>
 #include <cmath>
+#include <functional>
+#include <vector>
 
 using namespace pw;
 
@@ -41,21 +39,20 @@ QPoint widgetPoint(const MoleculeView& view, const Vec3& p) {
     return q.toPoint();
 }
 
-// A drag in `steps` moves; returns the median move's handling time in ms (the median, not the
-// slowest: CI runs suites in parallel on two cores, and one preempted step says nothing).
-double drag(MoleculeView* view, QPoint from, QPoint delta, Qt::KeyboardModifiers mods,
-            int steps = 8) {
+// A drag in `steps` moves; returns after how many of the moves `stepDone` was false (0 when it
+// held after every one). How long a step takes is a benchmark's business (tests/gui/bench_editing):
+// a test that asserts a time fails whenever the machine is busy.
+int drag(
+    MoleculeView* view, QPoint from, QPoint delta, Qt::KeyboardModifiers mods, int steps = 8,
+    const std::function<bool()>& stepDone = [] { return true; }) {
     QTest::mousePress(view, Qt::LeftButton, mods, from);
-    std::vector<double> times;
+    int failed = 0;
     for (int s = 1; s <= steps; ++s) {
-        QElapsedTimer timer;
-        timer.start();
         QTest::mouseMove(view, from + delta * s / steps);
-        times.push_back(timer.nsecsElapsed() / 1e6);
+        failed += stepDone() ? 0 : 1;
     }
     QTest::mouseRelease(view, Qt::LeftButton, mods, from + delta);
-    std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-    return times[times.size() / 2];
+    return failed;
 }
 
 } // namespace
@@ -74,6 +71,7 @@ private slots:
 private:
     // The score the document holds for the ligand equals one computed from scratch.
     void verifyScoreIsFresh();
+    bool scoreIsFresh() const;
 
     std::unique_ptr<MainWindow> w_;
     std::shared_ptr<const ScoringTarget> target_;
@@ -103,6 +101,13 @@ void TestEditing::cleanup() {
     w_.reset();
 }
 
+bool TestEditing::scoreIsFresh() const {
+    const std::optional<Molecule> prepared = preparedInPlace(w_->document().ligands()[0]);
+    return prepared && w_->document().score(0) &&
+           std::abs(w_->document().score(0)->affinity - scorePose(*target_, *prepared).affinity) <
+               1e-9;
+}
+
 void TestEditing::verifyScoreIsFresh() {
     const Molecule& ligand = w_->document().ligands()[0];
     const std::optional<Molecule> prepared = preparedInPlace(ligand);
@@ -123,7 +128,11 @@ void TestEditing::dragTurnsTheLigandRigidlyAsOneUndoStep() {
     const double startAffinity = w_->document().score(0)->affinity;
     const Vec3 c0 = ligand.centroid();
     const QPoint centre = widgetPoint(*view, c0);
-    const double median = drag(view, centre, QPoint(80, 30), Qt::NoModifier);
+    // Every move is rescored before the next event is handled: the score the document holds
+    // after each move is that of the pose on screen.
+    const int staleSteps =
+        drag(view, centre, QPoint(80, 30), Qt::NoModifier, 8, [this] { return scoreIsFresh(); });
+    QCOMPARE(staleSteps, 0);
 
     const std::vector<Vec3> after = coordinatesOf(w_->document().ligands()[0]);
     double moved = 0;
@@ -136,9 +145,6 @@ void TestEditing::dragTurnsTheLigandRigidlyAsOneUndoStep() {
     // Every step rescored; the score is that of the pose, and it changed.
     verifyScoreIsFresh();
     QVERIFY(w_->document().score(0)->affinity != startAffinity);
-    // A step of the drag (move, rescore, redraw the scene) fits in a frame.
-    qInfo("median drag step %.2f ms", median);
-    QVERIFY2(median < 16.7, qPrintable(QStringLiteral("%1 ms").arg(median)));
 
     // Eight moves, one undo step.
     QCOMPARE(w_->undoStack()->count(), 1);

@@ -5,6 +5,7 @@
 #include "MainWindow.h"
 #include "MoleculeView.h"
 #include "OverlayPanel.h"
+#include "OverlayPart.h"
 #include "ViewEnvironment.h"
 #include "chem/MoleculeReader.h"
 #include "shape/ShapeModel.h"
@@ -105,24 +106,26 @@ void OverlayTest::mainWindowOpensOverlayFile() {
     MainWindow w;
     w.show();
     QVERIFY(w.findChild<QAction*>(QStringLiteral("openOverlayAction")));
-    QSignalSpy done(w.overlayPanel(), &OverlayPanel::finished);
-    w.openOverlay(QStringLiteral(POSEWRIGHT_TEST_DATA "/shapes/cdk2.sdf"));
+    QSignalSpy done(w.part<OverlayPart>()->panel(), &OverlayPanel::finished);
+    w.part<OverlayPart>()->openFile(QStringLiteral(POSEWRIGHT_TEST_DATA "/shapes/cdk2.sdf"));
     QVERIFY(done.wait(120000));
-    QVERIFY2(done.first().first().toBool(), qPrintable(w.overlayPanel()->messages()));
-    QTableWidget* t = w.overlayPanel()->table();
+    QVERIFY2(done.first().first().toBool(), qPrintable(w.part<OverlayPart>()->panel()->messages()));
+    QTableWidget* t = w.part<OverlayPart>()->panel()->table();
     QCOMPARE(t->rowCount(), 46);
     for (int row = 0; row + 1 < t->rowCount(); ++row)
         QVERIFY(t->item(row, 1)->text().toDouble() >= t->item(row + 1, 1)->text().toDouble());
     // Choosing a row shows that fit.
     t->setCurrentCell(5, 0);
-    QCOMPARE(w.overlayPanel()->shownFit(), w.overlayPanel()->result().ranking[5]);
+    QCOMPARE(w.part<OverlayPart>()->panel()->shownFit(),
+             w.part<OverlayPart>()->panel()->result().ranking[5]);
     // A file with one molecule only: a clear message.
     done.clear();
-    w.openOverlay(QStringLiteral(POSEWRIGHT_TEST_DATA "/shapes/ref.mol"));
+    w.part<OverlayPart>()->openFile(QStringLiteral(POSEWRIGHT_TEST_DATA "/shapes/ref.mol"));
     QVERIFY(done.wait(60000));
     QCOMPARE(done.first().first().toBool(), false);
-    QVERIFY(w.overlayPanel()->messages().contains(QStringLiteral("ref.mol")));
-    QVERIFY(w.overlayPanel()->messages().contains(QStringLiteral("at least one fit")));
+    QVERIFY(w.part<OverlayPart>()->panel()->messages().contains(QStringLiteral("ref.mol")));
+    QVERIFY(
+        w.part<OverlayPart>()->panel()->messages().contains(QStringLiteral("at least one fit")));
 }
 
 QTEST_MAIN(OverlayTest)

@@ -6,6 +6,7 @@
 #include "MainWindow.h"
 #include "MinimizeJob.h"
 #include "MoleculeView.h"
+#include "RefinePart.h"
 #include "SettingsPanel.h"
 #include "StartupFiles.h"
 #include "TrajectoryPlayer.h"
@@ -73,8 +74,8 @@ bool openExample(MainWindow& w, const StartupFiles& files) {
 
 bool minimizeThroughUi(MainWindow& w, int paceMs, bool* ok = nullptr) {
     w.settingsPanel()->setLivePaceMs(paceMs);
-    QSignalSpy finished(&w, &MainWindow::minimizationFinished);
-    w.minimizeAction()->trigger();
+    QSignalSpy finished(w.part<RefinePart>(), &RefinePart::minimizationFinished);
+    w.part<RefinePart>()->minimizeAction()->trigger();
     if (!finished.wait(120000) && finished.isEmpty())
         return false;
     if (ok)
@@ -192,17 +193,21 @@ void TestRefinement::minimizeReachesTheCpuReference() {
     const auto& score = w.document().score(0);
     QVERIFY(score.has_value());
     qInfo("app %.6f reference %.6f (start %.3f) after %d steps, %zu frames", score->affinity,
-          referenceAffinity_, startAffinity, referenceIterations_, w.trajectory().size());
+          referenceAffinity_, startAffinity, referenceIterations_,
+          w.part<RefinePart>()->trajectory().size());
     QVERIFY(std::abs(score->affinity - referenceAffinity_) < 1e-6);
     QVERIFY(maxDeviation(coordinatesOf(w.document().ligands()[0]), referenceCoords_) < 1e-6);
     QVERIFY(score->affinity < startAffinity);
     // Live frames: one per accepted step plus the start, all plotted.
-    QVERIFY(w.trajectory().size() > 1);
-    QCOMPARE(static_cast<int>(w.trajectory().size()), referenceIterations_ + 1);
-    QCOMPARE(w.energyPlot()->pointCount(), static_cast<int>(w.trajectory().size()));
-    QVERIFY(w.energyPlot()->values(0).back() < w.energyPlot()->values(0).front());
+    QVERIFY(w.part<RefinePart>()->trajectory().size() > 1);
+    QCOMPARE(static_cast<int>(w.part<RefinePart>()->trajectory().size()), referenceIterations_ + 1);
+    QCOMPARE(w.part<RefinePart>()->energyPlot()->pointCount(),
+             static_cast<int>(w.part<RefinePart>()->trajectory().size()));
+    QVERIFY(w.part<RefinePart>()->energyPlot()->values(0).back() <
+            w.part<RefinePart>()->energyPlot()->values(0).front());
     // The status bar and the table show the new affinity.
-    QCOMPARE(w.termTable()->item(0, 1)->text(), QString::number(score->affinity, 'f', 3));
+    QCOMPARE(w.part<RefinePart>()->termTable()->item(0, 1)->text(),
+             QString::number(score->affinity, 'f', 3));
 
     // The view shows the pocket, and the pose's hydrogen bonds (biotin makes several).
     MoleculeView* view = w.moleculeView();
@@ -229,19 +234,21 @@ void TestRefinement::cancelMidwayLeavesTheDocument() {
     const double startAffinity = w.document().score(0)->affinity;
     // Paced so that it is still running when the first frames have been shown.
     w.settingsPanel()->setLivePaceMs(40);
-    QSignalSpy finished(&w, &MainWindow::minimizationFinished);
-    w.minimizeAction()->trigger();
+    QSignalSpy finished(w.part<RefinePart>(), &RefinePart::minimizationFinished);
+    w.part<RefinePart>()->minimizeAction()->trigger();
     QVERIFY(w.busy());
-    QVERIFY(!w.minimizeAction()->isEnabled());
+    QVERIFY(!w.part<RefinePart>()->minimizeAction()->isEnabled());
     QVERIFY(w.cancelAction()->isEnabled());
-    QVERIFY(QTest::qWaitFor([&] { return w.energyPlot()->pointCount() >= 3; }, 60000));
+    QVERIFY(QTest::qWaitFor([&] { return w.part<RefinePart>()->energyPlot()->pointCount() >= 3; },
+                            60000));
     QVERIFY2(finished.isEmpty(), "the paced minimization ended before it could be cancelled");
     w.cancelAction()->trigger();
     QVERIFY(finished.wait(60000) || !finished.isEmpty());
     QCOMPARE(finished.front().front().toBool(), false);
     QVERIFY(!w.busy());
-    QVERIFY(w.minimizeAction()->isEnabled());
-    QVERIFY(w.trajectory().size() < static_cast<size_t>(referenceIterations_ + 1));
+    QVERIFY(w.part<RefinePart>()->minimizeAction()->isEnabled());
+    QVERIFY(w.part<RefinePart>()->trajectory().size() <
+            static_cast<size_t>(referenceIterations_ + 1));
     // Nothing was committed: same pose, same score, nothing to undo.
     QVERIFY(maxDeviation(coordinatesOf(w.document().ligands()[0]), start) < 1e-12);
     QCOMPARE(w.document().score(0)->affinity, startAffinity);
@@ -259,17 +266,18 @@ void TestRefinement::playerReplaysTheTrajectory() {
     bool ok = false;
     QVERIFY(minimizeThroughUi(w, 0, &ok));
     QVERIFY(ok);
-    TrajectoryPlayer* player = w.player();
-    const int n = static_cast<int>(w.trajectory().size());
+    TrajectoryPlayer* player = w.part<RefinePart>()->player();
+    const int n = static_cast<int>(w.part<RefinePart>()->trajectory().size());
     QCOMPARE(player->frameCount(), n);
     QCOMPARE(player->currentFrame(), n - 1);
     QSignalSpy shown(player, &TrajectoryPlayer::frameChanged);
     player->setCurrentFrame(0);
-    QCOMPARE(w.termTable()->item(0, 1)->text(),
-             QString::number(w.trajectory().front().energy, 'f', 3));
+    QCOMPARE(w.part<RefinePart>()->termTable()->item(0, 1)->text(),
+             QString::number(w.part<RefinePart>()->trajectory().front().energy, 'f', 3));
     player->stepForward();
     QCOMPARE(player->currentFrame(), 1);
-    QCOMPARE(w.termTable()->item(0, 1)->text(), QString::number(w.trajectory()[1].energy, 'f', 3));
+    QCOMPARE(w.part<RefinePart>()->termTable()->item(0, 1)->text(),
+             QString::number(w.part<RefinePart>()->trajectory()[1].energy, 'f', 3));
     // Playing runs to the last frame and stops there.
     player->play();
     QVERIFY(player->playing());
@@ -377,8 +385,8 @@ void TestRefinement::termCurvesToggleFromTheTable() {
     bool ok = false;
     QVERIFY(minimizeThroughUi(w, 0, &ok));
     QVERIFY(ok);
-    QTableWidget* table = w.termTable();
-    EnergyPlot* plot = w.energyPlot();
+    QTableWidget* table = w.part<RefinePart>()->termTable();
+    EnergyPlot* plot = w.part<RefinePart>()->energyPlot();
     // Every per-term row has a check box that shows its curve; the curve holds that term's values.
     int hbondRow = -1;
     for (int row = 0; row < table->rowCount(); ++row)
@@ -391,8 +399,9 @@ void TestRefinement::termCurvesToggleFromTheTable() {
     QVERIFY(!plot->seriesVisible(series));
     item->setCheckState(Qt::Checked);
     QVERIFY(plot->seriesVisible(series));
-    QCOMPARE(plot->values(series).size(), w.trajectory().size());
-    QCOMPARE(plot->values(series).back(), w.trajectory().back().interTerms[HydrogenBond]);
+    QCOMPARE(plot->values(series).size(), w.part<RefinePart>()->trajectory().size());
+    QCOMPARE(plot->values(series).back(),
+             w.part<RefinePart>()->trajectory().back().interTerms[HydrogenBond]);
     // The table shows the committed pose's terms: its hbond is the document score's.
     QCOMPARE(table->item(hbondRow, 1)->text(),
              QString::number(w.document().score(0)->terms.interWeighted[HydrogenBond], 'f', 3));
@@ -439,8 +448,8 @@ void TestRefinement::guiThreadNeverStalls() {
     QVERIFY(minimizeThroughUi(w, 0, &ok));
     QVERIFY(ok);
     EventTimer::instance().phase = "replaying";
-    w.player()->play();
-    QVERIFY(QTest::qWaitFor([&] { return !w.player()->playing(); }, 60000));
+    w.part<RefinePart>()->player()->play();
+    QVERIFY(QTest::qWaitFor([&] { return !w.part<RefinePart>()->player()->playing(); }, 60000));
     const EventTimer& t = EventTimer::instance();
     qInfo("longest event without rendering %.1f ms (type %d to %s while %s); longest rendering "
           "%.1f ms",

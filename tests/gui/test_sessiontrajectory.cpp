@@ -2,9 +2,11 @@
 // frames are saved with the session and come back on reopening (same energies, terms and
 // coordinates; the plot and player as before); a version 1 file (no trajectories) still opens;
 // a batch result's mark is kept; a damaged frame is refused with a message naming it.
+#include "BatchPart.h"
 #include "EnergyPlot.h"
 #include "GuiTestSetup.h"
 #include "MainWindow.h"
+#include "RefinePart.h"
 #include "SessionFile.h"
 #include "SettingsPanel.h"
 #include "StartupFiles.h"
@@ -82,11 +84,11 @@ void TestSessionTrajectory::reopenedSessionReplaysTheTrajectory() {
         MainWindow w;
         QVERIFY(openExample(w));
         w.settingsPanel()->setLivePaceMs(0);
-        QSignalSpy finished(&w, &MainWindow::minimizationFinished);
-        w.minimizeAction()->trigger();
+        QSignalSpy finished(w.part<RefinePart>(), &RefinePart::minimizationFinished);
+        w.part<RefinePart>()->minimizeAction()->trigger();
         QVERIFY(finished.wait(120000) || !finished.isEmpty());
         QVERIFY(finished.front().front().toBool());
-        saved = w.trajectory();
+        saved = w.part<RefinePart>()->trajectory();
         QVERIFY(saved.size() > 2);
         QVERIFY(w.saveSession(path));
     }
@@ -96,7 +98,7 @@ void TestSessionTrajectory::reopenedSessionReplaysTheTrajectory() {
     QVERIFY2(openSessionFile(w, path), qPrintable(w.lastError()));
     // Once the grids are rebuilt the pose is rescored; the trajectory stays the ligand's.
     QVERIFY(QTest::qWaitFor([&] { return w.targetReady() && !w.busy(); }, 120000));
-    const std::vector<TrajectoryPoint>& back = w.trajectory();
+    const std::vector<TrajectoryPoint>& back = w.part<RefinePart>()->trajectory();
     QCOMPARE(back.size(), saved.size());
     for (size_t k = 0; k < saved.size(); ++k) {
         QCOMPARE(back[k].iteration, saved[k].iteration);
@@ -110,15 +112,17 @@ void TestSessionTrajectory::reopenedSessionReplaysTheTrajectory() {
     }
     // The plot shows the curve and the player replays it, as before saving.
     const int n = static_cast<int>(saved.size());
-    QCOMPARE(w.energyPlot()->pointCount(), n);
-    QCOMPARE(w.energyPlot()->values(0).front(), saved.front().energy);
-    QCOMPARE(w.player()->frameCount(), n);
-    w.player()->setCurrentFrame(0);
-    QCOMPARE(w.termTable()->item(0, 1)->text(), QString::number(saved.front().energy, 'f', 3));
-    w.player()->play();
-    QVERIFY(QTest::qWaitFor([&] { return !w.player()->playing(); }, 60000));
-    QCOMPARE(w.player()->currentFrame(), n - 1);
-    QCOMPARE(w.termTable()->item(0, 1)->text(), QString::number(saved.back().energy, 'f', 3));
+    QCOMPARE(w.part<RefinePart>()->energyPlot()->pointCount(), n);
+    QCOMPARE(w.part<RefinePart>()->energyPlot()->values(0).front(), saved.front().energy);
+    QCOMPARE(w.part<RefinePart>()->player()->frameCount(), n);
+    w.part<RefinePart>()->player()->setCurrentFrame(0);
+    QCOMPARE(w.part<RefinePart>()->termTable()->item(0, 1)->text(),
+             QString::number(saved.front().energy, 'f', 3));
+    w.part<RefinePart>()->player()->play();
+    QVERIFY(QTest::qWaitFor([&] { return !w.part<RefinePart>()->player()->playing(); }, 60000));
+    QCOMPARE(w.part<RefinePart>()->player()->currentFrame(), n - 1);
+    QCOMPARE(w.part<RefinePart>()->termTable()->item(0, 1)->text(),
+             QString::number(saved.back().energy, 'f', 3));
 }
 
 void TestSessionTrajectory::versionOneSessionOpensWithoutFrames() {
@@ -129,8 +133,8 @@ void TestSessionTrajectory::versionOneSessionOpensWithoutFrames() {
         MainWindow w;
         QVERIFY(openExample(w));
         w.settingsPanel()->setLivePaceMs(0);
-        QSignalSpy finished(&w, &MainWindow::minimizationFinished);
-        w.minimizeAction()->trigger();
+        QSignalSpy finished(w.part<RefinePart>(), &RefinePart::minimizationFinished);
+        w.part<RefinePart>()->minimizeAction()->trigger();
         QVERIFY(finished.wait(120000) || !finished.isEmpty());
         for (const Atom& a : w.document().ligands()[0].atoms)
             pose.push_back(a.position);
@@ -154,9 +158,9 @@ void TestSessionTrajectory::versionOneSessionOpensWithoutFrames() {
     QCOMPARE(m.atoms.size(), pose.size());
     for (size_t a = 0; a < pose.size(); ++a)
         QVERIFY((m.atoms[a].position - pose[a]).norm() < 1e-9);
-    QVERIFY(w.trajectory().empty());
-    QCOMPARE(w.player()->frameCount(), 0);
-    QCOMPARE(w.energyPlot()->pointCount(), 0);
+    QVERIFY(w.part<RefinePart>()->trajectory().empty());
+    QCOMPARE(w.part<RefinePart>()->player()->frameCount(), 0);
+    QCOMPARE(w.part<RefinePart>()->energyPlot()->pointCount(), 0);
 }
 
 void TestSessionTrajectory::batchMarkIsKept() {
@@ -166,11 +170,12 @@ void TestSessionTrajectory::batchMarkIsKept() {
         MainWindow w;
         QVERIFY(openExample(w));
         w.settingsPanel()->setDevice(QStringLiteral("cpu"));
-        QSignalSpy finished(&w, &MainWindow::batchRefinementFinished);
-        w.refineAllAction()->trigger();
+        QSignalSpy finished(w.part<BatchPart>(), &BatchPart::batchRefinementFinished);
+        w.part<BatchPart>()->refineAllAction()->trigger();
         QVERIFY(finished.wait(120000) || !finished.isEmpty());
         QVERIFY2(finished.front().front().toBool(), qPrintable(w.lastError()));
-        QVERIFY(w.trajectoryNote()->text().startsWith(QStringLiteral("Batch result")));
+        QVERIFY(w.part<RefinePart>()->trajectoryNote()->text().startsWith(
+            QStringLiteral("Batch result")));
         QVERIFY(w.saveSession(path));
     }
     const QJsonObject ligand = readJson(path)["ligands"].toArray()[0].toObject();
@@ -178,9 +183,10 @@ void TestSessionTrajectory::batchMarkIsKept() {
     QVERIFY(!ligand.contains("trajectory"));
     MainWindow w;
     QVERIFY2(openSessionFile(w, path), qPrintable(w.lastError()));
-    QVERIFY2(w.trajectoryNote()->text().startsWith(QStringLiteral("Batch result (CPU")),
-             qPrintable(w.trajectoryNote()->text()));
-    QVERIFY(w.trajectory().empty());
+    QVERIFY2(w.part<RefinePart>()->trajectoryNote()->text().startsWith(
+                 QStringLiteral("Batch result (CPU")),
+             qPrintable(w.part<RefinePart>()->trajectoryNote()->text()));
+    QVERIFY(w.part<RefinePart>()->trajectory().empty());
 }
 
 void TestSessionTrajectory::damagedFrameIsRefused() {
@@ -190,8 +196,8 @@ void TestSessionTrajectory::damagedFrameIsRefused() {
         MainWindow w;
         QVERIFY(openExample(w));
         w.settingsPanel()->setLivePaceMs(0);
-        QSignalSpy finished(&w, &MainWindow::minimizationFinished);
-        w.minimizeAction()->trigger();
+        QSignalSpy finished(w.part<RefinePart>(), &RefinePart::minimizationFinished);
+        w.part<RefinePart>()->minimizeAction()->trigger();
         QVERIFY(finished.wait(120000) || !finished.isEmpty());
         QVERIFY(w.saveSession(path));
     }

@@ -23,6 +23,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -70,6 +71,7 @@ private slots:
     void droppedFilesOpen();
     void commandLineMinimizesWithBox();
     void commandLineReportsBadBox();
+    void boxFileScoringIsUsedAndWeightsAreWarned();
 };
 
 void TestSettings::deviceLineSaysWhatRuns() {
@@ -200,10 +202,13 @@ void TestSettings::pocketSurfaceCoversTheReceptor() {
     MainWindow w;
     QVERIFY(openExample(w));
     MoleculeView* view = w.moleculeView();
-    auto grab = [view] {
+    // Every grab must show a frame rendered after the change, not the previous one.
+    bool everyGrabFresh = true;
+    auto grab = [view, &everyGrabFresh] {
         const int frames = view->framesRendered();
         view->update();
-        QTest::qWaitFor([&] { return view->framesRendered() > frames; }, 10000);
+        everyGrabFresh = QTest::qWaitFor([&] { return view->framesRendered() > frames; }, 10000) &&
+                         everyGrabFresh;
         return view->grabImage().convertToFormat(QImage::Format_RGB32);
     };
     // Count background pixels: the translucent surface covers gaps between the pocket's sticks.
@@ -225,6 +230,7 @@ void TestSettings::pocketSurfaceCoversTheReceptor() {
              qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
     surface->setChecked(false);
     QCOMPARE(background(grab()), before);
+    QVERIFY2(everyGrabFresh, "a frame was not rendered within 10 s");
 }
 
 void TestSettings::recentFilesReopen() {
@@ -283,6 +289,7 @@ void TestSettings::commandLineMinimizesWithBox() {
              bundledExampleDir() + QStringLiteral("/box.txt"), QStringLiteral("--minimize"),
              QStringLiteral("--screenshot"), png, QStringLiteral("--quit")});
     QVERIFY2(p.waitForFinished(180000), "posewright did not exit");
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit); // a crash is not an answer
     QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
     QVERIFY(!QImage(png).isNull());
 }
@@ -299,9 +306,30 @@ void TestSettings::commandLineReportsBadBox() {
         QStringLiteral(POSEWRIGHT_APP),
         {QStringLiteral("--box"), config, QStringLiteral("--minimize"), QStringLiteral("--quit")});
     QVERIFY2(p.waitForFinished(180000), "posewright did not exit");
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit); // a crash is not an answer
     QCOMPARE(p.exitCode(), 1);
     const QString err = QString::fromUtf8(p.readAllStandardError());
     QVERIFY2(err.contains(QStringLiteral("box.conf:2")), qPrintable(err));
+}
+
+void TestSettings::boxFileScoringIsUsedAndWeightsAreWarned() {
+    // A Vina config's `scoring` counts in the app as in Vina; its weights are not used by the app,
+    // and the status bar says so instead of dropping them.
+    QTemporaryDir dir;
+    const QString config = dir.filePath(QStringLiteral("box.conf"));
+    QFile f(config);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("center_x = 1\ncenter_y = 2\ncenter_z = 3\nsize_x = 20\nsize_y = 20\n"
+            "size_z = 20\nscoring = vinardo\nweight_vinardo_hydrogen = -0.7\n");
+    f.close();
+    MainWindow w;
+    w.setErrorDialogsEnabled(false);
+    QCOMPARE(w.document().scoring(), ScoringKind::Vina);
+    QVERIFY(w.openBoxConfig(config));
+    QCOMPARE(w.document().scoring(), ScoringKind::Vinardo);
+    QCOMPARE(w.settingsPanel()->scoring(), ScoringKind::Vinardo);
+    const QString status = w.statusBar()->currentMessage();
+    QVERIFY2(status.contains(QStringLiteral("box.conf:8: warning:")), qPrintable(status));
 }
 
 QTEST_MAIN(TestSettings)

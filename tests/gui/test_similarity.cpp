@@ -8,6 +8,7 @@
 #include "SimilarityMatrixModel.h"
 #include "SimilarityOrder.h"
 #include "SimilarityPanel.h"
+#include "SimilarityPart.h"
 #include "StructureDepictionView.h"
 #include "ViewEnvironment.h"
 #include "chem/LingoSmiles.h"
@@ -271,13 +272,13 @@ void SimilarityTest::mainWindowOpensHitList() {
     w.show();
     auto* action = w.findChild<QAction*>(QStringLiteral("openHitListAction"));
     QVERIFY(action);
-    QVERIFY(w.similarityPanel());
-    QSignalSpy done(w.similarityPanel(), &SimilarityPanel::finished);
-    w.openHitList(kBad);
+    QVERIFY(w.part<SimilarityPart>()->panel());
+    QSignalSpy done(w.part<SimilarityPart>()->panel(), &SimilarityPanel::finished);
+    w.part<SimilarityPart>()->openHitList(kBad);
     QVERIFY(done.wait(60000));
     QVERIFY(done.first().first().toBool());
-    QCOMPARE(w.similarityPanel()->model()->hitCount(), 30);
-    QVERIFY(w.similarityPanel()->isVisible());
+    QCOMPARE(w.part<SimilarityPart>()->panel()->model()->hitCount(), 30);
+    QVERIFY(w.part<SimilarityPart>()->panel()->isVisible());
 
     // The loaded ligands (47 CDK2 ligands from an SDF) as the hit list.
     QSignalSpy loaded(&w, &MainWindow::loadFinished);
@@ -289,8 +290,9 @@ void SimilarityTest::mainWindowOpensHitList() {
     QVERIFY(ligands);
     ligands->trigger();
     QVERIFY(done.wait(60000));
-    QVERIFY2(done.first().first().toBool(), qPrintable(w.similarityPanel()->messages()));
-    SimilarityMatrixModel* m = w.similarityPanel()->model();
+    QVERIFY2(done.first().first().toBool(),
+             qPrintable(w.part<SimilarityPart>()->panel()->messages()));
+    SimilarityMatrixModel* m = w.part<SimilarityPart>()->panel()->model();
     QCOMPARE(m->hitCount(), 47);
     QCOMPARE(m->headerData(0, Qt::Horizontal, Qt::DisplayRole).toString(),
              QStringLiteral("ZINC03814457"));

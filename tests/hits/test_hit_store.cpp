@@ -6,6 +6,8 @@
 #include "hits/HitImport.h"
 #include "hits/HitStore.h"
 
+#include <Eigen/Geometry>
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -179,6 +181,76 @@ private slots:
             QCOMPARE(q.integer(6), (long long)expected->hba);
             QCOMPARE(q.integer(7), (long long)expected->rotatableBonds);
         }
+    }
+
+    void cachedPosesGetTheSmilesOfTheirOwnStereo() {
+        // Every CDK2 ligand three times: as read, rotated rigidly (the same stereo: the cache
+        // answers) and mirrored (the other hand at every centre: a new key). Each stored SMILES
+        // must equal RDKit's for that pose alone, with no cache.
+        QTemporaryDir dir;
+        const std::vector<Molecule> ligands =
+            readMolecules(QString(POSEWRIGHT_TEST_DATA "/shapes/cdk2.sdf").toStdString());
+        QVERIFY(ligands.size() > 40);
+        const Eigen::Matrix3d turn =
+            Eigen::AngleAxisd(1.1, Eigen::Vector3d(0.3, -0.5, 0.8).normalized()).toRotationMatrix();
+        std::vector<Molecule> poses;
+        for (const Molecule& m : ligands) {
+            Molecule rotated = m, mirrored = m;
+            for (Atom& a : rotated.atoms)
+                a.position = turn * a.position + Vec3(4, -2, 1);
+            for (Atom& a : mirrored.atoms)
+                a.position.x() = -a.position.x();
+            poses.insert(poses.end(), {m, rotated, mirrored});
+        }
+        const QString sdf = dir.filePath("poses.sdf");
+        writeMolecules(sdf.toStdString(), poses);
+        HitStore s(dir.filePath("h.db").toStdString(), HitStore::Mode::Create);
+        {
+            HitStore::Transaction tx(s);
+            ImportOptions options;
+            options.batch = 1; // in file order: the rotated pose finds the original's entry
+            importSdf(s, sdf.toStdString(), options);
+            tx.commit();
+        }
+        Statement q = s.prepare("SELECT smiles FROM poses ORDER BY id");
+        int chiralMirrors = 0;
+        for (size_t i = 0; i < poses.size(); ++i) {
+            QVERIFY(q.step());
+            const std::string expected = computeDescriptors(poses[i]).smiles;
+            QCOMPARE(q.text(0), expected);
+            if (i % 3 == 2 && expected != computeDescriptors(poses[i - 2]).smiles)
+                ++chiralMirrors;
+        }
+        QVERIFY(chiralMirrors > 0); // the set has stereocentres, so the test can fail
+    }
+
+    void storesThePlainRecordTextAsRead() {
+        QTemporaryDir dir;
+        const std::string tags = tag("dock_score", "-9.25") + tag("series", "amines");
+        const std::string record = ethanolRecord("a", tags);
+        std::string crlf; // the same record with CRLF line ends: re-written, with no CR
+        for (char c : record)
+            crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+        const QString sdf = dir.filePath("in.sdf");
+        writeText(sdf, record + ethanolRecord("b", tags + tag("pw_hit_rank", "4")) + crlf);
+        HitStore s(dir.filePath("h.db").toStdString(), HitStore::Mode::Create);
+        {
+            HitStore::Transaction tx(s);
+            QCOMPARE(importSdf(s, sdf.toStdString(), {}).poses, 3L);
+            tx.commit();
+        }
+        Statement q = s.prepare("SELECT molblock, sd_tags FROM poses ORDER BY id");
+        QVERIFY(q.step());
+        QCOMPARE(q.text(0), record.substr(0, record.find("M  END\n") + 7));
+        QCOMPARE(q.text(1), tags);
+        QVERIFY(q.step()); // an exported record: its pw_hit_ tag is dropped, the rest kept
+        QCOMPARE(q.text(1), tags);
+        QVERIFY(q.step());
+        const std::string molblock = q.text(0);
+        QVERIFY(molblock.find('\r') == std::string::npos);
+        QVERIFY(molblock.size() > 7 && molblock.substr(molblock.size() - 7) == "M  END\n");
+        QVERIFY(molblock.find("  3  2  0") != std::string::npos); // atoms and bonds as read
+        QCOMPARE(q.text(1), tags);
     }
 
     void killedImportLeavesTheStoreAsItWas() {

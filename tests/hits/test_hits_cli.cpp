@@ -4,6 +4,9 @@
 #include "chem/MoleculeReader.h"
 #include "hits/HitStore.h"
 
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -40,6 +43,42 @@ double tagNumber(const Molecule& m, const char* key) {
 class TestHitsCli : public QObject {
     Q_OBJECT
 private slots:
+    void benchHitsMeasuresEveryStepOfAGeneratedStore() {
+        QTemporaryDir dir;
+        const QString work = dir.filePath("bench");
+        QVERIFY(QDir().mkpath(work));
+        CliRun r = runCli({"bench", "hits", "--molecules", data("shapes/cdk2.sdf"), "--dir", work,
+                           "--poses", "300", "--threads", "2", "--sort", "dock_score,qed"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QMap<QString, int> seen;
+        QSet<qint64> filterMatches;
+        for (const QByteArray& line : r.out.trimmed().split('\n')) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            QCOMPARE(o["bench"].toString(), QString("hits"));
+            const QString what = o["what"].toString();
+            ++seen[what];
+            QVERIFY(o["seconds"].toDouble() >= 0 && o["peak_rss_mib"].toDouble() > 0);
+            if (what == "filter") {
+                filterMatches.insert(o["matched"].toInteger());
+                QCOMPARE(o["poses"].toInteger(), 300LL);
+            } else {
+                QCOMPARE(o["poses"].toInteger(), 300LL); // every step saw every pose
+            }
+        }
+        QCOMPARE(seen["import"], 1);
+        QCOMPARE(seen["open"], 1);
+        QCOMPARE(seen["sort"], 4); // two columns, without and with an index
+        QCOMPARE(seen["filter"], 2);
+        QCOMPARE(seen["export_sdf"], 1);
+        QCOMPARE(filterMatches.size(), 1); // the same rows with and without indexes
+        QVERIFY(*filterMatches.begin() > 0 && *filterMatches.begin() < 300);
+        QVERIFY(QDir(work).entryList(QDir::Files).isEmpty()); // without --keep nothing is left
+        QCOMPARE(runCli({"bench", "hits", "--molecules", data("shapes/cdk2.sdf"), "--dir",
+                         dir.filePath("missing")})
+                     .exitCode,
+                 2);
+    }
+
     void minimizeScoresEqualWhatTheEngineWrote() {
         QTemporaryDir dir;
         const QString sdf = dir.filePath("min.sdf"), db = dir.filePath("h.db");

@@ -1,8 +1,9 @@
-// Ad4MapFixture: reads autogrid's .map text files (6 header lines, then one value per line) and
-// compares built maps with them point by point, for the AD4 map tests.
+// Ad4MapFixture: compares built AD4 maps point by point with autogrid's .map files (read with
+// Ad4MapFiles), for the AD4 map tests.
 #pragma once
 
 #include "score/ad4/Ad4MapBuilder.h"
+#include "score/ad4/Ad4MapFiles.h"
 
 #include <QtTest>
 
@@ -14,20 +15,6 @@
 #include <vector>
 
 namespace pwtest {
-
-inline std::vector<double> readAutogridMap(const std::string& path) {
-    std::ifstream in(path);
-    if (!in)
-        throw std::runtime_error("cannot open " + path);
-    std::string line;
-    for (int i = 0; i < 6 && std::getline(in, line); ++i) {
-    }
-    std::vector<double> v;
-    while (std::getline(in, line))
-        if (!line.empty())
-            v.push_back(std::stod(line));
-    return v;
-}
 
 // The tolerance: 0.01 kcal/mol, or 1e-3 relative where values are large.
 inline bool withinMapTolerance(double ours, double reference) {
@@ -41,10 +28,12 @@ struct MapComparison {
 };
 
 // Compares map `k` of `maps` with the autogrid file at `path`.
-inline void compareWithAutogrid(const pw::ad4::GridMaps& maps, int k, const std::string& name,
+inline void compareWithAutogrid(const pw::ad4::Ad4Maps& maps, int k, const std::string& name,
                                 const std::string& path, MapComparison& c) {
-    const std::vector<double> ref = readAutogridMap(path);
-    const auto& ours = maps.values[k];
+    pw::ad4::Ad4Maps refMaps(maps.geometry(), maps.ligandTypes());
+    pw::ad4::readMapFile(path, refMaps, k); // checks the header's grid against ours
+    const auto& ref = refMaps.values(k);
+    const auto& ours = maps.values(k);
     QCOMPARE(static_cast<long>(ref.size()), static_cast<long>(ours.size()));
     for (size_t i = 0; i < ref.size(); ++i) {
         ++c.values;

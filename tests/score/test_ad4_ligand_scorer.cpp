@@ -11,6 +11,7 @@
 #include "score/ad4/Ad4MapFiles.h"
 #include "score/ad4/Ad4Topology.h"
 
+#include <QFile>
 #include <QtTest>
 
 #include <map>
@@ -50,6 +51,29 @@ private slots:
             const Ad4Energy e = scorer.score(pwtest::positions(lig));
             const QString diff = pwtest::compareAd4(e, static_cast<int>(scorer.internalPairs().size()), r);
             QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        }
+    }
+
+    void dockedPosesEqualAutodock4Docking() {
+        // Four poses docked by autodock4 4.2.6 itself (reference/ad4/dock_1stp.dpf, `unbound_model
+        // bound`), as its DLG gives them (coordinates to 3 decimals), and the DOCKED: USER lines it
+        // printed for them (2 decimals): 0.01 covers both roundings.
+        QFile f(QString::fromStdString(pwtest::dataPath("reference/ad4/docked_1stp.tsv")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 5);
+        for (int l = 1; l < lines.size(); ++l) {
+            const QList<QByteArray> c = lines[l].split('\t');
+            QCOMPARE(c.size(), 8);
+            const Molecule lig = pwtest::readPdbqtForTest(pwtest::dataPath("complexes/1stp/ad4_docked/" + c[0].toStdString()));
+            const Ad4LigandScorer scorer(lig, maps("1stp"));
+            const Ad4Energy e = scorer.score(pwtest::positions(lig), UnboundModel::SameAsBound);
+            const double ours[7] = {e.freeEnergy(), e.inter(), e.interVdwHbDesolv, e.interElec, e.intra, e.torsional, e.unbound};
+            for (int k = 0; k < 7; ++k)
+                QVERIFY2(std::fabs(ours[k] - c[k + 1].toDouble()) <= 0.01,
+                         qPrintable(QString("%1 column %2: ours %3, autodock4 %4").arg(c[0].constData()).arg(k + 1).arg(ours[k]).arg(c[k + 1].constData())));
+            // Same as bound: the free energy is inter + torsional.
+            QVERIFY(std::fabs(e.freeEnergy() - (e.inter() + e.torsional)) < 1e-12);
         }
     }
 
@@ -101,6 +125,21 @@ private slots:
         }
     }
 
+    void splinesEqualTheClosedForms() {
+        // energyAndGradient reads the internal energy from splines of the closed forms.
+        const Molecule lig = pwtest::readPdbqtForTest(pwtest::dataPath("complexes/3ce3/ligand_xtal.pdbqt"));
+        const Ad4LigandScorer scorer(lig, maps("3ce3"));
+        for (const char* pose : {"ligand_xtal.pdbqt", "poses/pose03.pdbqt", "poses/pose09.pdbqt"}) {
+            const auto x = pwtest::positions(pwtest::readPdbqtForTest(pwtest::dataPath(std::string("complexes/3ce3/") + pose)));
+            std::vector<Vec3> ga(x.size(), Vec3::Zero()), gs(x.size(), Vec3::Zero());
+            const double a = scorer.intraAnalytic(x, &ga);
+            const double b = scorer.intraSpline(x, &gs);
+            QVERIFY2(std::fabs(a - b) < 1e-6, qPrintable(QString("%1: %2 vs %3").arg(pose).arg(a).arg(b)));
+            for (size_t i = 0; i < x.size(); ++i)
+                QVERIFY2((ga[i] - gs[i]).norm() < 1e-5 * std::max(1.0, ga[i].norm()), pose);
+        }
+    }
+
     void outsideTheGridPaysThePenalty() {
         const Molecule lig = pwtest::readPdbqtForTest(pwtest::dataPath("complexes/1stp/ligand_xtal.pdbqt"));
         const Ad4LigandScorer scorer(lig, maps("1stp"));
@@ -132,6 +171,15 @@ private slots:
         }
         lig.atoms[3].ad4Type = "Xx";
         QVERIFY_THROWS_EXCEPTION(InputError, Ad4LigandScorer(lig, maps("1stp")));
+    }
+
+    void wrongCoordinateCountIsRefused() {
+        const Molecule lig = pwtest::readPdbqtForTest(pwtest::dataPath("complexes/1stp/ligand_xtal.pdbqt"));
+        const Ad4LigandScorer scorer(lig, maps("1stp"));
+        std::vector<Vec3> x = pwtest::positions(lig);
+        x.pop_back();
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, scorer.score(x));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, scorer.energyAndGradient(x));
     }
 
     void rigidLigandHasNoInternalEnergy() {

@@ -7,8 +7,12 @@
 #include "score/ad4/Ad4GridParameterFile.h"
 #include "score/ad4/Ad4MapCache.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <sstream>
 
 using namespace pw;
@@ -21,9 +25,9 @@ Molecule receptor1stp() {
     return readPdbqtForTest(dataPath("complexes/1stp/receptor.pdbqt"));
 }
 
-MapBox box(double dx = 0) {
-    MapBox b;
-    b.centre = Vec3(10.734 + dx, 2.033, -11.537);
+GridGeometry box(double dx = 0) {
+    GridGeometry b;
+    b.center = Vec3(10.734 + dx, 2.033, -11.537);
     b.spacing = 0.5;
     b.npts = {4, 4, 4};
     return b;
@@ -65,12 +69,13 @@ private slots:
         QCOMPARE(built, 1);
         QCOMPARE(a.get(), b.get());
         QCOMPARE(cache.stats().hits, 1L);
-        QCOMPARE(mapIndexOf(*a, "OA"), 1);
-        QCOMPARE(mapIndexOf(*a, "e"), 2);
-        QCOMPARE(mapIndexOf(*a, "HD"), -1);
+        QCOMPARE(a->mapIndex("OA"), 1);
+        QCOMPARE(a->mapIndex("e"), 2);
+        QCOMPARE(a->mapIndex("HD"), -1);
         // The cached maps are the builder's maps.
-        const GridMaps fresh = buildMapsCpu(prepareMaps(m, box(), {"C", "OA"}), 1);
-        QCOMPARE(a->values, fresh.values);
+        const Ad4Maps fresh = buildMapsCpu(prepareMaps(m, box(), {"C", "OA"}), 1);
+        for (int k = 0; k < fresh.mapCount(); ++k)
+            QCOMPARE(a->values(k), fresh.values(k));
     }
 
     void leastRecentlyUsedIsDropped() {
@@ -88,11 +93,54 @@ private slots:
         QCOMPARE(cache.stats().builds, 4L);
     }
 
+    // A second cache on the same folder (a later process) reads the maps instead of building them;
+    // a damaged file is rebuilt and rewritten.
+    void diskCacheServesLaterRuns() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string folder = dir.path().toStdString();
+        const Molecule m = receptor1stp();
+        std::shared_ptr<const Ad4Maps> first;
+        {
+            MapCache cache(2, folder);
+            first = cache.get(m, box(), {"C", "HD", "OA"});
+            QCOMPARE(cache.stats().builds, 1L);
+        }
+        const std::string fld = folder + "/" + [&] {
+            char hex[17];
+            std::snprintf(
+                hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(mapCacheKey(m, box(), {"C", "HD", "OA"})));
+            return std::string(hex);
+        }() + "/maps.maps.fld";
+        QVERIFY(std::filesystem::exists(fld));
+        MapCache later(2, folder);
+        const auto again = later.get(m, box(), {"OA", "C", "HD"});
+        QCOMPARE(later.stats().diskHits, 1L);
+        QCOMPARE(later.stats().builds, 0L);
+        QCOMPARE(again->ligandTypes(), first->ligandTypes());
+        for (int k = 0; k < first->mapCount(); ++k)
+            for (size_t i = 0; i < first->values(k).size(); ++i)
+                QVERIFY(std::fabs(again->values(k)[i] - first->values(k)[i]) <=
+                        0.0005 + 1e-7 * std::fabs(first->values(k)[i])); // files keep 3 decimals
+
+        // Truncate one map file: the next process rebuilds instead of failing.
+        const std::string cMap = std::filesystem::path(fld).parent_path() / "maps.C.map";
+        QVERIFY(std::filesystem::exists(cMap));
+        std::filesystem::resize_file(cMap, 40);
+        MapCache third(2, folder);
+        third.get(m, box(), {"C", "HD", "OA"});
+        QCOMPARE(third.stats().builds, 1L);
+        MapCache fourth(2, folder);
+        fourth.get(m, box(), {"C", "HD", "OA"});
+        QCOMPARE(fourth.stats().diskHits, 1L);
+    }
+
     void readsAutogridGpf() {
         const GridParameterFile g = readGridParameterFile(dataPath("ad4maps/1r55/1r55.gpf"));
         QCOMPARE(g.box.npts[0], 10);
         QCOMPARE(g.box.spacing, 0.6);
-        QCOMPARE(g.box.centre.z(), 25.210);
+        QCOMPARE(g.box.center.z(), 25.210);
         QCOMPARE(g.ligandTypes.size(), size_t(10));
         QCOMPARE(g.ligandTypes[9], std::string("Cl"));
         QCOMPARE(g.receptor, std::string("receptor.pdbqt"));
@@ -116,6 +164,11 @@ private slots:
         fails("npts 10 10 10\nspacing 0.4\ngridcenter auto\n", "bad.gpf:3: 'gridcenter auto'");
         fails("npts 10 10 10\nspacing 0.4\ngridcenter 1 2 3\n",
               "needs npts, spacing, gridcenter and ligand_types");
+        fails("npts 10 10 10\nparameter_file AD4_parameters.dat\n", "bad.gpf:2: parameter_file");
+        fails("npts 10 10 10\ndisorder_h\n", "bad.gpf:2: 'disorder_h' is not supported");
+        std::istringstream ok("npts 2 2 2\nspacing 0.4\ngridcenter 1 2 3\nligand_types C\n"
+                              "parameter_file /usr/share/autodock/AD4.1_bound.dat\n");
+        QCOMPARE(parseGridParameterFile(ok, "ok.gpf").ligandTypes.size(), size_t(1));
     }
 };
 

@@ -129,6 +129,21 @@ private slots:
                      msg.contains("expected 18975"), qPrintable(msg));
     }
 
+    void firstBadMapIsReported() {
+        // The maps are read in parallel; the error is always the first bad one in .fld order.
+        QTemporaryDir dir;
+        copySet(dir.path());
+        for (const char* f : {"/1stp_protein.d.map", "/1stp_protein.C.map"}) {
+            const std::string path = dir.path().toStdString() + f;
+            const std::string t = slurp(path);
+            spit(path, t.substr(0, t.size() / 2));
+        }
+        for (int run = 0; run < 5; ++run) {
+            const QString msg = errorOf(dir.path().toStdString() + "/1stp_protein.maps.fld");
+            QVERIFY2(msg.contains("1stp_protein.C.map:") && msg.contains("truncated map"), qPrintable(msg));
+        }
+    }
+
     void mapOfAnotherGrid() {
         QTemporaryDir dir;
         copySet(dir.path(), "1stp_protein.HD.map", [](std::string t) {

@@ -21,7 +21,7 @@ using namespace pwtest;
 namespace {
 
 struct Gpf {
-    MapBox box;
+    GridGeometry box;
     std::vector<std::string> ligandTypes;
 };
 
@@ -40,7 +40,7 @@ Gpf readGpf(const std::string& path) {
         else if (key == "spacing")
             s >> g.box.spacing;
         else if (key == "gridcenter")
-            s >> g.box.centre.x() >> g.box.centre.y() >> g.box.centre.z();
+            s >> g.box.center.x() >> g.box.center.y() >> g.box.center.z();
         else if (key == "ligand_types")
             for (std::string t; s >> t;)
                 g.ligandTypes.push_back(t);
@@ -56,8 +56,8 @@ std::string receptorOf(const std::string& name) {
 void checkAgainstAutogrid(const Molecule& receptor, const Gpf& gpf, const std::string& mapPrefix,
                           int threads) {
     const MapSetup setup = prepareMaps(receptor, gpf.box, gpf.ligandTypes);
-    const GridMaps maps = buildMapsCpu(setup, threads);
-    QCOMPARE(static_cast<int>(maps.values.size()), static_cast<int>(gpf.ligandTypes.size()) + 2);
+    const Ad4Maps maps = buildMapsCpu(setup, threads);
+    QCOMPARE(maps.mapCount(), static_cast<int>(gpf.ligandTypes.size()) + 2);
     MapComparison c;
     for (size_t k = 0; k < gpf.ligandTypes.size(); ++k)
         compareWithAutogrid(maps, static_cast<int>(k), gpf.ligandTypes[k],
@@ -76,9 +76,9 @@ Molecule charged1stp() {
     return readPdbqtForTest(dataPath("complexes/1stp/receptor.pdbqt"));
 }
 
-MapBox smallBox() {
-    MapBox b;
-    b.centre = Vec3(10.734, 2.033, -11.537);
+GridGeometry smallBox() {
+    GridGeometry b;
+    b.center = Vec3(10.734, 2.033, -11.537);
     b.spacing = 0.5;
     b.npts = {4, 6, 8};
     return b;
@@ -126,21 +126,22 @@ private slots:
 
     void threadCountDoesNotChangeValues() {
         const MapSetup s = prepareMaps(charged1stp(), smallBox(), {"C", "OA", "HD", "NA"});
-        const GridMaps one = buildMapsCpu(s, 1);
-        const GridMaps three = buildMapsCpu(s, 3);
-        QCOMPARE(one.values, three.values);
-        QCOMPARE(one.values[0].size(), size_t(5 * 7 * 9));
+        const Ad4Maps one = buildMapsCpu(s, 1);
+        const Ad4Maps three = buildMapsCpu(s, 3);
+        for (int k = 0; k < one.mapCount(); ++k)
+            QCOMPARE(one.values(k), three.values(k));
+        QCOMPARE(one.values(0).size(), size_t(5 * 7 * 9));
     }
 
     // The sweep stores the point values of mapPointEnergies at x-fastest indices.
     void sweepStoresPointValuesInFileOrder() {
         const MapSetup s = prepareMaps(charged1stp(), smallBox(), {"C", "HD"});
-        const GridMaps g = buildMapsCpu(s, 2);
+        const Ad4Maps g = buildMapsCpu(s, 2);
         double e[4];
-        mapPointEnergies(s, s.box.offset(3, 5, 7), e);
+        mapPointEnergies(s, gridOffset(s.box, 3, 5, 7), e);
         const long p = (7L * 7 + 5) * 5 + 3;
         for (int k = 0; k < 4; ++k)
-            QCOMPARE(g.values[k][p], static_cast<float>(e[k]));
+            QCOMPARE(g.values(k)[p], static_cast<float>(e[k]));
         QVERIFY(e[2] != 0.0); // electrostatics reaches every point
     }
 
@@ -153,7 +154,7 @@ private slots:
 
     void badRequestsAreRejected() {
         const Molecule m = charged1stp();
-        MapBox odd = smallBox();
+        GridGeometry odd = smallBox();
         odd.npts[1] = 5;
         expectInputError([&] { prepareMaps(m, odd, {"C"}); }, "npts must be even");
         expectInputError([&] { prepareMaps(m, smallBox(), {"C", "Qq"}); }, "'Qq'");

@@ -4,6 +4,7 @@
 #include "core/InputError.h"
 #include "score/ad4/Ad4PairTerms.h"
 #include "score/ad4/Ad4Parameters.h"
+#include "score/ad4/Ad4R2Spline.h"
 
 #include <QtTest>
 
@@ -156,6 +157,23 @@ private slots:
             const double fe = (mehlerSolmajerDielectric(r + h) - mehlerSolmajerDielectric(r - h)) / (2 * h);
             QVERIFY(std::fabs(mehlerSolmajerDielectricDerivative(r) - fe) < 1e-6);
         }
+    }
+
+    void r2SplineInterpolatesValueAndSlope() {
+        // f(r2) = sin(r2) + r2^2: the cubic Hermite spline is exact at the knots and close between.
+        const R2Spline s(10.0, 64, [](double r2, double* d) {
+            *d = std::cos(r2) + 2 * r2;
+            return std::sin(r2) + r2 * r2;
+        });
+        for (double r2 = 0.0; r2 < 10.0; r2 += 0.01731) {
+            double d = 0;
+            const double v = s(r2, &d);
+            QVERIFY(std::fabs(v - (std::sin(r2) + r2 * r2)) < 1e-9);
+            QVERIFY(std::fabs(d - (std::cos(r2) + 2 * r2)) < 1e-5);
+        }
+        double d = 1;
+        QCOMPARE(s(12.0, &d), std::sin(10.0) + 100.0); // held beyond the end, slope 0
+        QCOMPARE(d, 0.0);
     }
 
     void dielectricEqualsAutodock4() {

@@ -5,6 +5,7 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <sstream>
 
 using namespace pw;
@@ -41,6 +42,57 @@ private slots:
         QCOMPARE(b.size, Vec3(10, 12, 14));
     }
 
+    void otherVinaKeysAreWarnedAbout() {
+        std::istringstream in("receptor = r.pdbqt\ncenter_x = 1\ncenter_y = 2\ncenter_z = 3\n"
+                              "size_x = 10\nsize_y = 12\nsize_z = 14\nexhaustiveness = 8\n"
+                              "weight_rot = 0.2\n");
+        const VinaConfig c = parseVinaConfig(in, "cfg");
+        QCOMPARE(int(c.warnings.size()), 3);
+        QVERIFY2(c.warnings[0].rfind("cfg:1: warning: the Vina option 'receptor'", 0) == 0,
+                 c.warnings[0].c_str());
+        QVERIFY2(c.warnings[1].rfind("cfg:8: warning: the Vina option 'exhaustiveness'", 0) == 0,
+                 c.warnings[1].c_str());
+        QVERIFY2(c.warnings[2].rfind("cfg:9: warning: weight_rot is ignored, as Vina", 0) == 0,
+                 c.warnings[2].c_str());
+        QVERIFY(!c.scoring.has_value());
+        // weight_rot changes nothing: Vina 1.2.3 keeps 0.05846 whatever it says.
+        QCOMPARE(c.scoringFunction(ScoringKind::Vina, nullptr).weightRot(),
+                 ScoringFunction(ScoringKind::Vina).weightRot());
+    }
+
+    void scoringAndWeightsAreHonoured() {
+        std::istringstream in("center_x = 1\ncenter_y = 2\ncenter_z = 3\nsize_x = 10\n"
+                              "size_y = 12\nsize_z = 14\nscoring = vinardo\n"
+                              "weight_vinardo_hydrogen = -0.7\nweight_gauss1 = -0.05\n");
+        const VinaConfig c = parseVinaConfig(in, "cfg");
+        QVERIFY(c.warnings.empty());
+        QCOMPARE(c.scoringOr(ScoringKind::Vina), ScoringKind::Vinardo);
+        std::vector<std::string> notes;
+        const ScoringFunction vinardo = c.scoringFunction(ScoringKind::Vinardo, &notes);
+        QCOMPARE(vinardo.kind(), ScoringKind::Vinardo);
+        QCOMPARE(vinardo.weights()[HydrogenBond], -0.7);
+        QCOMPARE(vinardo.weights()[Gauss1],
+                 ScoringFunction::defaultWeights(ScoringKind::Vinardo)[Gauss1]);
+        // weight_gauss1 belongs to Vina's function: ignored with vinardo, and said so.
+        QCOMPARE(int(notes.size()), 1);
+        QVERIFY2(
+            notes[0].rfind("cfg:9: warning: weight_gauss1 is ignored with scoring vinardo", 0) == 0,
+            notes[0].c_str());
+        notes.clear();
+        const ScoringFunction vina = c.scoringFunction(ScoringKind::Vina, &notes);
+        QCOMPARE(vina.weights()[Gauss1], -0.05);
+        QCOMPARE(vina.weights()[Repulsion],
+                 ScoringFunction::defaultWeights(ScoringKind::Vina)[Repulsion]);
+        QCOMPARE(int(notes.size()), 1);
+        QVERIFY2(notes[0].rfind("cfg:8: warning: weight_vinardo_hydrogen is ignored", 0) == 0,
+                 notes[0].c_str());
+        // The weights reach the pair energy, not only the accessor.
+        double d1 = 0, d2 = 0;
+        const int c3 = static_cast<int>(XsType::C_H);
+        const double standard = ScoringFunction(ScoringKind::Vina).pairEnergy(c3, c3, 4.0, &d1);
+        QVERIFY(std::abs(vina.pairEnergy(c3, c3, 4.0, &d2) - standard) > 1e-6);
+    }
+
     void badInputNamesFileLineAndExpectation_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
@@ -61,6 +113,14 @@ private slots:
                                        << "box.txt:1: center_x expects a number in Å, found "
                                           "'1.5A'";
         QTest::newRow("missing") << full << "box.txt: missing center_x";
+        QTest::newRow("ad4 scoring") << full + "center_x = 1\nscoring = ad4\n"
+                                     << "box.txt:7: scoring expects vina or vinardo, found 'ad4'";
+        QTest::newRow("bad weight")
+            << full + "center_x = 1\nweight_hydrogen = strong\n"
+            << "box.txt:7: weight_hydrogen expects a number, found 'strong'";
+        QTest::newRow("weight twice")
+            << full + "center_x = 1\nweight_gauss1 = 1\nweight_gauss1 = 2\n"
+            << "box.txt:8: weight_gauss1 is given twice";
     }
     void badInputNamesFileLineAndExpectation() {
         QFETCH(QString, text);

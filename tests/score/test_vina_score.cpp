@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 using namespace pw;
@@ -124,12 +125,21 @@ void TestVinaScore::vinardoMatchesVina() {
 }
 
 void TestVinaScore::rotatableBondCountMatchesVina() {
-    // 1iep (imatinib): 7 BRANCH records, one of them ends in a methyl... Vina's Nrot is 7.
+    // 1iep (imatinib): TORSDOF 7 and 7 BRANCH records. Vina's Nrot follows from its own printout,
+    // affinity = inter / (1 + 0.05846 Nrot): -17.634 / -12.513 gives 7.00.
+    const QJsonObject xtal = pwtest::readJson(pwtest::dataPath("reference/1iep.json"))["poses"]
+                                 .toObject()["xtal"]
+                                 .toObject()["score_only"]
+                                 .toObject();
+    const double vinaNrot =
+        (xtal["inter"].toDouble() / xtal["affinity"].toDouble() - 1.0) / 0.05846;
+    QVERIFY2(std::abs(vinaNrot - 7.0) < 0.02, qPrintable(QString::number(vinaNrot)));
     const Molecule lig =
         pwtest::readPdbqtForTest(pwtest::dataPath("complexes/1iep/ligand_xtal.pdbqt"));
     const auto topo = buildVinaLigandTopology(lig);
-    std::printf("1iep Nrot %.1f, rotatable bonds %zu, intra pairs %zu\n", topo.numTors,
-                topo.rotatableBonds.size(), topo.intraPairs.size());
+    QCOMPARE(topo.numTors, 7.0);
+    QCOMPARE(topo.rotatableBonds.size(), size_t(7)); // one per BRANCH record
+    QVERIFY(!topo.intraPairs.empty());
 }
 
 QTEST_GUILESS_MAIN(TestVinaScore)

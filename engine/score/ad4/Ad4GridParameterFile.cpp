@@ -50,7 +50,7 @@ GridParameterFile parseGridParameterFile(std::istream& in, const std::string& fi
             s.clear();
             s.seekg(start);
             for (int a = 0; a < 3; ++a)
-                g.box.centre[a] = readValue<double>(s, file, line, key);
+                g.box.center[a] = readValue<double>(s, file, line, key);
             haveCentre = true;
         } else if (key == "ligand_types") {
             for (std::string t; s >> t;)
@@ -59,6 +59,20 @@ GridParameterFile parseGridParameterFile(std::istream& in, const std::string& fi
             s >> g.receptor;
         } else if (key == "smooth") {
             g.options.smooth = readValue<double>(s, file, line, key);
+        } else if (key == "parameter_file") {
+            std::string name;
+            s >> name;
+            if (name.size() < 15 || name.compare(name.size() - 15, 15, "AD4.1_bound.dat") != 0)
+                throw InputError(file, line,
+                                 "parameter_file '" + name +
+                                     "': only the built-in AD4.1_bound parameters are "
+                                     "supported (AD4.1_bound.dat)");
+        } else if (key == "disorder_h" || key == "covalentmap" || key == "nbp_r_eps" ||
+                   key == "nbp_coeffs" || key.rfind("intnbp", 0) == 0) {
+            throw InputError(file, line,
+                             "'" + key +
+                                 "' is not supported: the maps would differ "
+                                 "from autogrid's");
         } else if (key == "dielectric") {
             const double d = readValue<double>(s, file, line, key);
             g.options.distanceDependentDielectric = d < 0;

@@ -12,7 +12,7 @@
 namespace pw::ad4 {
 
 struct GridParameterFile {
-    MapBox box;
+    GridGeometry box;
     std::vector<std::string> ligandTypes;
     std::string receptor; // as written in the GPF (relative to the GPF's folder when relative)
     MapBuildOptions options;
@@ -20,7 +20,8 @@ struct GridParameterFile {
 
 // Throws pw::InputError(file, line, ...) on a malformed value and (file, 0, ...) when npts,
 // spacing, gridcenter or ligand_types is missing; gridcenter "auto" is not supported (it names the
-// receptor's centre of mass: give the centre).
+// receptor's centre of mass: give the centre), nor are keywords that change the maps beyond the
+// AD4.1_bound model (another parameter_file, disorder_h, covalentmap, nbp_*, intnbp_*).
 GridParameterFile readGridParameterFile(const std::string& path);
 GridParameterFile parseGridParameterFile(std::istream& in, const std::string& sourceName);
 

@@ -5,11 +5,14 @@
 //    internal energy from its r^2-sampled, `smooth 0.5` tables with the 8 Å cutoff): its parts
 //    equal what `autodock4` prints for an `epdb` run (tests/score/test_ad4_ligand_scorer.cpp);
 //  - energyAndGradient(): the analytic twin for the docking search (closed-form smoothed pair
-//    potentials, exact dielectric and desolvation, the maps' trilinear interpolant), with dE/dx.
+//    potentials, exact dielectric and desolvation, the maps' trilinear interpolant), with dE/dx;
+//    its internal part is read from cubic Hermite splines in r^2 of those closed forms (exact
+//    value and slope every 1/64 Å^2), intraAnalytic() evaluates them directly.
 //
 // Inputs: a ligand with AutoDock 4 types, partial charges and (for flexible ligands) a torsion
 // tree, as the PDBQT reader gives it; TORSDOF is read from the "TORSDOF" property, else it is
-// the torsion count.
+// the torsion count. Every evaluation is const and touches no shared mutable state: one scorer
+// may serve many threads.
 #pragma once
 
 #include "core/Molecule.h"
@@ -23,7 +26,12 @@
 
 namespace pw::ad4 {
 
-// The parts autodock4 prints for a pose ("epdb: USER ..." lines).
+// What "(4) Unbound System's Energy" is: 0 in a single-point `epdb` run, the pose's own internal
+// energy for docked poses under autodock4 4.2's default `unbound_model bound` (then the free
+// energy of binding is inter + torsional).
+enum class UnboundModel { Zero, SameAsBound };
+
+// The parts autodock4 prints for a pose ("epdb: USER ..." or "DOCKED: USER ..." lines).
 struct Ad4Energy {
     double interVdwHbDesolv = 0; // "vdW + Hbond + desolv Energy"
     double interElec = 0;        // "Electrostatic Energy"
@@ -69,7 +77,8 @@ public:
     const Ad4Maps& maps() const { return maps_; }
 
     // autodock4's numbers for these coordinates (one per ligand atom).
-    Ad4Energy score(const std::vector<Eigen::Vector3d>& coords) const;
+    Ad4Energy score(const std::vector<Eigen::Vector3d>& coords,
+                    UnboundModel unbound = UnboundModel::Zero) const;
 
     // The search objective, inter + intra (what AutoDock-GPU reports as "inter + intra"), in the
     // analytic form; gradient (resized to atomCount()) receives dE/dx when given. Atoms outside
@@ -77,14 +86,19 @@ public:
     // grid centre, counted twice as autodock4 counts it (as vdW and as electrostatics).
     double energyAndGradient(const std::vector<Eigen::Vector3d>& coords,
                              std::vector<Eigen::Vector3d>* gradient = nullptr) const;
-    // The analytic form's parts, without the gradient.
+    // The analytic form's parts (gradient, when given, is added to; it must be sized).
     double interAnalytic(const std::vector<Eigen::Vector3d>& coords,
                          std::vector<Eigen::Vector3d>* gradient) const;
     double intraAnalytic(const std::vector<Eigen::Vector3d>& coords,
                          std::vector<Eigen::Vector3d>* gradient) const;
+    // intraAnalytic from the splines (what energyAndGradient uses): within ~1e-6 of it.
+    double intraSpline(const std::vector<Eigen::Vector3d>& coords,
+                       std::vector<Eigen::Vector3d>* gradient) const;
 
 private:
     struct Tables; // autodock4's sampled energy tables
+    // Throws std::invalid_argument (a caller's bug, not bad input) unless one coordinate per atom.
+    void requireAtomCount(const std::vector<Eigen::Vector3d>& coords) const;
 
     const Ad4Maps& maps_;
     std::vector<int> mapOfAtom_;

@@ -24,7 +24,7 @@ const AtomParameters& knownType(const std::string& type, const std::string& file
     return *p;
 }
 
-void checkBox(const MapBox& box, const std::string& file) {
+void checkBox(const GridGeometry& box, const std::string& file) {
     for (int a = 0; a < 3; ++a)
         if (box.npts[a] <= 0 || box.npts[a] % 2 != 0)
             throw InputError(file, 0,
@@ -79,7 +79,7 @@ HbondFactors hbondFactors(const MapSetup& s, const ReceptorSite& site, int siteI
 
 } // namespace
 
-MapSetup prepareMaps(const Molecule& receptor, const MapBox& box,
+MapSetup prepareMaps(const Molecule& receptor, const GridGeometry& box,
                      const std::vector<std::string>& ligandTypes, const MapBuildOptions& options) {
     const std::string& file = receptor.sourceFile;
     checkBox(box, file);
@@ -122,7 +122,7 @@ MapSetup prepareMaps(const Molecule& receptor, const MapBox& box,
                          "receptor has no partial charges (all are zero): AD4 maps need a "
                          "charged PDBQT receptor (Gasteiger charges, columns 71-76)");
 
-    s.sites = mapReceptorSites(receptor, box.centre, typeOf, s.receptorTypes);
+    s.sites = mapReceptorSites(receptor, box.center, typeOf, s.receptorTypes);
     for (size_t i = 0; i < s.sites.size(); ++i)
         if (s.sites[i].hbond == HbondType::Donor1 || s.sites[i].hbond == HbondType::DonorSpherical)
             s.donors.push_back(static_cast<int>(i));
@@ -131,7 +131,7 @@ MapSetup prepareMaps(const Molecule& receptor, const MapBox& box,
     s.pairTables.reserve(s.mapTypes.size() * s.receptorTypes.size() * kMapPairTableSize);
     for (const AtomParameters* m : s.mapTypes)
         for (const AtomParameters* r : s.receptorTypes) {
-            const auto t = mapPairTable(*m, *r, options.smooth, fe);
+            const auto t = cachedMapPairTable(*m, *r, options.smooth, fe);
             s.pairTables.insert(s.pairTables.end(), t.begin(), t.end());
         }
     s.desolvation = mapDesolvationTable(fe);
@@ -155,13 +155,14 @@ void mapPointEnergies(const MapSetup& s, const Vec3& c, double* out) {
     double elec = 0, desolv = 0;
 
     // autogrid fades acceptor probes by how far each donor's X-H points from the closest donor's.
+    // (Squared distances: the same donor as autogrid's distances but for exact ties.)
     int closestDonor = 0;
-    double rMin = 999999.;
+    double r2Min = 999999. * 999999.;
     for (int ia : s.donors) {
         const Vec3 d = s.sites[ia].position - c;
-        const double r = std::sqrt(d.x() * d.x() + d.y() * d.y() + d.z() * d.z());
-        if (r < rMin) {
-            rMin = r;
+        const double r2 = d.x() * d.x() + d.y() * d.y() + d.z() * d.z();
+        if (r2 < r2Min) {
+            r2Min = r2;
             closestDonor = ia;
         }
     }
@@ -223,13 +224,9 @@ void mapPointEnergies(const MapSetup& s, const Vec3& c, double* out) {
     out[nm + 1] = desolv;
 }
 
-GridMaps buildMapsCpu(const MapSetup& s, int threads) {
-    GridMaps g;
-    g.box = s.box;
-    g.types = s.typeNames;
+Ad4Maps buildMapsCpu(const MapSetup& s, int threads) {
+    Ad4Maps g(s.box, s.typeNames);
     const int nmaps = s.mapCount();
-    const long n = s.box.pointCount();
-    g.values.assign(nmaps, std::vector<float>(n));
     const int nx = s.box.points(0), ny = s.box.points(1), nz = s.box.points(2);
     if (threads <= 0)
         threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -237,10 +234,10 @@ GridMaps buildMapsCpu(const MapSetup& s, int threads) {
         std::vector<double> e(nmaps);
         for (int iy = 0; iy < ny; ++iy)
             for (int ix = 0; ix < nx; ++ix) {
-                mapPointEnergies(s, s.box.offset(ix, iy, static_cast<int>(iz)), e.data());
-                const long p = (iz * ny + iy) * nx + ix;
+                mapPointEnergies(s, gridOffset(s.box, ix, iy, static_cast<int>(iz)), e.data());
+                const size_t p = g.index(ix, iy, static_cast<int>(iz));
                 for (int k = 0; k < nmaps; ++k)
-                    g.values[k][p] = static_cast<float>(e[k]);
+                    g.values(k)[p] = static_cast<float>(e[k]);
             }
     });
     return g;

@@ -4,6 +4,7 @@
 
 #include "core/Molecule.h"
 #include "score/ad4/Ad4MapTables.h"
+#include "score/ad4/Ad4Maps.h"
 #include "score/ad4/Ad4Parameters.h"
 #include "score/ad4/Ad4ReceptorSites.h"
 
@@ -13,32 +14,11 @@
 
 namespace pw::ad4 {
 
-// autogrid's box: `npts` intervals per axis (even), npts + 1 points, centred on `centre`.
-struct MapBox {
-    Vec3 centre = Vec3::Zero();
-    double spacing = 0.375;
-    std::array<int, 3> npts{0, 0, 0};
-
-    int points(int axis) const { return npts[axis] + 1; }
-    long pointCount() const { return long(points(0)) * points(1) * points(2); }
-    // Point (ix, iy, iz) relative to the centre, as autogrid computes it: (i - npts/2) * spacing.
-    Vec3 offset(int ix, int iy, int iz) const {
-        return Vec3(double(ix - npts[0] / 2) * spacing, double(iy - npts[1] / 2) * spacing,
-                    double(iz - npts[2] / 2) * spacing);
-    }
-    bool operator==(const MapBox&) const = default;
-};
-
-// Maps as built: values[k] for k < types.size() is the affinity map of types[k], then "e", then
-// "d"; each holds pointCount() values with x fastest, then y, then z (the .map file order).
-struct GridMaps {
-    MapBox box;
-    std::vector<std::string> types;
-    std::vector<std::vector<float>> values;
-
-    const std::vector<float>& electrostatic() const { return values[types.size()]; }
-    const std::vector<float>& desolvation() const { return values[types.size() + 1]; }
-};
+// Point (ix, iy, iz) relative to the grid centre, as autogrid computes it: (i - npts/2) * spacing.
+inline Vec3 gridOffset(const GridGeometry& g, int ix, int iy, int iz) {
+    return Vec3(double(ix - g.npts[0] / 2) * g.spacing, double(iy - g.npts[1] / 2) * g.spacing,
+                double(iz - g.npts[2] / 2) * g.spacing);
+}
 
 struct MapBuildOptions {
     double smooth = kSmoothWidth;            // autogrid's `smooth` (Å)
@@ -51,7 +31,7 @@ inline constexpr int kMaxMapTypes = 32;
 // Everything the sweep reads, prepared once per receptor + box + type set; the CPU and the CUDA
 // builders read the same setup.
 struct MapSetup {
-    MapBox box;
+    GridGeometry box;
     std::vector<std::string> typeNames;
     std::vector<const AtomParameters*> mapTypes;      // one per affinity map
     std::vector<const AtomParameters*> receptorTypes; // distinct receptor types, first-seen order
@@ -69,7 +49,7 @@ struct MapSetup {
 // Throws pw::InputError naming the receptor's file for: an atom without an AD4 type, a type the
 // force field does not know, a receptor whose charges are all zero (not charged), a box with
 // odd or non-positive npts or a non-positive spacing, an unknown, repeated or excess ligand type.
-MapSetup prepareMaps(const Molecule& receptor, const MapBox& box,
+MapSetup prepareMaps(const Molecule& receptor, const GridGeometry& box,
                      const std::vector<std::string>& ligandTypes,
                      const MapBuildOptions& options = {});
 
@@ -78,6 +58,6 @@ MapSetup prepareMaps(const Molecule& receptor, const MapBox& box,
 void mapPointEnergies(const MapSetup& setup, const Vec3& offset, double* out);
 
 // The whole grid on the CPU, z-planes spread over `threads` (0 = all cores).
-GridMaps buildMapsCpu(const MapSetup& setup, int threads = 0);
+Ad4Maps buildMapsCpu(const MapSetup& setup, int threads = 0);
 
 } // namespace pw::ad4

@@ -1,6 +1,11 @@
 #include "score/ad4/Ad4MapCache.h"
 
+#include "core/InputError.h"
+#include "score/ad4/Ad4MapFiles.h"
+
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 
 namespace pw::ad4 {
 
@@ -28,7 +33,7 @@ constexpr int kFormatVersion = 1; // bump when the maps a key stands for change
 
 } // namespace
 
-std::uint64_t mapCacheKey(const Molecule& receptor, const MapBox& box,
+std::uint64_t mapCacheKey(const Molecule& receptor, const GridGeometry& box,
                           const std::vector<std::string>& ligandTypes,
                           const MapBuildOptions& options) {
     Fingerprint f;
@@ -41,9 +46,9 @@ std::uint64_t mapCacheKey(const Molecule& receptor, const MapBox& box,
         f.number(a.charge);
         f.text(a.ad4Type);
     }
-    f.number(box.centre.x());
-    f.number(box.centre.y());
-    f.number(box.centre.z());
+    f.number(box.center.x());
+    f.number(box.center.y());
+    f.number(box.center.z());
     f.number(box.spacing);
     for (int n : box.npts)
         f.integer(n);
@@ -57,12 +62,40 @@ std::uint64_t mapCacheKey(const Molecule& receptor, const MapBox& box,
     return f.h;
 }
 
-MapCache::MapCache(size_t capacity) : capacity_(std::max<size_t>(1, capacity)) {}
+MapCache::MapCache(size_t capacity, std::string directory)
+    : capacity_(std::max<size_t>(1, capacity)), directory_(std::move(directory)) {}
 
-std::shared_ptr<const GridMaps> MapCache::get(const Molecule& receptor, const MapBox& box,
-                                              const std::vector<std::string>& ligandTypes,
-                                              const MapBuildOptions& options,
-                                              const Builder& build) {
+std::string MapCache::fldPath(std::uint64_t key) const {
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(key));
+    return (std::filesystem::path(directory_) / hex / "maps.maps.fld").string();
+}
+
+std::shared_ptr<const Ad4Maps> MapCache::fromDisk(std::uint64_t key, const GridGeometry& box) {
+    if (directory_.empty())
+        return nullptr;
+    const std::string path = fldPath(key);
+    if (!std::filesystem::exists(path))
+        return nullptr;
+    try {
+        auto maps = std::make_shared<const Ad4Maps>(readMapsFld(path));
+        return maps->geometry().sameAs(box) ? maps : nullptr;
+    } catch (const InputError&) {
+        return nullptr; // damaged or foreign: rebuilt and rewritten
+    }
+}
+
+void MapCache::toDisk(std::uint64_t key, const Ad4Maps& maps) const {
+    if (directory_.empty())
+        return;
+    const std::string path = fldPath(key);
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+    writeMapsFld(maps, path); // temporary files renamed at the end: never a half-written set
+}
+
+std::shared_ptr<const Ad4Maps> MapCache::get(const Molecule& receptor, const GridGeometry& box,
+                                             const std::vector<std::string>& ligandTypes,
+                                             const MapBuildOptions& options, const Builder& build) {
     const std::uint64_t key = mapCacheKey(receptor, box, ligandTypes, options);
     {
         std::lock_guard lock(mutex_);
@@ -74,12 +107,20 @@ std::shared_ptr<const GridMaps> MapCache::get(const Molecule& receptor, const Ma
             return it->maps;
         }
     }
-    // Built outside the lock: other receptors stay served meanwhile (two threads asking for the
-    // same new maps at once may both build them; the second result replaces nothing).
-    const MapSetup setup = prepareMaps(receptor, box, ligandTypes, options);
-    auto maps = std::make_shared<const GridMaps>(build ? build(setup) : buildMapsCpu(setup));
+    // Read or built outside the lock: other receptors stay served meanwhile (two threads asking
+    // for the same new maps at once may both build them; the first one kept wins).
+    std::shared_ptr<const Ad4Maps> maps = fromDisk(key, box);
+    const bool fromFile = maps != nullptr;
+    if (!maps) {
+        const MapSetup setup = prepareMaps(receptor, box, ligandTypes, options);
+        Ad4Maps built = build ? build(setup) : buildMapsCpu(setup);
+        if (!receptor.sourceFile.empty())
+            built.receptorFile = std::filesystem::path(receptor.sourceFile).filename().string();
+        toDisk(key, built);
+        maps = std::make_shared<const Ad4Maps>(std::move(built));
+    }
     std::lock_guard lock(mutex_);
-    ++stats_.builds;
+    ++(fromFile ? stats_.diskHits : stats_.builds);
     auto it = std::find_if(entries_.begin(), entries_.end(),
                            [&](const Entry& e) { return e.key == key; });
     if (it != entries_.end())
@@ -98,15 +139,6 @@ MapCache::Stats MapCache::stats() const {
 size_t MapCache::size() const {
     std::lock_guard lock(mutex_);
     return entries_.size();
-}
-
-int mapIndexOf(const GridMaps& maps, const std::string& type) {
-    if (type == "e")
-        return static_cast<int>(maps.types.size());
-    if (type == "d")
-        return static_cast<int>(maps.types.size()) + 1;
-    const auto it = std::find(maps.types.begin(), maps.types.end(), type);
-    return it == maps.types.end() ? -1 : static_cast<int>(it - maps.types.begin());
 }
 
 } // namespace pw::ad4

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
 
 namespace pw::ad4 {
 
@@ -28,6 +32,23 @@ std::vector<double> mapPairTable(const AtomParameters& map, const AtomParameters
     return smoothWithWindowMinimum(
         raw, 2.0 * half / kMapTableDivisions, tableDistance,
         [](double r) { return static_cast<int>(std::lround(r * kMapTableDivisions)); });
+}
+
+std::vector<double> cachedMapPairTable(const AtomParameters& map, const AtomParameters& receptor,
+                                       double smooth, const FreeEnergyCoefficients& fe) {
+    using Key = std::tuple<std::string, std::string, double, double, double>;
+    static std::mutex mutex;
+    static std::map<Key, std::vector<double>> tables;
+    const Key key{std::string(map.type), std::string(receptor.type), smooth, fe.vdW, fe.hbond};
+    {
+        std::lock_guard lock(mutex);
+        if (auto it = tables.find(key); it != tables.end())
+            return it->second;
+    }
+    std::vector<double> t = mapPairTable(map, receptor, smooth, fe);
+    std::lock_guard lock(mutex);
+    tables.emplace(key, t);
+    return t;
 }
 
 std::vector<double> mapDesolvationTable(const FreeEnergyCoefficients& fe) {

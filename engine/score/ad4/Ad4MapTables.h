@@ -25,6 +25,11 @@ inline constexpr double kMapCoulombFactor = 332.0;
 std::vector<double> mapPairTable(const AtomParameters& map, const AtomParameters& receptor,
                                  double smooth, const FreeEnergyCoefficients& fe);
 
+// The same table, computed once per process for each (map type, receptor type, smooth, weights)
+// and then copied from memory (tables do not depend on the receptor's atoms). Thread-safe.
+std::vector<double> cachedMapPairTable(const AtomParameters& map, const AtomParameters& receptor,
+                                       double smooth, const FreeEnergyCoefficients& fe);
+
 // coeff_desolv * exp(-r^2 / (2 sigma^2)); sample 0 is 0 as autogrid leaves it.
 std::vector<double> mapDesolvationTable(const FreeEnergyCoefficients& fe);
 // 332 / eps(r) with the Mehler-Solmajer dielectric when `distanceDependent`, else 332 / constant

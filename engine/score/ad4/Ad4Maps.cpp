@@ -61,7 +61,8 @@ std::string Ad4Maps::mapName(int map) const {
 
 double Ad4Maps::interpolate(int map, const Eigen::Vector3d& p) const {
     // autodock4 4.2.6 trilinterp: cell index by truncation, fractional weights held in float,
-    // the eight corners summed w (z) outermost, u (x) innermost, weight products in float.
+    // the eight corners summed w (z) outermost, u (x) innermost, each weight * value product in
+    // float (autodock4's maps are float), the sum in double.
     const Eigen::Vector3d lo = geometry_.lo();
     const double inv = 1.0 / geometry_.spacing;
     int c0[3];
@@ -78,8 +79,9 @@ double Ad4Maps::interpolate(int map, const Eigen::Vector3d& p) const {
     for (int dz = 0; dz <= 1; ++dz)
         for (int dy = 0; dy <= 1; ++dy)
             for (int dx = 0; dx <= 1; ++dx) {
-                const float weight = w[0][dx] * w[1][dy] * w[2][dz];
-                e += weight * static_cast<double>(v[index(c0[0] + dx, c0[1] + dy, c0[2] + dz)]);
+                // Maps are float in autodock4 too: weight times value is a float product.
+                const float term = w[0][dx] * w[1][dy] * w[2][dz] * v[index(c0[0] + dx, c0[1] + dy, c0[2] + dz)];
+                e += term;
             }
     return e;
 }

@@ -1,6 +1,5 @@
 #include "BatchRefineJob.h"
 
-#include "MinimizeJob.h"
 #include "PostToGui.h"
 #include "backend/DeviceSelection.h"
 #include "chem/LigandPreparation.h"
@@ -26,10 +25,6 @@ QString ligandLabel(const Molecule& m, size_t i) {
 }
 
 } // namespace
-
-int batchCpuThreads() {
-    return std::max(1, QThread::idealThreadCount() - 1);
-}
 
 BatchRefineResult runBatchRefinement(const ScoringTarget& target,
                                      const std::vector<Molecule>& ligands, const QString& device,

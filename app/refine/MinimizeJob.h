@@ -25,10 +25,6 @@ struct MinimizeJobResult {
     bool ok() const { return error.isEmpty() && !cancelled; }
 };
 
-// The options the app minimizes with (tests compute the reference with the same): BFGS with a
-// strong-Wolfe search to convergence on the grid, Vina's numbers reported from exact sums.
-RefinementOptions appRefinementOptions();
-
 // Runs the job now (on the calling thread): prepares the ligand, moves it on the target's grid,
 // reports exactly. onFrame (may be empty) sees every accepted step; returning false stops.
 MinimizeJobResult runMinimization(const ScoringTarget& target, const Molecule& ligand,

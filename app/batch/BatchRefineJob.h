@@ -38,9 +38,6 @@ BatchRefineResult runBatchRefinement(const ScoringTarget& target,
                                      const std::vector<Molecule>& ligands, const QString& device,
                                      int cpuThreads, Progress* progress);
 
-// Threads the app gives a CPU batch: all cores but one, which stays with the GUI.
-int batchCpuThreads();
-
 class BatchRefineJob : public QObject {
     Q_OBJECT
 public:

@@ -19,13 +19,6 @@ constexpr std::chrono::milliseconds kMinFrameInterval{16}; // one 60 Hz display 
 
 } // namespace
 
-RefinementOptions appRefinementOptions() {
-    RefinementOptions o;
-    o.minimize.lineSearch = LineSearchKind::StrongWolfe;
-    o.minimize.recordTrajectory = false; // the job keeps its own frames, with their terms
-    return o;
-}
-
 MinimizeJobResult runMinimization(const ScoringTarget& target, const Molecule& ligand,
                                   const RefinementOptions& options,
                                   const std::function<bool(TrajectoryPoint&&)>& onFrame,

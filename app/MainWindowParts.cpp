@@ -1,0 +1,103 @@
+// MainWindow's side of the workflow parts: the context they see, their installation from the
+// registration list, and their pieces of the session file. Nothing here names a part.
+#include "MainWindow.h"
+
+#include "JobRunner.h"
+#include "TargetBuilder.h"
+#include "parts/PartContext.h"
+#include "parts/RegisteredParts.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QListWidget>
+#include <QMenu>
+#include <QStatusBar>
+#include <QToolBar>
+
+namespace pw {
+
+class MainWindow::Context : public PartContext {
+public:
+    explicit Context(MainWindow& window) : w_(window) {}
+
+    Document& document() override { return w_.document_; }
+    MoleculeView* view() override { return w_.view_; }
+    QStatusBar* statusBar() override { return w_.statusBar(); }
+    SettingsPanel* settings() override { return w_.settings_; }
+    QUndoStack* undoStack() override { return w_.undo_; }
+    JobRunner& jobs() override { return *w_.jobs_; }
+    TargetBuilder& targets() override { return *w_.targets_; }
+    QMainWindow* window() override { return &w_; }
+
+    void addDock(QDockWidget* dock, Qt::DockWidgetArea area, bool startHidden) override {
+        w_.addDockWidget(area, dock);
+        if (startHidden)
+            dock->hide();
+        w_.viewMenu_->addAction(dock->toggleViewAction());
+    }
+
+    void addAction(PartMenu menu, QAction* action, bool onToolBar) override {
+        switch (menu) {
+        case PartMenu::File:
+            w_.fileMenu_->insertAction(w_.fileWorkflowEnd_, action);
+            break;
+        case PartMenu::Refine:
+            w_.refineMenu_->insertAction(w_.cancelAction_, action);
+            break;
+        case PartMenu::View:
+            w_.viewMenu_->addAction(action);
+            break;
+        case PartMenu::LigandList:
+            w_.ligandList_->addAction(action);
+            break;
+        }
+        if (onToolBar)
+            w_.toolBar_->insertAction(w_.cancelAction_, action);
+    }
+
+    void showError(const QString& message) override { w_.showError(message); }
+    QString lastDirectory() const override { return w_.lastDirectory_; }
+    void setLastDirectory(const QString& directory) override { w_.lastDirectory_ = directory; }
+    QString deviceDescription() const override { return w_.deviceDescription_; }
+    void showDocumentLigands() override { w_.showSelectedLigands(); }
+    void rankLigandsByAffinity() override { w_.rankAction_->setChecked(true); }
+
+private:
+    MainWindow& w_;
+};
+
+void MainWindow::installParts() {
+    partContext_ = std::make_unique<Context>(*this);
+    parts_ = createRegisteredParts();
+    for (const auto& p : parts_)
+        p->install(*partContext_);
+}
+
+WorkflowPart* MainWindow::part(const QString& name) const {
+    for (const auto& p : parts_)
+        if (p->name() == name)
+            return p.get();
+    return nullptr;
+}
+
+bool MainWindow::runStep(const QString& step, const std::function<void(bool ok)>& done) {
+    for (const auto& p : parts_)
+        if (p->runStep(step, done))
+            return true;
+    return false;
+}
+
+QJsonObject MainWindow::partStates() const {
+    QJsonObject states;
+    for (const auto& p : parts_)
+        if (const QJsonObject piece = p->saveState(); !piece.isEmpty())
+            states[p->name()] = piece;
+    return states;
+}
+
+void MainWindow::restorePartStates(const QJsonObject& states) {
+    for (const auto& p : parts_)
+        p->restoreState(states.value(p->name()).toObject());
+}
+
+} // namespace pw

@@ -1,0 +1,63 @@
+#include "OverlayPart.h"
+
+#include "OverlayPanel.h"
+#include "parts/PartContext.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QStatusBar>
+
+POSEWRIGHT_REGISTER_PART(overlay, pw::OverlayPart)
+
+namespace pw {
+
+void OverlayPart::install(PartContext& context) {
+    context_ = &context;
+    QWidget* window = context.window();
+    panel_ = new OverlayPanel(window);
+    panel_->setObjectName(QStringLiteral("overlayPanel"));
+    dock_ = new QDockWidget(tr("Shape overlay"), window);
+    dock_->setObjectName(QStringLiteral("overlayDock"));
+    dock_->setWidget(panel_);
+    context.addDock(dock_, Qt::BottomDockWidgetArea, true);
+
+    auto* open = new QAction(tr("Shape o&verlay..."), window);
+    open->setObjectName(QStringLiteral("openOverlayAction"));
+    open->setStatusTip(tr("Overlay the molecules of a file on its first one (Gaussian shape)"));
+    connect(open, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            context_->window(), tr("Shape overlay: reference first, then the fits"),
+            context_->lastDirectory(),
+            tr("Molecules (*.sdf *.sd *.mol *.mol2 *.pdbqt *.pdb);;All files (*)"));
+        if (!path.isEmpty())
+            openFile(path);
+    });
+    context.addAction(PartMenu::File, open);
+    connect(panel_, &OverlayPanel::finished, this,
+            [this](bool) { context_->statusBar()->showMessage(panel_->messages(), 5000); });
+}
+
+void OverlayPart::openFile(const QString& path) {
+    context_->setLastDirectory(QFileInfo(path).absolutePath());
+    path_ = QFileInfo(path).absoluteFilePath();
+    dock_->show();
+    dock_->raise();
+    panel_->openFile(path);
+}
+
+QJsonObject OverlayPart::saveState() const {
+    if (path_.isEmpty())
+        return {};
+    return {{"file", path_}};
+}
+
+void OverlayPart::restoreState(const QJsonObject& state) {
+    const QString path = state.value(QStringLiteral("file")).toString();
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+} // namespace pw

@@ -1,0 +1,68 @@
+// PartContext: what a workflow part sees of the application frame: the shared Document, the 3D
+// view, the status bar, the settings, the job runner, the grid maps, the undo stack, and the places
+// its docks and actions go.
+#pragma once
+
+#include <Qt>
+
+class QAction;
+class QDockWidget;
+class QMainWindow;
+class QStatusBar;
+class QString;
+class QUndoStack;
+
+namespace pw {
+
+class Document;
+class JobRunner;
+class MoleculeView;
+class SettingsPanel;
+class TargetBuilder;
+
+// The frame's menus a part may add actions to.
+enum class PartMenu {
+    File,   // the workflow section, above Quit
+    Refine, // above Cancel job
+    View,
+    LigandList, // the ligand list's context menu
+};
+
+class PartContext {
+public:
+    virtual ~PartContext() = default;
+
+    virtual Document& document() = 0;
+    virtual MoleculeView* view() = 0;
+    virtual QStatusBar* statusBar() = 0;
+    // The shared settings: scoring function, device, search box, live pace.
+    virtual SettingsPanel* settings() = 0;
+    virtual QUndoStack* undoStack() = 0;
+    // Jobs on workers: the status bar's progress and Cancel, and the lock of the ligands that a
+    // minimization or batch holds (one such job at a time).
+    virtual JobRunner& jobs() = 0;
+    // The scoring target (prepared receptor, grid maps) of the document, built when needed.
+    virtual TargetBuilder& targets() = 0;
+    // The main window: the parent of the part's widgets and dialogs.
+    virtual QMainWindow* window() = 0;
+
+    // Puts a dock in the window, with its toggle in View > Panels; hidden until the part shows it
+    // when startHidden.
+    virtual void addDock(QDockWidget* dock, Qt::DockWidgetArea area, bool startHidden) = 0;
+    // Adds an action to a menu of the frame, and to the main tool bar when onToolBar.
+    virtual void addAction(PartMenu menu, QAction* action, bool onToolBar = false) = 0;
+    // Shows an error the way the frame does (dialog unless turned off, lastError, errorOccurred).
+    virtual void showError(const QString& message) = 0;
+    // The folder of the last file opened, where file dialogs start; parts update it too.
+    virtual QString lastDirectory() const = 0;
+    virtual void setLastDirectory(const QString& directory) = 0;
+    // The Device setting's backend as the status bar names it ("CPU (15 threads)"); it changes
+    // with Document::deviceChanged.
+    virtual QString deviceDescription() const = 0;
+    // The document's poses of the selected ligands back in the view (after a replay or a run).
+    virtual void showDocumentLigands() = 0;
+    // The ligand list ordered best affinity first (View > Rank ligands by affinity).
+    virtual void rankLigandsByAffinity() = 0;
+};
+
+} // namespace pw

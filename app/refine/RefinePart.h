@@ -1,0 +1,80 @@
+// RefinePart: the watched minimization workflow: Refine > Minimize pose runs the CPU reference on
+// the active ligand on a worker, streaming its steps into the view and the Energy dock (the energy
+// plot, the trajectory player and Vina's terms), one undo step; the ligand's last trajectory is
+// replayed whenever it is active again, and kept in sessions by the Document.
+#pragma once
+
+#include "MinimizeJob.h"
+#include "Trajectory.h"
+#include "parts/WorkflowPart.h"
+
+#include <memory>
+#include <vector>
+
+class QAction;
+class QLabel;
+class QTableWidget;
+
+namespace pw {
+
+class EnergyPlot;
+class TrajectoryPlayer;
+struct VinaScore;
+
+class RefinePart : public WorkflowPart {
+    Q_OBJECT
+public:
+    ~RefinePart() override;
+    QString name() const override { return QStringLiteral("refine"); }
+    void install(PartContext& context) override;
+    // "minimize": the active ligand, as Refine > Minimize pose.
+    bool runStep(const QString& step, const std::function<void(bool ok)>& done) override;
+
+    // Minimizes the active ligand on a worker thread, streaming frames into the view and the plot;
+    // waits for the grid maps when they are still being built. Undoable as one step.
+    void minimize();
+    bool running() const { return job_ != nullptr; }
+
+    QAction* minimizeAction() const { return minimizeAction_; }
+    EnergyPlot* energyPlot() const { return plot_; }
+    QTableWidget* termTable() const { return termTable_; }
+    TrajectoryPlayer* player() const { return player_; }
+    // Above the energy plot: what the curve is (a watched minimization, a batch result).
+    QLabel* trajectoryNote() const { return trajectoryNote_; }
+    // Frames of the active ligand's last watched minimization (live, then replayed by the
+    // player; restored from sessions).
+    const std::vector<TrajectoryPoint>& trajectory() const { return trajectory_; }
+
+signals:
+    // ok: committed to the document; false: cancelled or failed (the document is unchanged).
+    void minimizationFinished(bool ok);
+
+private:
+    void createEnergyDock();
+    void startMinimization();
+    void onJobPrepared(const Molecule& ligand);
+    void onJobFrame(const TrajectoryPoint& point);
+    void onJobFinished(const MinimizeJobResult& result);
+    void showTrajectoryFrame(int frame);
+    // The active ligand's recorded trajectory (or batch mark) into the plot, player and note.
+    void showActiveTrajectory();
+    // The active ligand's score in the term table (unless a minimization shows its steps).
+    void showActiveScore();
+    void showPose(const Molecule& ligand, const std::vector<Vec3>* coordinates);
+    void showTerms(const VinaScore* score, const TrajectoryPoint* point);
+    void updateDeviceTips();
+
+    PartContext* context_ = nullptr;
+    QAction* minimizeAction_ = nullptr;
+    EnergyPlot* plot_ = nullptr;
+    QTableWidget* termTable_ = nullptr;
+    TrajectoryPlayer* player_ = nullptr;
+    QLabel* trajectoryNote_ = nullptr;
+    std::unique_ptr<MinimizeJob> job_;
+    int jobId_ = 0; // the JobRunner's id of the running minimization
+    int jobLigand_ = -1;
+    Molecule trajectoryLigand_; // the prepared molecule the trajectory's coordinates belong to
+    std::vector<TrajectoryPoint> trajectory_;
+};
+
+} // namespace pw

@@ -1,0 +1,74 @@
+#include "DockTargetSetup.h"
+
+#include "TargetSetup.h"
+#include "chem/MoleculeReader.h"
+#include "chem/ReceptorPreparation.h"
+#include "dock/Ad4DockMaps.h"
+#include "score/ad4/Ad4MapFiles.h"
+
+#include <algorithm>
+#include <memory>
+
+namespace pw::cli {
+
+std::map<std::string, OptionKind> dockTargetOptionSpec() {
+    auto spec = targetOptionSpec();
+    spec.insert({{"maps", OptionKind::Value}, {"reference", OptionKind::Value}});
+    return spec;
+}
+
+DockTargetSetup::DockTargetSetup(const CommandLine& cl, const std::string& fallbackLigandFile,
+                                 int threads)
+    : threads_(threads) {
+    const std::string scoring = cl.value("scoring", cl.value("maps") ? "ad4" : "vina");
+    if (scoring != "ad4") {
+        if (cl.value("maps"))
+            throw UsageError("--maps is for --scoring ad4");
+        TargetInputs inputs = loadTarget(cl, fallbackLigandFile); // checks vina|vinardo
+        target_ = dock::DockTarget::forVina(
+            std::make_shared<DockingTarget>(inputs.receptor, inputs.box, inputs.scoring, threads));
+        return;
+    }
+    if (cl.value("box") && cl.value("autobox-ligand"))
+        throw UsageError("give either --box or --autobox-ligand, not both");
+    if (auto fld = cl.value("maps")) {
+        if (cl.value("receptor"))
+            throw UsageError("give either --maps or --receptor for --scoring ad4, not both");
+        std::optional<SearchBox> box;
+        if (auto b = cl.value("box"))
+            box = readBoxConfig(*b);
+        target_ = dock::makeAd4Target(std::make_shared<const ad4::Ad4Maps>(ad4::readMapsFld(*fld)),
+                                      *fld, box ? &*box : nullptr, cl.value("box", ""));
+        return;
+    }
+    target_.scoring = dock::DockScoring::Ad4;
+    if (auto b = cl.value("box")) {
+        target_.box = readBoxConfig(*b);
+    } else {
+        const std::string file = cl.value("autobox-ligand", fallbackLigandFile);
+        if (file.empty())
+            throw UsageError("missing --box CONFIG, --autobox-ligand FILE or --maps FLD");
+        target_.box = autoboxSmina(readMolecule(file));
+    }
+    ad4Receptor_ = prepareReceptor(readMolecule(cl.required("receptor")));
+}
+
+const dock::DockTarget& DockTargetSetup::targetFor(const std::vector<Molecule>& ligands) {
+    if (!ad4Receptor_)
+        return target_;
+    bool missing = !target_.ad4;
+    for (const std::string& t : dock::ad4TypesOf(ligands))
+        if (std::find(ad4Types_.begin(), ad4Types_.end(), t) == ad4Types_.end()) {
+            ad4Types_.push_back(t);
+            missing = true;
+        }
+    if (missing)
+        target_ = dock::makeAd4Target(*ad4Receptor_, target_.box, ad4Types_, threads_);
+    return target_;
+}
+
+const char* DockTargetSetup::scoringName() const {
+    return dock::dockScoringName(target_.scoring);
+}
+
+} // namespace pw::cli

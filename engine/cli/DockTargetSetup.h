@@ -1,0 +1,40 @@
+// DockTargetSetup: the scoring target of `dock` and `bench dock` from the command line:
+// Vina/Vinardo on the receptor's grid (--receptor, --box | --autobox-ligand), or AutoDock 4 on
+// maps read from --maps FLD or built from --receptor over the box for the ligands' types.
+#pragma once
+
+#include "CommandLine.h"
+#include "dock/DockTarget.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pw::cli {
+
+// --maps and --reference come with the target options (targetOptionSpec) in this spec.
+std::map<std::string, OptionKind> dockTargetOptionSpec();
+
+class DockTargetSetup {
+public:
+    // Reads the receptor/box/maps (UsageError for contradicting options; InputError for bad
+    // files, maps whose box is not --box). fallbackLigandFile: the box around it when no box
+    // is given.
+    DockTargetSetup(const CommandLine& cl, const std::string& fallbackLigandFile, int threads);
+
+    // The target for docking `ligands`: AD4 maps built from a receptor are (re)built so that
+    // they cover every ligand type met so far (the first call builds them). InputError for an
+    // uncharged receptor.
+    const dock::DockTarget& targetFor(const std::vector<Molecule>& ligands);
+    const dock::DockTarget& target() const { return target_; }
+    const char* scoringName() const;
+
+private:
+    dock::DockTarget target_;
+    std::optional<Molecule> ad4Receptor_; // maps are built from it on demand
+    std::vector<std::string> ad4Types_;
+    int threads_;
+};
+
+} // namespace pw::cli

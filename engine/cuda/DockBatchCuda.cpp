@@ -1,0 +1,121 @@
+// The CUDA backend's docking batch: the same steps as the CPU reference (dock::dockLigands:
+// checks, target maps, exact re-scoring, clustering, RMSD to a reference) around the GPU search
+// (CudaDocker: every run of every valid ligand in one launch).
+#include "DockBatchCuda.h"
+
+#include "dock/Clustering.h"
+#include "dock/LigandDockScoring.h"
+#include "dock/SymmetryRmsd.h"
+
+#include "core/InputError.h"
+#include "core/ParallelFor.h"
+
+#include <algorithm>
+#include <thread>
+
+namespace pw::cuda {
+
+BatchStatus dockBatchOnGpu(CudaDocker& docker, const dock::DockTarget& target,
+                           const std::vector<Molecule>& ligands, const dock::DockOptions& options,
+                           std::vector<dock::LigandDockResult>& results, Progress* progress,
+                           const Molecule* reference, long firstLigand) {
+    const int n = static_cast<int>(ligands.size());
+    const int runs = std::max(options.runs, 1);
+    results.assign(n, {});
+    std::vector<char> ok(n, 0);
+    for (int i = 0; i < n; ++i) {
+        dock::LigandDockResult& r = results[i];
+        r.ligand = static_cast<int>(firstLigand + i);
+        r.name = ligands[i].name;
+        r.seed = options.seed;
+        try {
+            dock::checkDockable(ligands[i], target.box);
+            ok[i] = 1;
+        } catch (const InputError& e) {
+            r.error = e.what();
+        }
+    }
+    std::vector<Molecule> checked;
+    for (int i = 0; i < n; ++i)
+        if (ok[i])
+            checked.push_back(ligands[i]);
+    dock::prepareTargetFor(target, checked);
+    std::vector<std::unique_ptr<dock::LigandDockScoring>> scoring(n);
+    std::vector<Molecule> valid;
+    std::vector<int> validIndex;
+    for (int i = 0; i < n; ++i) {
+        if (!ok[i])
+            continue;
+        try {
+            scoring[i] = dock::makeLigandDockScoring(target, ligands[i]);
+            valid.push_back(ligands[i]);
+            validIndex.push_back(i);
+        } catch (const InputError& e) {
+            results[i].error = e.what();
+            ok[i] = 0;
+        }
+    }
+
+    dock::DockOptions o = options;
+    o.runs = runs;
+    std::vector<long> keys; // the CPU engine's stream keys: the ligand's index in the batch
+    for (int i : validIndex)
+        keys.push_back(firstLigand + i);
+    const std::vector<GpuDockRun> gpu = docker.dock(*target.vina, valid, o, progress, &keys);
+
+    BatchStatus status;
+    status.total = static_cast<long>(valid.size()) * runs;
+    const int threads = options.threads > 0
+                            ? options.threads
+                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    for (size_t v = 0; v < valid.size(); ++v)
+        results[validIndex[v]].runs.resize(runs);
+    for (const GpuDockRun& g : gpu)
+        results[validIndex[g.ligand]].evaluationBudget = g.budget;
+    // Exact re-scoring on the CPU (the reported numbers do not depend on the device).
+    parallelFor(static_cast<long>(gpu.size()), threads, [&](long q) {
+        const GpuDockRun& g = gpu[q];
+        const int i = validIndex[g.ligand];
+        dock::DockRun& d = results[i].runs[g.run];
+        d.run = g.run;
+        d.pose = g.pose;
+        d.coordinates = g.coordinates;
+        d.searchEnergy = g.energy;
+        d.evaluations = g.evaluations;
+        d.generations = g.generations;
+        d.autoStopped = g.autostopped;
+        if (d.coordinates.empty())
+            return; // never launched (cancelled)
+        d.score = scoring[i]->rescore(d.coordinates, d.terms);
+    });
+    for (const GpuDockRun& g : gpu) {
+        if (g.finished)
+            ++status.done;
+        else
+            results[validIndex[g.ligand]].cancelled = true;
+    }
+    status.cancelled = progress && progress->cancelled();
+
+    parallelFor(n, threads, [&](long i) {
+        if (!ok[i])
+            return;
+        dock::LigandDockResult& r = results[i];
+        const dock::SymmetryRmsd self(ligands[i]);
+        r.clusters = dock::clusterRuns(r.runs, self, options.clusterRmsd);
+        if (!reference)
+            return;
+        try {
+            const dock::SymmetryRmsd toReference(ligands[i], *reference);
+            std::vector<Vec3> refCoords;
+            for (const Atom& a : reference->atoms)
+                refCoords.push_back(a.position);
+            for (dock::DockCluster& c : r.clusters)
+                c.rmsdToReference = toReference.rmsd(r.runs[c.members[0]].coordinates, refCoords);
+        } catch (const InputError&) {
+            // Another molecule of the batch than the reference: no RMSD for it.
+        }
+    });
+    return status;
+}
+
+} // namespace pw::cuda
