@@ -8,9 +8,9 @@
 
 namespace pw::dock {
 
-ad4::MapBox ad4MapBoxFor(const SearchBox& box, double spacing) {
-    ad4::MapBox m;
-    m.centre = box.center;
+ad4::GridGeometry ad4MapBoxFor(const SearchBox& box, double spacing) {
+    ad4::GridGeometry m;
+    m.center = box.center;
     m.spacing = spacing;
     for (int d = 0; d < 3; ++d) {
         int n = static_cast<int>(std::ceil(box.size[d] / spacing - 1e-9));
@@ -27,18 +27,6 @@ SearchBox searchBoxOf(const ad4::GridGeometry& g) {
     return b;
 }
 
-std::shared_ptr<const ad4::Ad4Maps> toAd4Maps(const ad4::GridMaps& maps) {
-    ad4::GridGeometry g;
-    g.center = maps.box.centre;
-    g.spacing = maps.box.spacing;
-    g.npts = maps.box.npts;
-    auto out = std::make_shared<ad4::Ad4Maps>(g, maps.types);
-    // Both store x fastest, then y, then z: the values copy over as they are.
-    for (int k = 0; k < out->mapCount(); ++k)
-        out->values(k) = maps.values[k];
-    return out;
-}
-
 std::vector<std::string> ad4TypesOf(const std::vector<Molecule>& ligands) {
     std::vector<std::string> types;
     for (const Molecule& m : ligands)
@@ -51,10 +39,10 @@ std::vector<std::string> ad4TypesOf(const std::vector<Molecule>& ligands) {
 
 DockTarget makeAd4Target(const Molecule& receptor, const SearchBox& box,
                          const std::vector<std::string>& ligandTypes, int threads) {
-    const ad4::MapBox mapBox = ad4MapBoxFor(box);
+    const ad4::GridGeometry mapBox = ad4MapBoxFor(box);
     // prepareMaps refuses an uncharged receptor and unknown types, naming the receptor's file.
     const ad4::MapSetup setup = ad4::prepareMaps(receptor, mapBox, ligandTypes);
-    auto maps = toAd4Maps(ad4::buildMapsCpu(setup, threads));
+    auto maps = std::make_shared<const ad4::Ad4Maps>(ad4::buildMapsCpu(setup, threads));
     DockTarget t;
     t.scoring = DockScoring::Ad4;
     t.box = searchBoxOf(maps->geometry());

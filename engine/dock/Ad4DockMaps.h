@@ -18,12 +18,9 @@ namespace pw::dock {
 
 // autogrid's box over a search box: the same centre, 0.375 Å spacing, the smallest even number
 // of intervals per axis that covers the edge.
-ad4::MapBox ad4MapBoxFor(const SearchBox& box, double spacing = 0.375);
+ad4::GridGeometry ad4MapBoxFor(const SearchBox& box, double spacing = 0.375);
 // The search box the maps cover (centre, npts * spacing edges).
 SearchBox searchBoxOf(const ad4::GridGeometry& geometry);
-
-// Maps as the map builder makes them, in the scorer's form.
-std::shared_ptr<const ad4::Ad4Maps> toAd4Maps(const ad4::GridMaps& maps);
 
 // The AD4 maps of every type in `ligandTypes`, built from the receptor (prepared, AD4 types and
 // charges) over box with `threads` workers. Throws InputError naming the receptor's file when it
