@@ -13,6 +13,8 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QMainWindow>
 #include <QStatusBar>
 #include <QUndoStack>
@@ -58,23 +60,59 @@ void HitsPart::install(PartContext& context) {
     });
 }
 
-bool HitsPart::openStore(const QString& path) {
-    try {
-        auto store = std::make_unique<hits::HitStore>(path.toStdString(), hits::HitStore::Mode::ReadOnly);
-        HitColumns columns = loadHitColumns(*store);
-        store_ = std::move(store);
+namespace {
+
+// What the worker hands back: the store's columns, or the error.
+struct OpenedStore {
+    HitColumns columns;
+    QString error;
+};
+
+} // namespace
+
+void HitsPart::openStore(const QString& path) {
+    const int generation = ++openGeneration_;
+    const std::string file = path.toStdString();
+    auto* watcher = new QFutureWatcher<OpenedStore>(this);
+    connect(watcher, &QFutureWatcher<OpenedStore>::finished, this, [this, watcher, generation, path] {
+        watcher->deleteLater();
+        if (generation != openGeneration_)
+            return; // a newer open was asked for
+        OpenedStore opened = watcher->result();
+        if (!opened.error.isEmpty()) {
+            context_->showError(opened.error);
+            emit storeOpened(false);
+            return;
+        }
+        // The GUI thread keeps its own connection (for poses and export): opening checks the
+        // schema and reads the column list, which is quick; the worker's connection is closed.
+        try {
+            store_ = std::make_unique<hits::HitStore>(path.toStdString(), hits::HitStore::Mode::ReadOnly);
+        } catch (const std::exception& e) {
+            context_->showError(QString::fromStdString(e.what()));
+            emit storeOpened(false);
+            return;
+        }
         storePath_ = QFileInfo(path).absoluteFilePath();
-        table_->setColumns(std::move(columns));
-    } catch (const std::exception& e) {
-        context_->showError(QString::fromStdString(e.what()));
-        return false;
-    }
-    context_->setLastDirectory(QFileInfo(path).absolutePath());
-    dock_->show();
-    dock_->raise();
-    context_->statusBar()->showMessage(
-        tr("Hit store %1: %2 poses").arg(QFileInfo(path).fileName()).arg(table_->model()->rowCount()), 5000);
-    return true;
+        table_->setColumns(std::move(opened.columns));
+        context_->setLastDirectory(QFileInfo(path).absolutePath());
+        dock_->show();
+        dock_->raise();
+        context_->statusBar()->showMessage(
+            tr("Hit store %1: %2 poses").arg(QFileInfo(path).fileName()).arg(table_->model()->rowCount()), 5000);
+        emit storeOpened(true);
+    });
+    context_->statusBar()->showMessage(tr("Reading hit store %1...").arg(QFileInfo(path).fileName()));
+    watcher->setFuture(QtConcurrent::run([file] {
+        OpenedStore out;
+        try {
+            hits::HitStore store(file, hits::HitStore::Mode::ReadOnly);
+            out.columns = loadHitColumns(store);
+        } catch (const std::exception& e) {
+            out.error = QString::fromStdString(e.what());
+        }
+        return out;
+    }));
 }
 
 void HitsPart::showPoses(const QList<qint64>& ids) {

@@ -33,8 +33,10 @@ public:
 
     HitTableView* table() const { return table_; }
     QDockWidget* dock() const { return dock_; }
-    // Opens a store read-only into the table; false (and the frame's error) when it cannot.
-    bool openStore(const QString& path);
+    // Opens a store read-only and reads its columns on a worker thread (a million rows take
+    // seconds), then fills the table and emits storeOpened(true); on failure the frame's error,
+    // storeOpened(false), and the table keeps the store it had. A newer call supersedes an older.
+    void openStore(const QString& path);
     const QString& storePath() const { return storePath_; }
     // The selected rows' poses become the document's ligands (at most kMaxShownPoses).
     void showPoses(const QList<qint64>& ids);
@@ -43,12 +45,16 @@ public:
 
     static constexpr int kMaxShownPoses = 200;
 
+signals:
+    void storeOpened(bool ok);
+
 private:
     PartContext* context_ = nullptr;
     HitTableView* table_ = nullptr;
     QDockWidget* dock_ = nullptr;
     std::unique_ptr<hits::HitStore> store_;
     QString storePath_;
+    int openGeneration_ = 0; // the latest openStore call; older results are dropped
 };
 
 } // namespace pw

@@ -1,5 +1,5 @@
 // Qt Test for the hits workflow part in the main window: File > Open hit store is there; a store
-// made in the test opens into the Hits dock; selecting rows puts exactly those poses in the
+// made in the test opens (read on a worker) into the Hits dock; selecting rows puts exactly those poses in the
 // document (the 3D view's ligands); the selection exports to SDF; a file that is not a store gives
 // the frame's error, is left as it was, and keeps the table as it was; the session keeps the store.
 #include "Document.h"
@@ -13,6 +13,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -43,6 +44,15 @@ QString makeStore(const QTemporaryDir& dir) {
     return db;
 }
 
+// Opens on the worker and waits for the outcome.
+bool openAndWait(HitsPart* part, const QString& path) {
+    QSignalSpy opened(part, &HitsPart::storeOpened);
+    part->openStore(path);
+    if (!opened.wait(60000))
+        qFatal("the hit store %s never finished opening", qPrintable(path));
+    return opened.first().first().toBool();
+}
+
 } // namespace
 
 void TestHitsPart::opensSelectsShowsAndExports() {
@@ -57,7 +67,7 @@ void TestHitsPart::opensSelectsShowsAndExports() {
     QVERIFY(w.findChild<QAction*>("openHitStoreAction"));
     QVERIFY(!part->dock()->isVisible());
 
-    QVERIFY(part->openStore(db));
+    QVERIFY(openAndWait(part, db));
     QVERIFY(part->dock()->isVisible());
     HitTableView* view = part->table();
     QCOMPARE(view->model()->rowCount(), 3);
@@ -97,8 +107,8 @@ void TestHitsPart::refusesAFileThatIsNotAStore() {
     MainWindow w;
     w.setErrorDialogsEnabled(false);
     HitsPart* part = w.part<HitsPart>();
-    QVERIFY(part && part->openStore(db));
-    QVERIFY(!part->openStore(junk));
+    QVERIFY(part && openAndWait(part, db));
+    QVERIFY(!openAndWait(part, junk));
     QVERIFY(!w.lastError().isEmpty());
     QVERIFY2(w.lastError().contains("junk.db"), qPrintable(w.lastError()));
     QCOMPARE(readBytes(junk), QByteArray("this is not a SQLite database\n"));
