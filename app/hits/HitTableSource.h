@@ -1,0 +1,36 @@
+// HitTableSource: the thin adapter between the hit store (engine/hits) and the Hits table widget
+// (widgets/HitTableView), which knows nothing of the engine: the store's columns as typed vectors,
+// the export of selected rows through engine/hits export, and 2D depictions through
+// engine/chem/Depiction2D.
+#pragma once
+
+#include "HitDepictionDelegate.h"
+#include "HitTableColumns.h"
+#include "hits/HitStore.h"
+
+#include <QList>
+
+#include <string>
+
+namespace pw {
+
+// Every column of the store's poses, rows in rank order (unranked last, then by id); the id
+// column gives the row ids. Integer and real columns become numbers (NULL -> NaN), text columns
+// strings (NULL -> empty).
+HitColumns loadHitColumns(const hits::HitStore& store);
+
+// The engine/hits filter expression that selects exactly these pose ids (runs of consecutive ids
+// as one range). Throws std::invalid_argument when ids is empty or needs more terms than one
+// query can bind (kMaxIdTerms).
+std::string whereIds(QList<qint64> ids);
+inline constexpr int kMaxIdTerms = 15000;
+
+// Writes the poses with these ids to an SDF file (atomically, every column as an SD tag) through
+// engine/hits export; returns the number written.
+long exportHitIdsToSdf(const hits::HitStore& store, const QList<qint64>& ids, const std::string& path);
+
+// A depictor for HitTableView: RDKit's 2D coordinates drawn as StructureDepictionView draws them;
+// a null image for a SMILES that cannot be parsed.
+HitDepictionDelegate::Depictor hitDepictor();
+
+} // namespace pw

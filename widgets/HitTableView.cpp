@@ -1,0 +1,217 @@
+#include "HitTableView.h"
+
+#include "HitHistogram.h"
+#include "HitTableModel.h"
+
+#include <QComboBox>
+#include <QDoubleValidator>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pw {
+
+namespace {
+
+// An empty field is an open side of the range.
+double boundFrom(const QLineEdit* field) {
+    const QString text = field->text().trimmed();
+    bool ok = false;
+    double v = QLocale::c().toDouble(text, &ok);
+    if (!ok)
+        v = QLocale().toDouble(text, &ok); // "1,5" where that is the user's decimal comma
+    return ok ? v : NAN;
+}
+
+} // namespace
+
+HitTableView::HitTableView(QWidget* parent) : QWidget(parent), model_(new HitTableModel(this)) {
+    textFilter_ = new QLineEdit;
+    textFilter_->setObjectName("hitTextFilter");
+    textFilter_->setPlaceholderText(tr("Name or SMILES contains..."));
+    textFilter_->setClearButtonEnabled(true);
+    rangeColumn_ = new QComboBox;
+    rangeColumn_->setObjectName("hitRangeColumn");
+    rangeMin_ = new QLineEdit;
+    rangeMin_->setObjectName("hitRangeMin");
+    rangeMin_->setPlaceholderText(tr("min"));
+    rangeMax_ = new QLineEdit;
+    rangeMax_->setObjectName("hitRangeMax");
+    rangeMax_->setPlaceholderText(tr("max"));
+    for (QLineEdit* e : {rangeMin_, rangeMax_}) {
+        e->setValidator(new QDoubleValidator(e));
+        e->setMaximumWidth(90);
+    }
+    auto* apply = new QPushButton(tr("Filter"));
+    apply->setObjectName("hitRangeApply");
+    auto* clear = new QPushButton(tr("Clear filters"));
+    clear->setObjectName("hitClearFilters");
+    auto* histogramButton = new QPushButton(tr("Histogram"));
+    histogramButton->setObjectName("hitHistogramButton");
+    exportButton_ = new QPushButton(tr("Export selection..."));
+    exportButton_->setObjectName("hitExport");
+    exportButton_->setEnabled(false);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(textFilter_, 2);
+    bar->addWidget(rangeColumn_, 1);
+    bar->addWidget(rangeMin_);
+    bar->addWidget(rangeMax_);
+    bar->addWidget(apply);
+    bar->addWidget(clear);
+    bar->addWidget(histogramButton);
+    bar->addWidget(exportButton_);
+
+    table_ = new QTableView;
+    table_->setObjectName("hitTable");
+    table_->setModel(model_);
+    table_->setSortingEnabled(true);
+    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // input order at first
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table_->setWordWrap(false);
+    // Fixed row heights: the view never measures a million rows.
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+
+    histogram_ = new HitHistogram;
+    histogram_->setObjectName("hitHistogram");
+    histogram_->hide();
+
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(table_);
+    split->addWidget(histogram_);
+    split->setStretchFactor(0, 4);
+
+    status_ = new QLabel;
+    status_->setObjectName("hitStatus");
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+    layout->addWidget(status_);
+
+    connect(textFilter_, &QLineEdit::textChanged, this, [this](const QString& t) {
+        model_->setTextFilter(t);
+    });
+    connect(apply, &QPushButton::clicked, this, &HitTableView::applyRangeFromBar);
+    for (QLineEdit* e : {rangeMin_, rangeMax_})
+        connect(e, &QLineEdit::returnPressed, this, &HitTableView::applyRangeFromBar);
+    connect(clear, &QPushButton::clicked, this, [this] {
+        textFilter_->clear();
+        rangeMin_->clear();
+        rangeMax_->clear();
+        model_->clearFilters();
+    });
+    connect(histogramButton, &QPushButton::clicked, this, [this] {
+        if (rangeColumn_->currentIndex() >= 0)
+            showHistogram(rangeColumn_->currentData().toInt());
+    });
+    connect(exportButton_, &QPushButton::clicked, this, [this] {
+        const QList<qint64> ids = selectedRowIds();
+        if (!ids.isEmpty())
+            emit exportRequested(ids);
+    });
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &HitTableView::onSelectionChanged);
+    // A filter resets the model (and with it the selection); a sort keeps it.
+    connect(model_, &QAbstractItemModel::modelReset, this, [this] {
+        updateStatus();
+        onSelectionChanged();
+    });
+    connect(model_, &QAbstractItemModel::layoutChanged, this, &HitTableView::onSelectionChanged);
+    updateStatus();
+}
+
+void HitTableView::setColumns(HitColumns columns) {
+    model_->setColumns(std::move(columns));
+    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    rangeMin_->clear();
+    rangeMax_->clear();
+    textFilter_->blockSignals(true);
+    textFilter_->clear();
+    textFilter_->blockSignals(false);
+    fillColumnChooser();
+    histogram_->hide();
+    updateStatus();
+}
+
+void HitTableView::setDepictor(HitDepictionDelegate::Depictor depictor) {
+    if (delegate_) {
+        table_->setItemDelegateForColumn(0, nullptr);
+        delete delegate_;
+        delegate_ = nullptr;
+    }
+    model_->setDepictionColumn(bool(depictor));
+    if (depictor) {
+        delegate_ = new HitDepictionDelegate(std::move(depictor), this);
+        table_->setItemDelegateForColumn(0, delegate_);
+        table_->verticalHeader()->setDefaultSectionSize(HitDepictionDelegate::kSize.height());
+        table_->setColumnWidth(0, HitDepictionDelegate::kSize.width());
+    } else {
+        table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 8);
+    }
+}
+
+void HitTableView::fillColumnChooser() {
+    rangeColumn_->clear();
+    const HitColumns& data = model_->columns();
+    for (size_t c = 0; c < data.columns.size(); ++c)
+        if (data.columns[c].numeric)
+            rangeColumn_->addItem(QString::fromStdString(data.columns[c].name), int(c));
+}
+
+void HitTableView::applyRangeFromBar() {
+    if (rangeColumn_->currentIndex() < 0)
+        return;
+    model_->setRangeFilter(rangeColumn_->currentData().toInt(), boundFrom(rangeMin_), boundFrom(rangeMax_));
+}
+
+void HitTableView::showHistogram(int dataColumn) {
+    const HitColumns& data = model_->columns();
+    if (dataColumn < 0 || dataColumn >= int(data.columns.size()) || !data.columns[size_t(dataColumn)].numeric)
+        return;
+    const std::vector<double>& all = data.columns[size_t(dataColumn)].numbers;
+    std::vector<double> shown;
+    shown.reserve(model_->visibleRows().size());
+    for (int row : model_->visibleRows())
+        shown.push_back(all[size_t(row)]);
+    histogram_->setValues(shown, QString::fromStdString(data.columns[size_t(dataColumn)].name));
+    histogram_->show();
+}
+
+QList<qint64> HitTableView::selectedRowIds() const {
+    // Walk the selection's ranges, not one QModelIndex per selected cell.
+    std::vector<int> rows;
+    for (const QItemSelectionRange& r : table_->selectionModel()->selection())
+        for (int row = r.top(); row <= r.bottom(); ++row)
+            rows.push_back(row);
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    QList<qint64> ids;
+    ids.reserve(qsizetype(rows.size()));
+    for (int row : rows)
+        if (row < model_->rowCount())
+            ids.push_back(model_->rowId(row));
+    return ids;
+}
+
+void HitTableView::updateStatus() {
+    status_->setText(tr("%1 of %2 hits").arg(model_->rowCount()).arg(model_->columns().rowCount()));
+}
+
+void HitTableView::onSelectionChanged() {
+    const QList<qint64> ids = selectedRowIds();
+    exportButton_->setEnabled(!ids.isEmpty());
+    emit selectionChanged(ids);
+}
+
+} // namespace pw
