@@ -113,6 +113,10 @@ private slots:
                                        << "box.txt:1: center_x expects a number in Å, found "
                                           "'1.5A'";
         QTest::newRow("missing") << full << "box.txt: missing center_x";
+        // Found by fuzz_box_config: the voxel count overflowed int (undefined behaviour).
+        QTest::newRow("huge size")
+            << "center_x = 1\n" + QString(full).replace("size_y = 1", "size_y = 25.8e95")
+            << "box.txt:5: size_y must be at most 1000 Å";
         QTest::newRow("ad4 scoring") << full + "center_x = 1\nscoring = ad4\n"
                                      << "box.txt:7: scoring expects vina or vinardo, found 'ad4'";
         QTest::newRow("bad weight")
