@@ -121,7 +121,12 @@ VinaConfig parseVinaConfig(std::istream& in, const std::string& sourceName) {
                                  std::string(s) + "'");
         const std::string_view key = trim(s.substr(0, eq));
         const std::string_view value = trim(s.substr(eq + 1));
-        if (std::find(seen.begin(), seen.end(), key) != seen.end())
+        // A key this program uses may appear once; Vina's others may repeat (several
+        // `ligand = ...` lines are valid for Vina) and are only warned about below.
+        const bool used = indexOf(kBoxKeys, key) >= 0 || key == "scoring" ||
+                          indexOf(kVinaWeightKeys, key) >= 0 ||
+                          indexOf(kVinardoWeightKeys, key) >= 0;
+        if (used && std::find(seen.begin(), seen.end(), key) != seen.end())
             throw InputError(sourceName, lineNo, std::string(key) + " is given twice");
         seen.emplace_back(key);
 
