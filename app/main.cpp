@@ -116,7 +116,8 @@ int main(int argc, char** argv) {
     window.show();
 
     // Autosave every minute; a run that ended without finish() (crash, kill) left its file,
-    // and an interactive start without files offers it back.
+    // and an interactive start without files offers it back (a start with files, or an
+    // unattended one, leaves it for the next interactive start).
     pw::SessionAutosave autosave(window.document(), pw::SessionAutosave::defaultDirectory(),
                                  kAutosaveIntervalMs);
     const QString crashed = quit || !positional.isEmpty() ? QString() : autosave.recoverable();
@@ -129,7 +130,8 @@ int main(int argc, char** argv) {
         autosave.finish();
         return status;
     }
-    autosave.discardRecoverable();
+    if (!crashed.isEmpty())
+        autosave.discardRecoverable(); // offered and declined
 
     int loads = 0;
     if (!files.receptor.isEmpty()) {

@@ -57,6 +57,10 @@ constexpr std::string_view kUnusedVinaKeys[] = {"receptor",
                                                 "center",
                                                 "config"};
 
+// Larger edges are typos (found by tests/fuzz: 25.8e95 overflowed the voxel count); 1000 Å
+// already means 2667 voxels per axis.
+constexpr double kMaxBoxEdge = 1000.0;
+
 constexpr std::string_view kBoxKeys[6] = {"center_x", "center_y", "center_z",
                                           "size_x",   "size_y",   "size_z"};
 
@@ -117,7 +121,12 @@ VinaConfig parseVinaConfig(std::istream& in, const std::string& sourceName) {
                                  std::string(s) + "'");
         const std::string_view key = trim(s.substr(0, eq));
         const std::string_view value = trim(s.substr(eq + 1));
-        if (std::find(seen.begin(), seen.end(), key) != seen.end())
+        // A key this program uses may appear once; Vina's others may repeat (several
+        // `ligand = ...` lines are valid for Vina) and are only warned about below.
+        const bool used = indexOf(kBoxKeys, key) >= 0 || key == "scoring" ||
+                          indexOf(kVinaWeightKeys, key) >= 0 ||
+                          indexOf(kVinardoWeightKeys, key) >= 0;
+        if (used && std::find(seen.begin(), seen.end(), key) != seen.end())
             throw InputError(sourceName, lineNo, std::string(key) + " is given twice");
         seen.emplace_back(key);
 
@@ -126,6 +135,11 @@ VinaConfig parseVinaConfig(std::istream& in, const std::string& sourceName) {
             if (k >= 3 && v <= 0)
                 throw InputError(sourceName, lineNo,
                                  std::string(key) + " must be greater than 0 Å, found '" +
+                                     std::string(value) + "'");
+            if (k >= 3 && v > kMaxBoxEdge)
+                throw InputError(sourceName, lineNo,
+                                 std::string(key) + " must be at most 1000 Å (a grid of 0.375 Å " +
+                                     "voxels over it would not fit in memory), found '" +
                                      std::string(value) + "'");
             values[k] = v;
         } else if (key == "scoring") {
@@ -239,7 +253,14 @@ GridDims gridDimsFor(const SearchBox& box, double spacing) {
     GridDims g;
     g.spacing = spacing;
     for (int d = 0; d < 3; ++d) {
-        g.voxels[d] = std::max(1, static_cast<int>(std::ceil(box.size[d] / spacing)));
+        // Bounded before the conversion: an edge beyond int range (a box around a ligand with
+        // absurd coordinates) would be undefined behaviour, not a big grid.
+        const double n = std::ceil(box.size[d] / spacing);
+        if (!(n < 1e7))
+            throw InputError("", 0,
+                             "the search box is too large for a grid (" +
+                                 std::to_string(box.size[d]) + " Å along one axis)");
+        g.voxels[d] = std::max(1, static_cast<int>(n));
         g.begin[d] = box.center[d] - spacing * g.voxels[d] / 2.0;
     }
     return g;

@@ -45,9 +45,9 @@ private slots:
     void otherVinaKeysAreWarnedAbout() {
         std::istringstream in("receptor = r.pdbqt\ncenter_x = 1\ncenter_y = 2\ncenter_z = 3\n"
                               "size_x = 10\nsize_y = 12\nsize_z = 14\nexhaustiveness = 8\n"
-                              "weight_rot = 0.2\n");
+                              "weight_rot = 0.2\nreceptor = again.pdbqt\n");
         const VinaConfig c = parseVinaConfig(in, "cfg");
-        QCOMPARE(int(c.warnings.size()), 3);
+        QCOMPARE(int(c.warnings.size()), 4); // a repeated unused key is a warning, not an error
         QVERIFY2(c.warnings[0].rfind("cfg:1: warning: the Vina option 'receptor'", 0) == 0,
                  c.warnings[0].c_str());
         QVERIFY2(c.warnings[1].rfind("cfg:8: warning: the Vina option 'exhaustiveness'", 0) == 0,
@@ -113,6 +113,10 @@ private slots:
                                        << "box.txt:1: center_x expects a number in Å, found "
                                           "'1.5A'";
         QTest::newRow("missing") << full << "box.txt: missing center_x";
+        // Found by fuzz_box_config: the voxel count overflowed int (undefined behaviour).
+        QTest::newRow("huge size")
+            << "center_x = 1\n" + QString(full).replace("size_y = 1", "size_y = 25.8e95")
+            << "box.txt:5: size_y must be at most 1000 Å";
         QTest::newRow("ad4 scoring") << full + "center_x = 1\nscoring = ad4\n"
                                      << "box.txt:7: scoring expects vina or vinardo, found 'ad4'";
         QTest::newRow("bad weight")
