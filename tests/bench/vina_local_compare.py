@@ -169,7 +169,8 @@ def main():
                     help="posewright-cli that writes the starts (default: CLI)")
     a = ap.parse_args(argv)
 
-    ids = a.ids.split(",") if a.ids else sorted(os.listdir(a.dock30))
+    ids = a.ids.split(",") if a.ids else sorted(
+        e for e in os.listdir(a.dock30) if os.path.isdir(os.path.join(a.dock30, e)))
     os.makedirs(a.out, exist_ok=True)
     rows = []
     for pdb in ids:
