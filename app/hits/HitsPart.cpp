@@ -167,16 +167,17 @@ long HitsPart::exportSelection(const QList<qint64>& ids, const QString& path) {
     }
 }
 
-QJsonObject HitsPart::saveState() const {
+QJsonObject HitsPart::saveState(const QDir& sessionDir) const {
     if (storePath_.isEmpty())
         return {};
-    return {{"store", storePath_}};
+    // Relative to the session's folder, as the other parts write their files.
+    return {{"store", sessionDir.relativeFilePath(storePath_)}};
 }
 
-void HitsPart::restoreState(const QJsonObject& state) {
+void HitsPart::restoreState(const QJsonObject& state, const QDir& sessionDir) {
     const QString path = state.value(QStringLiteral("store")).toString();
     if (!path.isEmpty())
-        openStore(path);
+        openStore(QDir::cleanPath(sessionDir.absoluteFilePath(path)));
 }
 
 } // namespace pw

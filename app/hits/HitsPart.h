@@ -4,6 +4,8 @@
 // selected poses to SDF through the store's export.
 #pragma once
 
+#include <QDir>
+
 #include "parts/WorkflowPart.h"
 
 #include <QList>
@@ -28,8 +30,8 @@ public:
 
     QString name() const override { return QStringLiteral("hits"); }
     void install(PartContext& context) override;
-    QJsonObject saveState() const override;
-    void restoreState(const QJsonObject& state) override;
+    QJsonObject saveState(const QDir& sessionDir) const override;
+    void restoreState(const QJsonObject& state, const QDir& sessionDir) override;
 
     HitTableView* table() const { return table_; }
     QDockWidget* dock() const { return dock_; }
