@@ -122,7 +122,10 @@ void HitsPart::showPoses(const QList<qint64>& ids) {
     std::vector<Molecule> poses;
     QStringList paths;
     try {
-        hits::Statement q = store_->prepare("SELECT name, molblock FROM poses WHERE id = ?");
+        // The molblock lives beside the scores (schema 2: its own table); the store says where.
+        hits::Statement q = store_->prepare("SELECT poses.name, " + store_->blockColumns() +
+                                            " FROM " + store_->blocksFrom() +
+                                            " WHERE poses.id = ?");
         for (qsizetype i = 0; i < shown; ++i) {
             q.reset();
             q.bind(1, static_cast<long long>(ids[i]));

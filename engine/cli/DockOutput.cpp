@@ -56,7 +56,7 @@ std::vector<Molecule> dockedPoses(const Molecule& ligand, const dock::LigandDock
         for (const dock::DockCluster& c : r.clusters)
             for (size_t k = 0; k < c.members.size() && out.size() < limit; ++k)
                 out.push_back(posed(ligand, r, r.runs[c.members[k]], place[c.members[k]],
-                                    k == 0 ? c.rmsdToReference : std::nullopt));
+                                    r.runs[c.members[k]].rmsdToReference));
         return out;
     }
     for (const dock::DockCluster& c : r.clusters) {

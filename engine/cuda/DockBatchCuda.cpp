@@ -109,8 +109,11 @@ BatchStatus dockBatchOnGpu(CudaDocker& docker, const dock::DockTarget& target,
             std::vector<Vec3> refCoords;
             for (const Atom& a : reference->atoms)
                 refCoords.push_back(a.position);
+            for (dock::DockRun& run : r.runs)
+                if (!run.coordinates.empty()) // a cancelled run never placed the ligand
+                    run.rmsdToReference = toReference.rmsd(run.coordinates, refCoords);
             for (dock::DockCluster& c : r.clusters)
-                c.rmsdToReference = toReference.rmsd(r.runs[c.members[0]].coordinates, refCoords);
+                c.rmsdToReference = r.runs[c.members[0]].rmsdToReference;
         } catch (const InputError&) {
             // Another molecule of the batch than the reference: no RMSD for it.
         }

@@ -36,6 +36,7 @@ struct DockRun {
     long evaluations = 0; // energy (+gradient) evaluations the run used
     long generations = 0;
     bool autoStopped = false; // ended by AutoStop before the budget ran out
+    std::optional<double> rmsdToReference; // when a reference ligand was given
 };
 
 struct DockCluster {

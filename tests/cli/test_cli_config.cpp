@@ -98,8 +98,8 @@ private slots:
                            lig,     "--poses",  "2",          "--device", "x"}
             << "--device";
         QTest::newRow("score --scoring")
-            << QStringList{"score", "--receptor", rec, "--ligand", lig, "--scoring", "ad4"}
-            << "--scoring expects vina or vinardo";
+            << QStringList{"score", "--receptor", rec, "--ligand", lig, "--scoring", "bogus"}
+            << "--scoring expects vina or vinardo, got 'bogus'";
         QTest::newRow("score unknown option")
             << QStringList{"score", "--receptor", rec, "--ligand", lig, "--bogus"} << "--bogus";
         QTest::newRow("lingo --device")
