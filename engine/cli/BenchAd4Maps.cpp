@@ -4,6 +4,7 @@
 #include "BenchClock.h"
 #include "CommandLine.h"
 #include "Commands.h"
+#include "MapsInputs.h"
 #include "Json.h"
 #include "chem/MoleculeReader.h"
 #include "core/InputError.h"
@@ -86,30 +87,11 @@ int runBenchAd4Maps(const std::vector<std::string>& args) {
     int threads = cl.intValue("threads", 0, 0, 4096);
     if (threads == 0)
         threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const std::string deviceArg = cl.value("device", "auto");
-    int gpu = -1;
-    if (deviceArg == "auto" || deviceArg == "cuda")
-        gpu = 0;
-    else if (deviceArg.rfind("cuda:", 0) == 0)
-        gpu = std::atoi(deviceArg.c_str() + 5);
-    else if (deviceArg != "cpu")
-        throw UsageError("--device: expected auto, cpu, cuda or cuda:N, got '" + deviceArg + "'");
-    std::string why;
-    if (gpu >= 0 && !cuda::ad4MapGpuUsable(gpu, &why)) {
-        if (deviceArg != "auto")
-            throw InputError("", 0, "--device " + deviceArg + ": " + why);
-        std::cerr << "bench ad4maps: no GPU (" << why << "), CPU only\n";
-        gpu = -1;
-    }
-
-    const ad4::GridParameterFile gpf = ad4::readGridParameterFile(gpfPath);
-    std::string receptorPath = cl.value("receptor", "");
-    if (receptorPath.empty()) {
-        if (gpf.receptor.empty())
-            throw UsageError("--receptor: the GPF names no receptor");
-        receptorPath = (std::filesystem::path(gpfPath).parent_path() / gpf.receptor).string();
-    }
-    const Molecule receptor = readMolecule(receptorPath);
+    const int gpu = chooseMapsDevice(cl, "bench ad4maps");
+    const MapsInputs inputs = readMapsInputs(cl, gpfPath);
+    const ad4::GridParameterFile& gpf = inputs.gpf;
+    const std::string& receptorPath = inputs.receptorPath;
+    const Molecule& receptor = inputs.receptor;
 
     double t0 = benchNow();
     const ad4::MapSetup setup = ad4::prepareMaps(receptor, gpf.box, gpf.ligandTypes, gpf.options);

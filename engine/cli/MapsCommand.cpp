@@ -4,6 +4,7 @@
 #include "BenchClock.h"
 #include "CommandLine.h"
 #include "Commands.h"
+#include "MapsInputs.h"
 #include "chem/MoleculeReader.h"
 #include "core/InputError.h"
 #include "cuda/Ad4MapCuda.h"
@@ -26,30 +27,11 @@ int runMaps(const std::vector<std::string>& args) {
     if (out.size() <= 9 || out.compare(out.size() - 9, 9, ".maps.fld") != 0)
         throw UsageError("--out: expected a file name ending in .maps.fld");
     const int threads = cl.intValue("threads", 0, 0, 4096);
-    const std::string deviceArg = cl.value("device", "auto");
-    int gpu = -1;
-    if (deviceArg == "auto" || deviceArg == "cuda")
-        gpu = 0;
-    else if (deviceArg.rfind("cuda:", 0) == 0)
-        gpu = std::atoi(deviceArg.c_str() + 5);
-    else if (deviceArg != "cpu")
-        throw UsageError("--device: expected auto, cpu, cuda or cuda:N, got '" + deviceArg + "'");
-    std::string why;
-    if (gpu >= 0 && !cuda::ad4MapGpuUsable(gpu, &why)) {
-        if (deviceArg != "auto")
-            throw InputError("", 0, "--device " + deviceArg + ": " + why);
-        std::cerr << "maps: device: CPU (" << why << ")\n";
-        gpu = -1;
-    }
-
-    const ad4::GridParameterFile gpf = ad4::readGridParameterFile(gpfPath);
-    std::string receptorPath = cl.value("receptor", "");
-    if (receptorPath.empty()) {
-        if (gpf.receptor.empty())
-            throw UsageError("--receptor: the GPF names no receptor");
-        receptorPath = (std::filesystem::path(gpfPath).parent_path() / gpf.receptor).string();
-    }
-    const Molecule receptor = readMolecule(receptorPath);
+    const int gpu = chooseMapsDevice(cl, "maps");
+    const MapsInputs inputs = readMapsInputs(cl, gpfPath);
+    const ad4::GridParameterFile& gpf = inputs.gpf;
+    const std::string& receptorPath = inputs.receptorPath;
+    const Molecule& receptor = inputs.receptor;
     const double t0 = benchNow();
     const ad4::MapSetup setup = ad4::prepareMaps(receptor, gpf.box, gpf.ligandTypes, gpf.options);
     const bool onGpu = gpu >= 0 && setup.mapTypes.size() <= size_t(cuda::kAd4GpuMaxMapTypes);

@@ -99,24 +99,7 @@ BatchStatus dockBatchOnGpu(CudaDocker& docker, const dock::DockTarget& target,
     parallelFor(n, threads, [&](long i) {
         if (!ok[i])
             return;
-        dock::LigandDockResult& r = results[i];
-        const dock::SymmetryRmsd self(ligands[i]);
-        r.clusters = dock::clusterRuns(r.runs, self, options.clusterRmsd);
-        if (!reference)
-            return;
-        try {
-            const dock::SymmetryRmsd toReference(ligands[i], *reference);
-            std::vector<Vec3> refCoords;
-            for (const Atom& a : reference->atoms)
-                refCoords.push_back(a.position);
-            for (dock::DockRun& run : r.runs)
-                if (!run.coordinates.empty()) // a cancelled run never placed the ligand
-                    run.rmsdToReference = toReference.rmsd(run.coordinates, refCoords);
-            for (dock::DockCluster& c : r.clusters)
-                c.rmsdToReference = r.runs[c.members[0]].rmsdToReference;
-        } catch (const InputError&) {
-            // Another molecule of the batch than the reference: no RMSD for it.
-        }
+        dock::clusterAndMeasure(results[i], ligands[i], reference, options.clusterRmsd);
     });
     return status;
 }

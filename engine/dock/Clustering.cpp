@@ -1,5 +1,7 @@
 #include "Clustering.h"
 
+#include "core/InputError.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -34,6 +36,26 @@ std::vector<DockCluster> clusterRuns(const std::vector<DockRun>& runs, const Sym
     for (size_t c = 0; c < clusters.size(); ++c)
         clusters[c].rank = static_cast<int>(c) + 1; // created in score order
     return clusters;
+}
+
+void clusterAndMeasure(LigandDockResult& r, const Molecule& ligand, const Molecule* reference,
+                       double tolerance) {
+    r.clusters = clusterRuns(r.runs, SymmetryRmsd(ligand), tolerance);
+    if (!reference)
+        return;
+    try {
+        const SymmetryRmsd toReference(ligand, *reference);
+        std::vector<Vec3> refCoords;
+        for (const Atom& a : reference->atoms)
+            refCoords.push_back(a.position);
+        for (DockRun& run : r.runs)
+            if (!run.coordinates.empty()) // a cancelled run never placed the ligand
+                run.rmsdToReference = toReference.rmsd(run.coordinates, refCoords);
+        for (DockCluster& c : r.clusters)
+            c.rmsdToReference = r.runs[c.members[0]].rmsdToReference;
+    } catch (const InputError&) {
+        // Another molecule of the batch than the reference: no RMSD for it.
+    }
 }
 
 } // namespace pw::dock

@@ -151,24 +151,7 @@ BatchStatus dockLigands(const DockTarget& target, const std::vector<Molecule>& l
     parallelFor(n, threads, [&](long i) {
         if (!ok[i])
             return;
-        LigandDockResult& r = results[i];
-        const SymmetryRmsd self(ligands[i]);
-        r.clusters = clusterRuns(r.runs, self, options.clusterRmsd);
-        if (!reference)
-            return;
-        try {
-            const SymmetryRmsd toReference(ligands[i], *reference);
-            std::vector<Vec3> refCoords;
-            for (const Atom& a : reference->atoms)
-                refCoords.push_back(a.position);
-            for (DockRun& run : r.runs)
-                if (!run.coordinates.empty()) // a cancelled run never placed the ligand
-                    run.rmsdToReference = toReference.rmsd(run.coordinates, refCoords);
-            for (DockCluster& c : r.clusters)
-                c.rmsdToReference = r.runs[c.members[0]].rmsdToReference;
-        } catch (const InputError&) {
-            // Another molecule of the batch than the reference: no RMSD for it.
-        }
+        clusterAndMeasure(results[i], ligands[i], reference, options.clusterRmsd);
     });
     return status;
 }
