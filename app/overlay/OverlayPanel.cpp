@@ -149,13 +149,17 @@ void OverlayPanel::start(Job job) {
     running_ = std::make_shared<Progress>();
     // Called on the workers: hand the numbers to the GUI thread (dropped if the panel is gone,
     // or if this job is no longer the running one when they arrive).
+    // Workers report concurrently, so their queued counts can arrive out of order: the GUI
+    // thread keeps the highest it has shown and drops any lower one (the bar never goes back).
     const Progress* self = running_.get();
-    running_->onProgress = [this, self](long done, long total) {
+    auto shown = std::make_shared<long>(-1); // touched on the GUI thread only
+    running_->onProgress = [this, self, shown](long done, long total) {
         QMetaObject::invokeMethod(
             this,
-            [this, self, done, total] {
-                if (running_.get() != self)
+            [this, self, shown, done, total] {
+                if (running_.get() != self || done < *shown)
                     return;
+                *shown = done;
                 progress_->setRange(0, int(total));
                 progress_->setValue(int(done));
                 emit progressChanged(done, total);

@@ -3,6 +3,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Json.h"
+#include "ScoreEach.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
 #include "core/InputError.h"
@@ -54,56 +55,30 @@ int runScoreAd4(const std::vector<std::string>& args) {
         unboundName == "bound" ? ad4::UnboundModel::SameAsBound : ad4::UnboundModel::Zero;
     const ad4::Ad4Maps maps = ad4::readMapsFld(*cl.value("maps"));
 
-    ReadOptions options;
-    options.warn = [](const std::string& msg) { std::cerr << "warning: " << msg << "\n"; };
-    auto reader = MoleculeReader::open(ligandFile, options);
-    Molecule raw;
-    long scored = 0, refused = 0;
-    std::string lastError;
-    while (reader->next(raw)) {
-        const long index = reader->recordsRead() - 1;
-        try {
-            // A PDBQT ligand keeps its types, charges and torsion tree (autodock4 takes them as
-            // given); other formats are prepared (Gasteiger charges, AD4 types, tree).
-            const Molecule lig = prepareLigand(raw);
-            const ad4::Ad4LigandScorer scorer(lig, maps);
-            std::vector<Eigen::Vector3d> coords;
-            for (const Atom& a : lig.atoms)
-                coords.push_back(a.position);
-            const ad4::Ad4Energy e = scorer.score(coords, unbound);
-            const std::string name = lig.name.empty() ? "(no name)" : lig.name;
-            if (json) {
-                JsonObject o;
-                o.add("name", lig.name).add("index", index);
-                o.add("free_energy", e.freeEnergy(), 10)
-                    .add("inter", e.inter(), 10)
-                    .add("inter_vdw_hb_desolv", e.interVdwHbDesolv, 10)
-                    .add("inter_elec", e.interElec, 10)
-                    .add("intra", e.intra, 10)
-                    .add("torsional", e.torsional, 10)
-                    .add("unbound", e.unbound, 10)
-                    .add("torsdof", scorer.torsdof())
-                    .add("scoring", "ad4");
-                std::cout << o.str() << "\n";
-            } else {
-                printBreakdown(name, e);
-            }
-            ++scored;
-        } catch (const InputError& e) {
-            ++refused;
-            lastError = e.what();
-            std::cerr << "warning: " << e.what() << "\n";
+    return scoreEachLigand(ligandFile, [&](const Molecule& lig, long index) {
+        const ad4::Ad4LigandScorer scorer(lig, maps);
+        std::vector<Eigen::Vector3d> coords;
+        for (const Atom& a : lig.atoms)
+            coords.push_back(a.position);
+        const ad4::Ad4Energy e = scorer.score(coords, unbound);
+        const std::string name = lig.name.empty() ? "(no name)" : lig.name;
+        if (json) {
+            JsonObject o;
+            o.add("name", lig.name).add("index", index);
+            o.add("free_energy", e.freeEnergy(), 10)
+                .add("inter", e.inter(), 10)
+                .add("inter_vdw_hb_desolv", e.interVdwHbDesolv, 10)
+                .add("inter_elec", e.interElec, 10)
+                .add("intra", e.intra, 10)
+                .add("torsional", e.torsional, 10)
+                .add("unbound", e.unbound, 10)
+                .add("torsdof", scorer.torsdof())
+                .add("scoring", "ad4");
+            std::cout << o.str() << "\n";
+        } else {
+            printBreakdown(name, e);
         }
-    }
-    if (scored == 0) {
-        std::cerr << "error: " << ligandFile << ": no ligand could be scored"
-                  << (lastError.empty() ? "" : " (last: " + lastError + ")") << "\n";
-        return 1;
-    }
-    if (refused + reader->recordsSkipped() > 0)
-        std::cerr << ligandFile << ": " << scored << " scored, "
-                  << refused + reader->recordsSkipped() << " skipped\n";
-    return 0;
+    });
 }
 
 } // namespace pw::cli

@@ -3,6 +3,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Json.h"
+#include "ScoreEach.h"
 #include "TargetSetup.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
@@ -34,53 +35,29 @@ int runScore(const std::vector<std::string>& args) {
     TargetInputs inputs = loadTarget(cl, ligandFile);
     DockingTarget target(inputs.receptor, inputs.box, inputs.scoring, threads);
 
-    ReadOptions options;
-    options.warn = [](const std::string& msg) { std::cerr << "warning: " << msg << "\n"; };
-    auto reader = MoleculeReader::open(ligandFile, options);
-    Molecule raw;
-    long scored = 0, refused = 0;
-    std::string lastError;
-    while (reader->next(raw)) {
-        const long index = reader->recordsRead() - 1;
-        try {
-            Molecule lig = prepareLigand(raw);
-            const ReceptorGrid* grid = nullptr;
-            if (cl.flag("grid")) {
-                LigandScorer probe(lig, target.scoring(), target.receptor());
-                grid = &target.gridFor(probe.typesNeeded());
-            }
-            LigandScorer scorer(lig, target.scoring(), target.receptor(), grid);
-            std::vector<Vec3> coords;
-            for (const Atom& a : lig.atoms)
-                coords.push_back(a.position);
-            VinaScore s = scorer.finalScore(coords);
-            if (json) {
-                JsonObject o;
-                o.add("name", lig.name).add("index", index);
-                addScoreFields(o, s);
-                o.add("mode", cl.flag("grid") ? "grid" : "exact");
-                std::cout << o.str() << "\n";
-            } else {
-                std::printf("%-24s affinity %8.3f  inter %8.3f  intra %8.3f  torsional %7.3f\n",
-                            lig.name.empty() ? "(no name)" : lig.name.c_str(), s.affinity, s.inter,
-                            s.intra, s.torsional);
-            }
-            ++scored;
-        } catch (const InputError& e) {
-            ++refused;
-            lastError = e.what();
-            std::cerr << "warning: " << e.what() << "\n";
+    return scoreEachLigand(ligandFile, [&](const Molecule& lig, long index) {
+        const ReceptorGrid* grid = nullptr;
+        if (cl.flag("grid")) {
+            LigandScorer probe(lig, target.scoring(), target.receptor());
+            grid = &target.gridFor(probe.typesNeeded());
         }
-    }
-    if (scored == 0) {
-        std::cerr << "error: " << ligandFile << ": no ligand could be scored"
-                  << (lastError.empty() ? "" : " (last: " + lastError + ")") << "\n";
-        return 1;
-    }
-    if (refused + reader->recordsSkipped() > 0)
-        std::cerr << ligandFile << ": " << scored << " scored, "
-                  << refused + reader->recordsSkipped() << " skipped\n";
-    return 0;
+        LigandScorer scorer(lig, target.scoring(), target.receptor(), grid);
+        std::vector<Vec3> coords;
+        for (const Atom& a : lig.atoms)
+            coords.push_back(a.position);
+        VinaScore s = scorer.finalScore(coords);
+        if (json) {
+            JsonObject o;
+            o.add("name", lig.name).add("index", index);
+            addScoreFields(o, s);
+            o.add("mode", cl.flag("grid") ? "grid" : "exact");
+            std::cout << o.str() << "\n";
+        } else {
+            std::printf("%-24s affinity %8.3f  inter %8.3f  intra %8.3f  torsional %7.3f\n",
+                        lig.name.empty() ? "(no name)" : lig.name.c_str(), s.affinity, s.inter,
+                        s.intra, s.torsional);
+        }
+    });
 }
 
 } // namespace pw::cli
