@@ -4,6 +4,7 @@
 #include "DockBatchCuda.h"
 
 #include "dock/Clustering.h"
+#include "dock/DockEngine.h"
 #include "dock/LigandDockScoring.h"
 #include "dock/SymmetryRmsd.h"
 
@@ -21,25 +22,7 @@ BatchStatus dockBatchOnGpu(CudaDocker& docker, const dock::DockTarget& target,
                            const Molecule* reference, long firstLigand) {
     const int n = static_cast<int>(ligands.size());
     const int runs = std::max(options.runs, 1);
-    results.assign(n, {});
-    std::vector<char> ok(n, 0);
-    for (int i = 0; i < n; ++i) {
-        dock::LigandDockResult& r = results[i];
-        r.ligand = static_cast<int>(firstLigand + i);
-        r.name = ligands[i].name;
-        r.seed = options.seed;
-        try {
-            dock::checkDockable(ligands[i], target.box);
-            ok[i] = 1;
-        } catch (const InputError& e) {
-            r.error = e.what();
-        }
-    }
-    std::vector<Molecule> checked;
-    for (int i = 0; i < n; ++i)
-        if (ok[i])
-            checked.push_back(ligands[i]);
-    dock::prepareTargetFor(target, checked);
+    std::vector<char> ok = dock::startDockBatch(target, ligands, options, results, firstLigand);
     std::vector<std::unique_ptr<dock::LigandDockScoring>> scoring(n);
     std::vector<Molecule> valid;
     std::vector<int> validIndex;

@@ -60,32 +60,37 @@ void checkDockable(const Molecule& ligand, const SearchBox& box) {
              fixed1(diagonal) + " A): no pose fits in the box; enlarge the box");
 }
 
-BatchStatus dockLigands(const DockTarget& target, const std::vector<Molecule>& ligands,
-                        const DockOptions& options, std::vector<LigandDockResult>& results,
-                        Progress* progress, const Molecule* reference, long firstLigand) {
-    const int n = static_cast<int>(ligands.size());
-    const int runs = std::max(options.runs, 1);
+std::vector<char> startDockBatch(const DockTarget& target, const std::vector<Molecule>& ligands,
+                                 const DockOptions& options,
+                                 std::vector<LigandDockResult>& results, long firstLigand) {
+    const size_t n = ligands.size();
     results.assign(n, {});
-    std::vector<LigandJob> jobs(n);
     std::vector<char> ok(n, 0);
-    std::vector<const Molecule*> valid;
-    for (int i = 0; i < n; ++i) {
+    std::vector<Molecule> checked;
+    for (size_t i = 0; i < n; ++i) {
         LigandDockResult& r = results[i];
-        r.ligand = static_cast<int>(firstLigand + i);
+        r.ligand = static_cast<int>(firstLigand + static_cast<long>(i));
         r.name = ligands[i].name;
         r.seed = options.seed;
         try {
             checkDockable(ligands[i], target.box);
             ok[i] = 1;
+            checked.push_back(ligands[i]);
         } catch (const InputError& e) {
             r.error = e.what();
         }
     }
-    std::vector<Molecule> checked;
-    for (int i = 0; i < n; ++i)
-        if (ok[i])
-            checked.push_back(ligands[i]);
     prepareTargetFor(target, checked);
+    return ok;
+}
+
+BatchStatus dockLigands(const DockTarget& target, const std::vector<Molecule>& ligands,
+                        const DockOptions& options, std::vector<LigandDockResult>& results,
+                        Progress* progress, const Molecule* reference, long firstLigand) {
+    const int n = static_cast<int>(ligands.size());
+    const int runs = std::max(options.runs, 1);
+    std::vector<LigandJob> jobs(n);
+    std::vector<char> ok = startDockBatch(target, ligands, options, results, firstLigand);
     for (int i = 0; i < n; ++i) {
         if (!ok[i])
             continue;

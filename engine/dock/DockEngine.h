@@ -20,6 +20,13 @@ namespace pw::dock {
 // the box's diagonal (no pose fits).
 void checkDockable(const Molecule& ligand, const SearchBox& box);
 
+// The first step of a docking batch on any device: results sized and named (ligand index, name,
+// seed), each ligand checked (checkDockable; a refused one gets LigandDockResult::error), and the
+// target's maps made ready for the accepted ones. Returns which ligands were accepted.
+std::vector<char> startDockBatch(const DockTarget& target, const std::vector<Molecule>& ligands,
+                                 const DockOptions& options,
+                                 std::vector<LigandDockResult>& results, long firstLigand);
+
 // Docks ligands (prepared, with their torsion trees) into target. results[i] belongs to
 // ligands[i]; its random streams are keyed by (options.seed, firstLigand + i, run), so a ligand
 // docks the same whatever batch or thread it lands in. A ligand that cannot be docked gets
