@@ -3,7 +3,6 @@
 #include "chem/MoleculeReader.h"
 #include "core/InputError.h"
 
-#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -15,6 +14,14 @@ using namespace pw;
 namespace {
 
 const std::string kData = POSEWRIGHT_TEST_DATA;
+
+// Under AddressSanitizer freed memory stays resident in its quarantine, so the resident size
+// says nothing about what the reader holds.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kResidentMemoryMeaningful = false;
+#else
+constexpr bool kResidentMemoryMeaningful = true;
+#endif
 
 // Resident set size of this process in KiB (Linux /proc), 0 when unknown.
 long residentKiB() {
@@ -187,8 +194,6 @@ private slots:
                     << i << "\n\n$$$$\n";
         }
         const long before = residentKiB();
-        QElapsedTimer timer;
-        timer.start();
         {
             auto reader = MoleculeReader::open(path);
             Molecule m;
@@ -196,8 +201,10 @@ private slots:
                 QVERIFY(reader->next(m));
             QCOMPARE(m.name, std::string("water_9"));
         }
-        QVERIFY2(timer.elapsed() < 1000, "reading 10 records should not read the whole file");
-        QVERIFY2(residentKiB() - before < 16 * 1024, "reading 10 records loaded the file");
+        // Memory, not time, shows that ten records did not read the whole file (tests never
+        // assert the clock: a busy machine would fail them).
+        if (kResidentMemoryMeaningful)
+            QVERIFY2(residentKiB() - before < 16 * 1024, "reading 10 records loaded the file");
 
         auto reader = MoleculeReader::open(path);
         Molecule m;
@@ -214,6 +221,9 @@ private slots:
         QCOMPARE(lastIndex, std::to_string(records - 1));
         QCOMPARE(reader->recordsRead(), records);
         const long growth = residentKiB() - rssAfterWarmup;
+        if (!kResidentMemoryMeaningful)
+            QSKIP("AddressSanitizer keeps freed memory resident (its quarantine): the records were "
+                  "counted, the memory bound is checked only in builds without it");
         QVERIFY2(growth < 8 * 1024, qPrintable(QString("RSS grew by %1 KiB").arg(growth)));
     }
 };
