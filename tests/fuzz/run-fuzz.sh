@@ -12,7 +12,7 @@ CC=${CC:-clang-14} CXX=${CXX:-clang++-14} cmake -S . -B build-fuzz -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPOSEWRIGHT_FUZZ=ON -DPOSEWRIGHT_GUI=OFF \
   -DPOSEWRIGHT_TESTS=OFF -DPOSEWRIGHT_CUDA=OFF -DPOSEWRIGHT_FUZZ_SECONDS="$seconds" \
   ${CMAKE_EXTRA_ARGS:-}
-targets=$(grep -o 'fuzz_[a-z_]*' build-fuzz/tests/fuzz/CTestTestfile.cmake | sort -u | grep -E "$only" || true)
+targets=$(grep -o 'fuzz_[a-z0-9_]*' build-fuzz/tests/fuzz/CTestTestfile.cmake | sort -u | grep -E "$only" || true)
 cmake --build build-fuzz --target $targets -j"${JOBS:-2}"
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} ctest --test-dir build-fuzz -L fuzz -R "$only" \
   --output-on-failure
