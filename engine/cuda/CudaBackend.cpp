@@ -7,6 +7,7 @@
 #include "ShapeOverlayCuda.h"
 #include "backend/CpuBatches.h"
 #include "backend/DeviceSelection.h"
+#include "core/RingClosure.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -113,6 +114,13 @@ private:
     BatchTiming timing_;
 };
 
+bool anyRingClosures(const std::vector<Molecule>& ligands) {
+    for (const Molecule& m : ligands)
+        if (hasRingClosures(m))
+            return true;
+    return false;
+}
+
 class CudaBackend final : public Backend {
 public:
     CudaBackend(const CudaDeviceInfo& info) : info_(info), minimizer_(info.index) {
@@ -132,11 +140,16 @@ public:
     void minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
                   const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
                   Progress* progress) override {
-        if (options.exact || !target.grid()) {
+        // The CUDA kernels have no macrocycle ring-closure term (score/RingClosureTerm.h).
+        const bool macrocycles = anyRingClosures(ligands);
+        if (options.exact || !target.grid() || macrocycles) {
             if (!cpu_) {
                 cpu_ = makeCpuBackend(0);
-                std::cerr << "note: exact (grid-free) minimization runs on the "
-                          << cpu_->description() << "; the CUDA kernels use the grid\n";
+                std::cerr << "note: "
+                          << (macrocycles ? "macrocycle (ring-closure)" : "exact (grid-free)")
+                          << " minimization runs on the " << cpu_->description()
+                          << (macrocycles ? "; the CUDA kernels have no ring-closure term\n"
+                                          : "; the CUDA kernels use the grid\n");
             }
             cpu_->minimize(target, ligands, options, results, progress);
             return;
@@ -181,10 +194,12 @@ public:
     BatchStatus dock(const dock::DockTarget& target, const std::vector<Molecule>& ligands,
                      const dock::DockOptions& options, std::vector<dock::LigandDockResult>& results,
                      Progress* progress, const Molecule* reference, long firstLigand) override {
+        // The CUDA search has no macrocycle ring-closure term yet (score/RingClosureTerm.h).
         const char* cpuOnly = !target.vina ? "AD4 scoring"
                               : options.lga.localSearch == dock::LocalSearchMethod::SolisWets
                                   ? "the Solis-Wets local search"
-                                  : nullptr;
+                              : anyRingClosures(ligands) ? "macrocycle ring closures (CG/G atoms)"
+                                                         : nullptr;
         if (cpuOnly) {
             if (!dockNoteGiven_) {
                 std::cerr << "note: docking with " << cpuOnly
