@@ -70,9 +70,11 @@ std::string findRingClosures(const Molecule& m, std::vector<ClosureBond>& closur
             if (hosts != 1 || adj[dummy].size() != 1)
                 return fail(dummy, words({"ring-closure pseudo-atom ", m.atoms[dummy].name, " (", g,
                                           ") must be bonded to exactly one ", cg,
-                                          " carbon of its own fragment; found ",
+                                          " carbon of its own fragment and to nothing else; it "
+                                          "has ",
                                           std::to_string(hosts), " ", cg, " and ",
-                                          std::to_string(adj[dummy].size()), " neighbour(s)"}));
+                                          std::to_string(adj[dummy].size() - hosts),
+                                          " other neighbour(s)"}));
         }
         if (carbons[k].empty() && dummies[k].empty())
             continue;
