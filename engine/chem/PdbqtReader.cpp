@@ -130,8 +130,8 @@ bool PdbqtReader::readRecord(Molecule& out) {
             a.element = elementOfAd4Type(type);
             if (a.element == 0 && closureDummyIndex(type) < 0)
                 lines_.fail("unknown AutoDock atom type " + text::quote(type) +
-                            " in columns 78-80; expected C, A, N, NA, OA, S, SA, HD, CG0, G0, "
-                            "... or an element symbol");
+                            " in columns 78-79; expected C, A, N, NA, OA, S, SA, HD, ... or an "
+                            "element symbol");
             a.aromatic = type == "A";
             std::string_view charge = text::columns(line, 67, 76);
             if (!text::isBlank(charge) && !text::toDouble(charge, a.charge))

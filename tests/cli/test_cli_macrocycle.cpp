@@ -205,6 +205,19 @@ private slots:
             }
         }
     }
+
+    // AD4 scoring has no ring-closure term: the macrocycle is refused by name, nothing written.
+    void ad4DockingRefusesMacrocycles() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("out.sdf");
+        const CliRun r =
+            runCli({"dock", "--scoring", "ad4", "--receptor", data("receptor.pdbqt"), "--box",
+                    data("box.txt"), "--ligands", data("bace1_ligand.pdbqt"), "--runs", "1",
+                    "--evaluations", "1000", "--device", "cpu", "--out", out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("AD4 scoring does not take them"), r.err.constData());
+        QVERIFY(!QFile::exists(out));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliMacrocycle)
