@@ -17,7 +17,7 @@ FIELDS = {"affinity": r"Estimated Free Energy of Binding\s*:\s*(\S+)",
 
 def vina(*args):
     out = subprocess.run(["vina", "--receptor", os.path.join(here, "receptor.pdbqt"), "--config",
-                          os.path.join(here, "box.txt"), "--cpu", "1", *args],
+                          os.path.join(here, "box.txt"), "--cpu", "1", "--seed", "1", *args],
                          capture_output=True, text=True, check=True).stdout
     return out
 
@@ -47,12 +47,16 @@ def main():
                    "Vina's (4) as it prints it: intra + the ring-closure glue",
            "crystal": {}, "starts": []}
     with tempfile.TemporaryDirectory() as tmp:
-        ref["crystal"]["score_only"] = scores(vina("--ligand", os.path.join(here,
-                                               "bace1_ligand.pdbqt"), "--score_only"))
+        crystal = os.path.join(here, "bace1_ligand.pdbqt")
+        ref["crystal"]["score_only"] = scores(vina("--ligand", crystal, "--score_only"))
+        ref["crystal"]["score_only_vinardo"] = scores(vina("--ligand", crystal, "--score_only",
+                                                           "--scoring", "vinardo"))
         for k, text in enumerate(models(os.path.join(here, "starts.pdbqt"))):
             start = os.path.join(tmp, f"start{k}.pdbqt")
             open(start, "w").write(text)
-            entry = {"model": k + 1, "score_only": scores(vina("--ligand", start, "--score_only"))}
+            entry = {"model": k + 1, "score_only": scores(vina("--ligand", start, "--score_only")),
+                     "score_only_vinardo": scores(vina("--ligand", start, "--score_only",
+                                                       "--scoring", "vinardo"))}
             out = os.path.join(tmp, f"start{k}_out.pdbqt")
             vina("--ligand", start, "--local_only", "--out", out)
             entry["local_only"] = scores(vina("--ligand", out, "--score_only"))
