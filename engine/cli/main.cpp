@@ -1,4 +1,5 @@
-// posewright-cli: headless use of the engine (file info, scoring, minimization, benchmarks).
+// posewright-cli: headless use of the engine (file info, scoring, minimization, docking, AD4 maps,
+// shape overlay, LINGO similarity, the hit store, benchmarks).
 // Exit codes: 0 success, 1 bad input or a failed job, 2 usage error.
 #include "CommandLine.h"
 #include "Commands.h"
@@ -58,11 +59,11 @@ const std::vector<Command>& commands() {
          "...] [--limit N] [--columns a,b (CSV)]",
          runHits},
         {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them", "maps --gpf GPF [--receptor R.pdbqt] --out OUT.maps.fld [--device auto|cpu|cuda[:N]] [--threads N]", runMaps},
-        {"bench", "benchmarks: overlay, lingo, minimize (one JSON object per run)",
+        {"bench", "benchmarks: overlay, lingo, minimize, dock, ad4maps, hits (one JSON object per run)",
          "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device "
          "auto|cpu|cuda[:N]] "
          "[--size N...] [--repeat K] [--threads N] [--iterations N]\n"
-         "      posewright-cli bench lingo|minimize ... (see their own usage)\n"
+         "      posewright-cli bench lingo|minimize|dock|ad4maps ... (see their own usage)\n"
          "      posewright-cli bench hits --molecules SDF --dir DIR [--poses 1000000] [--seed S] "
          "[--threads N] [--sort a,b] [--where EXPR] [--sdf POSES.sdf] [--no-export] [--keep]",
          runBench},
