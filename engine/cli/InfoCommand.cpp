@@ -8,6 +8,7 @@
 #include "core/Element.h"
 #include "core/InputError.h"
 
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -111,8 +112,20 @@ int runInfo(const std::vector<std::string>& args) {
             std::cerr << "warning: " << pending << "\n";
         pending.clear();
     };
+    // Long reads (a SMILES file embeds every record in 3D) say how far they are, every 10 s.
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point started = Clock::now();
+    Clock::time_point lastProgress = started;
     while (reader->next(m)) {
         long record = reader->recordsRead();
+        if (Clock::now() - lastProgress > std::chrono::seconds(10)) {
+            lastProgress = Clock::now();
+            std::cerr << "info: " << file << ": " << record << " records read, "
+                      << reader->recordsSkipped() << " skipped ("
+                      << std::chrono::duration_cast<std::chrono::seconds>(lastProgress - started)
+                             .count()
+                      << " s)\n";
+        }
         Role role = requested == Role::Auto ? guessRole(m, reader->format()) : requested;
         try {
             prepareForRole(m, role);
