@@ -4,6 +4,7 @@
 #include "Commands.h"
 #include "Json.h"
 #include "MoleculeRole.h"
+#include "TargetSetup.h"
 #include "chem/MoleculeReader.h"
 #include "core/Element.h"
 #include "core/InputError.h"
@@ -89,12 +90,15 @@ void describeText(std::ostream& out, const Molecule& m, long record, Role role) 
 } // namespace
 
 int runInfo(const std::vector<std::string>& args) {
-    CommandLine cl(args, {{"json", OptionKind::Flag}, {"role", OptionKind::Value}});
+    CommandLine cl(args, {{"json", OptionKind::Flag},
+                          {"role", OptionKind::Value},
+                          {"ph", OptionKind::Value}});
     if (cl.positional().size() != 1)
         throw UsageError("expected exactly one FILE");
     const std::string file = cl.positional()[0];
     Role requested = roleFromName(cl.value("role", "auto"));
     bool json = cl.flag("json");
+    const ReceptorPreparationOptions receptorOptions = receptorPreparationOptions(cl);
 
     ReadOptions options;
     int warnings = 0;
@@ -128,7 +132,7 @@ int runInfo(const std::vector<std::string>& args) {
         }
         Role role = requested == Role::Auto ? guessRole(m, reader->format()) : requested;
         try {
-            prepareForRole(m, role);
+            prepareForRole(m, role, receptorOptions);
         } catch (const InputError& e) {
             if (++refused == 1 && described == 0) {
                 pending = e.what();
