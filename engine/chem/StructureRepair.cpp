@@ -167,8 +167,10 @@ void mendChainAromatics(Molecule& m, std::vector<std::string>& changes) {
     }
     if (!doubled.empty()) {
         std::string s = "made bond" + std::string(doubled.size() == 1 ? " " : "s ");
-        for (size_t k = 0; k < doubled.size(); ++k)
+        for (size_t k = 0; k < doubled.size() && k < 5; ++k)
             s += (k ? ", " : "") + doubled[k];
+        if (doubled.size() > 5)
+            s += ", ... (" + std::to_string(doubled.size()) + " in all)";
         changes.push_back(s + " double");
     }
     // Terminal oxygens left with one bond across a mended bond are the anions of the group.

@@ -300,6 +300,32 @@ private slots:
         QCOMPARE(m.atoms[3].formalCharge, -1);
     }
 
+    void flatDrawingIsNotTakenForAPdbLigand() {
+        // Cubane drawn in 2D with 1.0 Å bonds and no hydrogens (as Open Babel's hao_xu_3.mol):
+        // short bonds in a drawing say nothing about bond orders, so it is embedded in 3D as
+        // C8H8 instead of refused as "has no bond orders (a PDB ligand?)".
+        Read r = readText(sdf("cubane",
+                              {"0 0 0 C", "1 0 0 C", "1 1 0 C", "0 1 0 C", "0.4 0.4 0 C",
+                               "1.4 0.4 0 C", "1.4 1.4 0 C", "0.4 1.4 0 C"},
+                              {{1, 2, 1}, {2, 3, 1}, {3, 4, 1}, {4, 1, 1}, {5, 6, 1}, {6, 7, 1},
+                               {7, 8, 1}, {8, 5, 1}, {1, 5, 1}, {2, 6, 1}, {3, 7, 1}, {4, 8, 1}}),
+                          FileFormat::Sdf);
+        QCOMPARE(r.mols.size(), size_t(1));
+        Molecule prepared = prepareLigand(r.mols[0]);
+        QCOMPARE(prepared.atoms.size(), size_t(16));
+        // In 3D the same short single bonds still mean a PDB ligand without orders.
+        Molecule lifted = r.mols[0];
+        for (size_t i = 4; i < 8; ++i)
+            lifted.atoms[i].position.z() = 1.0;
+        try {
+            prepareLigand(lifted);
+            QFAIL("a 3D molecule with 1.0 Å single C-C bonds was accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("has no bond orders") != std::string::npos,
+                     e.what());
+        }
+    }
+
     void whatCannotBeMendedIsStillRefused() {
         // A five-bonded carbon is no writer's slip: read as is, refused by preparation with
         // the file, record and reason.
