@@ -140,6 +140,8 @@ void prepareChunk(Chunk& chunk, const TargetInputs& inputs, int threads,
             }
             continue;
         }
+        if (!p.readWarning.empty() && readOptions.warn) // read with repairs (StructureRepair)
+            readOptions.warn(p.readWarning);
         p.index = index++;
         if (prepared[i]) {
             chunk.ligands.push_back(std::move(*prepared[i]));
