@@ -175,8 +175,8 @@ public:
                 coords[i].push_back(a.position);
             poses.push_back({int(i), &coords[i], &results[i]});
         }
-        cuda::PairScorer gpu(target.scoring(), target.receptor(), info_.index);
-        cuda::scoreExactPoses(gpu, target.scoring(), target.receptor(), ligands, poses);
+        cuda::scoreExactPoses(pairScorer(target), target.scoring(), target.receptor(), ligands,
+                              poses);
     }
 
     std::unique_ptr<OverlayBatch> prepareOverlay(const shape::ShapeModel& reference,
@@ -253,9 +253,45 @@ private:
         }
         if (poses.empty())
             return;
-        cuda::PairScorer gpu(target.scoring(), target.receptor(), info_.index);
-        cuda::scoreExactPoses(gpu, target.scoring(), target.receptor(), ligands, poses);
+        cuda::scoreExactPoses(pairScorer(target), target.scoring(), target.receptor(), ligands,
+                              poses);
     }
+
+    // The pair kernel's receptor and tables stay on the device between calls for one target
+    // (`minimize` calls once per chunk); another target, or one made anew at the same address
+    // with another receptor box or scoring, uploads again.
+    cuda::PairScorer& pairScorer(const DockingTarget& target) {
+        const ReceptorModel& rec = target.receptor();
+        const ScoringFunction& sf = target.scoring();
+        PairKey key{&target,
+                    &rec,
+                    rec.sites().size(),
+                    rec.cellSites().size(),
+                    rec.region().begin,
+                    rec.region().voxels,
+                    rec.penalizeOutside(),
+                    sf.kind(),
+                    sf.weights()};
+        if (!pair_ || !(key == pairKey_)) {
+            pair_.reset();
+            pair_ = std::make_unique<cuda::PairScorer>(sf, rec, info_.index);
+            pairKey_ = key;
+        }
+        return *pair_;
+    }
+    struct PairKey {
+        const DockingTarget* target = nullptr;
+        const ReceptorModel* receptor = nullptr;
+        size_t sites = 0, cellSites = 0;
+        Vec3 begin = Vec3::Zero();
+        std::array<int, 3> voxels{};
+        bool penalize = false;
+        ScoringKind kind = ScoringKind::Vina;
+        TermArray weights{};
+        bool operator==(const PairKey&) const = default;
+    };
+    std::unique_ptr<cuda::PairScorer> pair_;
+    PairKey pairKey_;
 
     CudaDeviceInfo info_;
     cuda::CudaMinimizer minimizer_;

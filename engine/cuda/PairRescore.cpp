@@ -1,10 +1,12 @@
 #include "PairRescore.h"
 
+#include "MinimizeTemplates.h"
 #include "core/ParallelFor.h"
 
 #include <memory>
 #include <stdexcept>
 #include <thread>
+#include <unordered_map>
 
 namespace pw::cuda {
 
@@ -14,6 +16,8 @@ void scoreExactPoses(PairScorer& gpu, const ScoringFunction& sf, const ReceptorM
     if (threads <= 0)
         threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     // Topologies (Vina's types, intramolecular pairs, Nrot) of the ligands the poses name.
+    // Poses of one ligand share one template: one topology per distinct structure (the key the
+    // minimizer's templates use), built on the host threads.
     std::vector<char> used(ligands.size(), 0);
     for (const ExactPose& p : poses) {
         if (p.ligand < 0 || p.ligand >= static_cast<int>(ligands.size()))
@@ -22,16 +26,28 @@ void scoreExactPoses(PairScorer& gpu, const ScoringFunction& sf, const ReceptorM
                                         std::to_string(ligands.size()));
         used[size_t(p.ligand)] = 1;
     }
+    std::vector<int> representative(ligands.size(), -1);
+    std::vector<int> distinct;
+    {
+        std::unordered_map<std::uint64_t, int> byKey;
+        for (size_t i = 0; i < ligands.size(); ++i) {
+            if (!used[i])
+                continue;
+            const auto [it, fresh] = byKey.emplace(structureKey(ligands[i]), int(i));
+            representative[i] = it->second;
+            if (fresh)
+                distinct.push_back(int(i));
+        }
+    }
     std::vector<std::unique_ptr<LigandScorer>> scorers(ligands.size());
-    parallelFor(static_cast<long>(ligands.size()), threads, [&](long i) {
-        if (used[size_t(i)])
-            scorers[size_t(i)] = std::make_unique<LigandScorer>(ligands[size_t(i)], sf, receptor);
+    parallelFor(static_cast<long>(distinct.size()), threads, [&](long k) {
+        const size_t i = size_t(distinct[size_t(k)]);
+        scorers[i] = std::make_unique<LigandScorer>(ligands[i], sf, receptor);
     });
     gpu.clearLigands();
     std::vector<int> id(ligands.size(), -1);
-    for (size_t i = 0; i < ligands.size(); ++i)
-        if (scorers[i])
-            id[i] = gpu.addLigand(*scorers[i]);
+    for (int i : distinct)
+        id[size_t(i)] = gpu.addLigand(*scorers[size_t(i)]);
 
     std::vector<int> poseLigand;
     std::vector<Vec3> coords;
@@ -43,14 +59,14 @@ void scoreExactPoses(PairScorer& gpu, const ScoringFunction& sf, const ReceptorM
                                         " coordinates for a ligand of " +
                                         std::to_string(ligands[size_t(p.ligand)].atoms.size()) +
                                         " atoms");
-        poseLigand.push_back(id[size_t(p.ligand)]);
+        poseLigand.push_back(id[size_t(representative[size_t(p.ligand)])]);
         coords.insert(coords.end(), p.coords->begin(), p.coords->end());
     }
     std::vector<PairPoseEnergy> energies;
     gpu.scoreTabulated(poseLigand, coords, energies);
 
     for (size_t k = 0; k < poses.size(); ++k) {
-        const LigandScorer& scorer = *scorers[size_t(poses[k].ligand)];
+        const LigandScorer& scorer = *scorers[size_t(representative[size_t(poses[k].ligand)])];
         VinaScore s;
         s.inter = energies[k].inter;
         s.intra = energies[k].intra;

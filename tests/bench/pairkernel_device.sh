@@ -11,6 +11,7 @@ C=${C:-$PWD/.carry-pairkernel}
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 [ -d "$C/libs" ] || tar -C "$C" -xJf "$C/libs.tar.xz"
+[ -d "$C/bin" ] || [ ! -f "$C/bin.tar.xz" ] || tar -C "$C" -xJf "$C/bin.tar.xz"
 export LD_LIBRARY_PATH=$C/libs
 CLI=$C/bin/posewright-cli
 # The test binaries name their data by the path they were built at.
@@ -36,19 +37,26 @@ for part in ${*:-tests bench pipeline}; do
             2>&1 | tee -a "$OUT/bench.jsonl" | tr ',' '\n'
         ;;
     pipeline)
+        # bin/posewright-cli-before (optional): the binary of the commit before this work, run on
+        # the same file on the same machine for the baseline.
         W=/tmp/pk && mkdir -p $W
         timeout 120 "$CLI" bench minimize --receptor $D/receptor.pdbqt --box $D/box.txt \
             --ligand $D/ligand_xtal.pdbqt --poses 100000 --seed 1 --write-poses $W/p100k.sdf --device cuda >/dev/null 2>&1
         for i in 1 2 3 4 5 6 7 8 9 10; do cat $W/p100k.sdf; done > $W/p1m.sdf
         ls -la $W/p1m.sdf
-        /usr/bin/time -f "wall %e s, peak RSS %M KiB" timeout 150 "$CLI" minimize \
-            --receptor $D/receptor.pdbqt --box $D/box.txt --device cuda --vina-steps \
-            --ligands $W/p1m.sdf --out $W/ranked.sdf 2>&1 | tail -6 | tee -a "$OUT/pipeline.log"
-        grep -c '^\$\$\$\$' $W/ranked.sdf
-        # The exact numbers: the first ranked record rescored by the CPU from the written file.
-        awk 'BEGIN{RS="\\$\\$\\$\\$\n"} NR==1{print $0 "$$$$"}' $W/ranked.sdf > $W/top.sdf
-        grep -A1 -E "minimizedAffinity|minimizedInter" $W/top.sdf | head -6
-        "$CLI" score --receptor $D/receptor.pdbqt --box $D/box.txt --ligand $W/top.sdf 2>&1 | tail -2
+        for b in posewright-cli-before posewright-cli; do
+            [ -x "$C/bin/$b" ] || continue
+            /usr/bin/time -f "$b: wall %e s, peak RSS %M KiB" timeout 150 "$C/bin/$b" minimize \
+                --receptor $D/receptor.pdbqt --box $D/box.txt --device cuda --vina-steps \
+                --ligands $W/p1m.sdf --out $W/ranked-$b.sdf >/dev/null 2>$W/err-$b.log
+            tail -5 $W/err-$b.log | tee -a "$OUT/pipeline.log"
+            grep -c '^\$\$\$\$' $W/ranked-$b.sdf
+            # The first ranked record's numbers, and the CPU's exact score of it read back.
+            awk 'BEGIN{RS="\\$\\$\\$\\$\n"} NR==1{print $0 "$$$$"}' $W/ranked-$b.sdf > $W/top.sdf
+            grep -A1 -E "minimizedAffinity|minimizedInter" $W/top.sdf | grep -v '^--' | paste -sd' '
+            "$CLI" score --receptor $D/receptor.pdbqt --box $D/box.txt --ligand $W/top.sdf 2>&1 | tail -1
+            rm -f $W/ranked-$b.sdf
+        done
         ;;
     esac
 done
