@@ -139,9 +139,9 @@ int runBenchPairScore(const std::vector<std::string>& args) {
     JsonObject o;
     o.add("bench", "pairscore").add("ligand", ligandFile).add("poses", poses);
     o.add("ligand_atoms", atoms).add("scoring", std::string(scoringKindName(sf.kind())));
-    o.add("candidates_per_pose", pairs.candidates, 6).add("pairs_per_pose", pairs.withinCutoff, 1);
+    o.add("candidates_per_pose", pairs.candidates, 6).add("pairs_per_pose", pairs.withinCutoff, 6);
     o.add("generate_seconds", generateSeconds, 4).add("threads", threads);
-    o.add("cpu1_poses_per_s", oneCore, 6).add("cpu1_pairs_per_s", oneCore * pairs.withinCutoff, 0);
+    o.add("cpu1_poses_per_s", oneCore, 6).add("cpu1_pairs_per_s", oneCore * pairs.withinCutoff, 6);
     o.add("cpu1_final_score_poses_per_s", oneCoreFinal, 6);
     o.add("cpu_all_poses_per_s", allCores, 6);
     o.add("cpu_all_pairs_per_s", allCores * pairs.withinCutoff, 6);
