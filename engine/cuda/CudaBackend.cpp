@@ -259,14 +259,18 @@ private:
 
     // The pair kernel's receptor and tables stay on the device between calls for one target
     // (`minimize` calls once per chunk); another target, or one made anew at the same address
-    // with another receptor box or scoring, uploads again.
+    // with other receptor atoms, box or scoring, uploads again.
     cuda::PairScorer& pairScorer(const DockingTarget& target) {
         const ReceptorModel& rec = target.receptor();
         const ScoringFunction& sf = target.scoring();
+        double checksum = 0; // the receptor's atoms themselves (a few thousand: microseconds)
+        for (const ReceptorModel::Site& site : rec.sites())
+            checksum += site.x + 3 * site.y + 7 * site.z + 11 * site.type;
         PairKey key{&target,
                     &rec,
                     rec.sites().size(),
                     rec.cellSites().size(),
+                    checksum,
                     rec.region().begin,
                     rec.region().voxels,
                     rec.penalizeOutside(),
@@ -283,6 +287,7 @@ private:
         const DockingTarget* target = nullptr;
         const ReceptorModel* receptor = nullptr;
         size_t sites = 0, cellSites = 0;
+        double checksum = 0;
         Vec3 begin = Vec3::Zero();
         std::array<int, 3> voxels{};
         bool penalize = false;
