@@ -19,6 +19,8 @@ const std::vector<Command>& commands() {
         {"score", "Vina/Vinardo scores of poses as given (as vina --score_only)",
          "score --receptor R [--ph X] --ligand L [--box CONFIG | --autobox-ligand L2] "
          "[--scoring vina|vinardo] [--grid] [--json]\n"
+         "score --receptor R --ligand L [--box CONFIG | --autobox-ligand L2] "
+         "[--scoring vina|vinardo] [--grid] [--json] [--device cpu|cuda[:N]|auto [--chunk N]]\n"
          "      posewright-cli score --scoring ad4 --maps FLD --ligand L [--unbound zero|bound] [--json]",
          runScore},
         {"minimize", "flexible minimization of ligand poses in the receptor, ranked SDF out",
@@ -67,7 +69,9 @@ const std::vector<Command>& commands() {
          "[--size N...] [--repeat K] [--threads N] [--iterations N]\n"
          "      posewright-cli bench lingo|minimize|dock|ad4maps ... (see their own usage)\n"
          "      posewright-cli bench hits --molecules SDF --dir DIR [--poses 1000000] [--seed S] "
-         "[--threads N] [--sort a,b] [--where EXPR] [--sdf POSES.sdf] [--no-export] [--keep]",
+         "[--threads N] [--sort a,b] [--where EXPR] [--sdf POSES.sdf] [--no-export] [--keep]\n"
+         "      posewright-cli bench pairscore --receptor R --box CONFIG --ligand L [--poses 1000000] "
+         "[--cpu-poses 20000] [--repeat 5] [--seed S] [--threads N]",
          runBench},
     };
     return list;
