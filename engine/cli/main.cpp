@@ -27,7 +27,7 @@ const std::vector<Command>& commands() {
          "trilinear|catmull-rom|bspline] "
          "[--line-search wolfe|armijo] [--max-iterations N] [--max-step S] "
          "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse] "
-         "[--max-gpu-memory MiB]",
+         "[--max-gpu-memory MiB] [--shard K/N [--shard-block B]]",
          runMinimize},
         {"lingo", "LINGO similarity: top hits per query, threshold hits or the full matrix",
          "lingo [--query Q.smi] --db DB.smi [--top K] [--threshold T] [--matrix OUT.tsv] [--out "
@@ -36,7 +36,7 @@ const std::vector<Command>& commands() {
         {"overlay", "Gaussian shape overlay of every molecule of a file onto a reference",
          "overlay --reference REF.sdf --fit DB.sdf [--starts 1|4|12] [--ring-starts] [--color] "
          "[--radii carbon|element] [--score-only] [--device auto|cpu|cuda[:N]] [--out aligned.sdf] "
-         "[--json] [--threads N]",
+         "[--json] [--threads N] [--shard K/N [--shard-block B]]",
          runOverlay},
         {"dock", "Lamarckian GA docking of ligands into a receptor, ranked SDF + JSON summary",
          "dock --receptor R --ligands L... [--box CONFIG | --autobox-ligand L2] | --maps FLD "
@@ -44,7 +44,7 @@ const std::vector<Command>& commands() {
          "[--device auto|cpu|cuda[:N]] [--threads N] [--out ranked.sdf] [--json FILE] "
          "[--reference XTAL] [--poses N] [--all-runs] [--cluster-rmsd A] [--population N] "
          "[--evaluations N] [--generations N] [--ls-iterations N] [--ls-rate PCT] "
-         "[--no-autostop] [--batch N]",
+         "[--no-autostop] [--batch N] [--shard K/N [--shard-block B]]",
          runDock},
         {"hits", "hit store (SQLite): import results, query, columns, cluster, export",
          "hits import STORE.db RESULTS.sdf... [--receptor R.pdb] [--lingo HITS.tsv] [--rank-by "
@@ -57,6 +57,8 @@ const std::vector<Command>& commands() {
          "      posewright-cli hits export STORE.db --out OUT.sdf|OUT.csv [--where EXPR] [--order "
          "...] [--limit N] [--columns a,b (CSV)]",
          runHits},
+        {"merge", "join the ranked SDF outputs of --shard K/N runs into the single run's file",
+         "merge OUT.sdf SHARD.sdf...", runMerge},
         {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them", "maps --gpf GPF [--receptor R.pdbqt] --out OUT.maps.fld [--device auto|cpu|cuda[:N]] [--threads N]", runMaps},
         {"bench", "benchmarks: overlay, lingo, minimize (one JSON object per run)",
          "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device "
