@@ -6,6 +6,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Shard.h"
+#include "ShardLingo.h"
 #include "chem/AtomicFile.h"
 #include "core/InputError.h"
 
@@ -166,6 +167,14 @@ int runMerge(const std::vector<std::string>& args) {
             throw UsageError("input '" + files[i] + "' given twice");
     }
 
+    // Tables of `lingo --shard` merge per query; everything else is ranked SDF.
+    if (isLingoShardTable(files[1])) {
+        const long written = mergeLingoShards(
+            outPath, std::vector<std::string>(files.begin() + 1, files.end()));
+        std::cerr << "merge: " << written << " LINGO hits from " << files.size() - 1
+                  << " shard tables into " << outPath << "\n";
+        return 0;
+    }
     std::vector<std::unique_ptr<ShardReader>> inputs;
     struct Head {
         ShardKey key;

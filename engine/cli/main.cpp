@@ -31,7 +31,7 @@ const std::vector<Command>& commands() {
          runMinimize},
         {"lingo", "LINGO similarity: top hits per query, threshold hits or the full matrix",
          "lingo [--query Q.smi] --db DB.smi [--top K] [--threshold T] [--matrix OUT.tsv] [--out "
-         "FILE] [--device auto|cpu|cuda[:N]] [--threads N] [--json]",
+         "FILE] [--device auto|cpu|cuda[:N]] [--threads N] [--json] [--shard K/N [--shard-block B]]",
          runLingo},
         {"overlay", "Gaussian shape overlay of every molecule of a file onto a reference",
          "overlay --reference REF.sdf --fit DB.sdf [--starts 1|4|12] [--ring-starts] [--color] "
@@ -57,8 +57,9 @@ const std::vector<Command>& commands() {
          "      posewright-cli hits export STORE.db --out OUT.sdf|OUT.csv [--where EXPR] [--order "
          "...] [--limit N] [--columns a,b (CSV)]",
          runHits},
-        {"merge", "join the ranked SDF outputs of --shard K/N runs into the single run's file",
-         "merge OUT.sdf SHARD.sdf...", runMerge},
+        {"merge", "join the outputs of --shard K/N runs into the single run's file",
+         "merge OUT.sdf SHARD.sdf...  (minimize, dock, overlay)\n"
+         "      posewright-cli merge OUT.tsv SHARD.tsv...  (lingo)", runMerge},
         {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them", "maps --gpf GPF [--receptor R.pdbqt] --out OUT.maps.fld [--device auto|cpu|cuda[:N]] [--threads N]", runMaps},
         {"bench", "benchmarks: overlay, lingo, minimize (one JSON object per run)",
          "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device "

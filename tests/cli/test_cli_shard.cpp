@@ -105,6 +105,39 @@ private slots:
         QVERIFY(one.contains("> <PW_RANK>\n47\n")); // ranks renumbered over all shards
     }
 
+    void lingoShardsMergeToOneRun() {
+        // The database is sliced; every query meets every slice; merge keeps the top K.
+        const QString db = testData("smiles/nci_first_300.smi");
+        const QStringList base{"lingo", "--db", db, "--device", "cpu", "--threads", "1"};
+        const QList<QStringList> modes{
+            {"--top", "5"},        // all-vs-all: a molecule's own hit left out
+            {"--threshold", "0.6"}, // every hit at or above
+            {"--top", "3", "--query", testData("lingo/query.smi")}};
+        for (int m = 0; m < modes.size(); ++m) {
+            const QString tag = QString("lingo%1").arg(m);
+            const QString one = path(tag + ".tsv"), merged = path(tag + "_merged.tsv");
+            QCOMPARE(runCli(base + modes[m] + QStringList{"--out", one}).exitCode, 0);
+            QStringList mergeArgs{"merge", merged};
+            for (int k = 1; k <= 3; ++k) {
+                const QString shard = path(QString("%1_shard%2.tsv").arg(tag).arg(k));
+                const CliRun r = runCli(base + modes[m] +
+                                        QStringList{"--out", shard, "--shard",
+                                                    QString("%1/3").arg(k), "--shard-block", "7"});
+                QVERIFY2(r.exitCode == 0, r.err.constData());
+                mergeArgs << shard;
+            }
+            const CliRun r = runCli(mergeArgs);
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QVERIFY(readAll(one).count('\n') > 3);
+            QCOMPARE(readAll(merged), readAll(one));
+        }
+        const CliRun r = runCli({"merge", path("x.tsv"), path("lingo0_shard1.tsv"),
+                                 path("lingo0_shard3.tsv")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("missing shard(s) 2 of 3"), r.err.constData());
+        QCOMPARE(runCli(base + QStringList{"--json", "--shard", "1/2"}).exitCode, 2);
+    }
+
     void mergeNamesBadShards() {
         const QStringList cmd = minimizeCommand();
         shardsMatchOneRun(cmd, 3, 1, "bad");
