@@ -10,6 +10,7 @@
 #include "Json.h"
 #include "Shard.h"
 #include "backend/Backend.h"
+#include "parallel/MultiDeviceBackend.h"
 #include "chem/AtomicFile.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
@@ -147,7 +148,10 @@ int runDock(const std::vector<std::string>& args) {
 
     DeviceChoice device = chooseDevice(cl, threads, "dock");
     // Ligands per batch: all runs of a batch go to the backend together.
-    const int batchSize = cl.intValue("batch", device.backend->isGpu() ? 256 : 8, 1, 1000000);
+    // (Several GPUs share each batch out, by work: a full batch for each.)
+    const int batchSize = cl.intValue(
+        "batch", device.backend->isGpu() ? 256 * backendDeviceCount(*device.backend) : 8, 1,
+        1000000);
 
     DockTargetSetup targetSetup(cl, files.front(), threads);
     std::optional<Molecule> reference;

@@ -12,6 +12,7 @@
 #include "TargetSetup.h"
 #include "backend/DeviceMemoryBudget.h"
 #include "backend/DeviceSelection.h"
+#include "parallel/MultiDeviceBackend.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
 #include "chem/PreparedLigandCache.h"
@@ -274,7 +275,9 @@ int runMinimize(const std::vector<std::string>& args) {
                      "(--device cpu to have it)\n";
     // Records per chunk: enough to fill the GPU (8192 1iep poses keep it ~70% as busy as 100k;
     // preparation, not the GPU, bounds the command) while at most 7 chunks are in memory.
-    const int chunkSize = cl.intValue("chunk", backend->isGpu() ? 8192 : 1024, 1, 10000000);
+    // Several GPUs (cuda:all) share each chunk out: a full chunk for each.
+    const int chunkSize = cl.intValue(
+        "chunk", backend->isGpu() ? 8192 * backendDeviceCount(*backend) : 1024, 1, 10000000);
 
     TargetInputs inputs = loadTarget(cl, files.front());
     DockingTarget target(inputs.receptor, inputs.box, inputs.scoring, threads);
