@@ -10,6 +10,7 @@ packages=(
   xvfb xauth libgl1-mesa-dri
   libsqlite3-dev
   autogrid
+  openmpi-bin libopenmpi-dev
 )
 
 missing=()

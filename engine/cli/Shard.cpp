@@ -50,12 +50,11 @@ Shard parseShard(const std::string& text, long block) {
 
 std::optional<Shard> shardOption(const CommandLine& cl) {
     const auto text = cl.value("shard");
-    if (!text) {
-        if (cl.value("shard-block"))
-            throw UsageError("--shard-block needs --shard K/N");
-        return std::nullopt;
-    }
+    // Checked even without --shard: one command line serves a single run, the shards and the
+    // ranks of mpirun (which add --shard themselves).
     const long block = cl.intValue("shard-block", int(kDefaultShardBlock), 1, 1 << 30);
+    if (!text)
+        return std::nullopt;
     return parseShard(*text, block);
 }
 

@@ -37,7 +37,8 @@ struct Shard {
 
 // Parses "K/N" (1 <= K <= N <= 1000000) and a block size; throws UsageError naming the option.
 Shard parseShard(const std::string& text, long block = kDefaultShardBlock);
-// --shard K/N and --shard-block B (nullopt without --shard; --shard-block alone is a usage error).
+// --shard K/N and --shard-block B (nullopt without --shard; --shard-block alone is checked and
+// otherwise ignored, so that one command line serves a single run, shards and mpirun's ranks).
 std::optional<Shard> shardOption(const CommandLine& cl);
 
 // The PW_SHARD_KEY value of a record: its shard, rank score (lower first), index and seq.

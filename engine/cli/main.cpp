@@ -2,6 +2,7 @@
 // Exit codes: 0 success, 1 bad input or a failed job, 2 usage error.
 #include "CommandLine.h"
 #include "Commands.h"
+#include "MpiRun.h"
 #include "StopSignals.h"
 #include "core/InputError.h"
 
@@ -83,6 +84,26 @@ void printUsage(std::ostream& out) {
         out << "  " << c.name << "\t" << c.summary << "\n      posewright-cli " << c.usage << "\n";
 }
 
+// Runs a command; its exceptions become one message and the exit code (2: usage error).
+int runGuarded(const pw::cli::Command& c, const std::vector<std::string>& args) {
+    try {
+        return c.run(args);
+    } catch (const pw::cli::UsageError& e) {
+        std::cerr << "posewright-cli " << c.name << ": " << e.what()
+                  << "\nusage: posewright-cli " << c.usage << "\n";
+        return 2;
+    } catch (const pw::InputError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "error: out of memory\n";
+        return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -97,26 +118,9 @@ int main(int argc, char** argv) {
         return 0;
     }
     std::vector<std::string> args(argv + 2, argv + argc);
-    for (const auto& c : pw::cli::commands()) {
-        if (c.name != std::string(argv[1]))
-            continue;
-        try {
-            return c.run(args);
-        } catch (const pw::cli::UsageError& e) {
-            std::cerr << "posewright-cli " << c.name << ": " << e.what()
-                      << "\nusage: posewright-cli " << c.usage << "\n";
-            return 2;
-        } catch (const pw::InputError& e) {
-            std::cerr << "error: " << e.what() << "\n";
-            return 1;
-        } catch (const std::bad_alloc&) {
-            std::cerr << "error: out of memory\n";
-            return 1;
-        } catch (const std::exception& e) {
-            std::cerr << "error: " << e.what() << "\n";
-            return 1;
-        }
-    }
+    for (const auto& c : pw::cli::commands())
+        if (c.name == std::string(argv[1]))
+            return pw::cli::runAcrossRanks(c, args, runGuarded); // one process unless mpirun
     std::cerr << "posewright-cli: unknown command '" << argv[1] << "'\n";
     printUsage(std::cerr);
     return 2;
