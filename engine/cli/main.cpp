@@ -3,6 +3,7 @@
 // Exit codes: 0 success, 1 bad input or a failed job, 2 usage error.
 #include "CommandLine.h"
 #include "Commands.h"
+#include "MpiRun.h"
 #include "StopSignals.h"
 #include "core/InputError.h"
 
@@ -30,16 +31,16 @@ const std::vector<Command>& commands() {
          "trilinear|catmull-rom|bspline] "
          "[--line-search wolfe|armijo] [--max-iterations N] [--max-step S] "
          "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse] "
-         "[--max-gpu-memory MiB]",
+         "[--max-gpu-memory MiB] [--shard K/N [--shard-block B]]",
          runMinimize},
         {"lingo", "LINGO similarity: top hits per query, threshold hits or the full matrix",
          "lingo [--query Q.smi] --db DB.smi [--top K] [--threshold T] [--matrix OUT.tsv] [--out "
-         "FILE] [--device auto|cpu|cuda[:N]] [--threads N] [--json]",
+         "FILE] [--device auto|cpu|cuda[:N]] [--threads N] [--json] [--shard K/N [--shard-block B]]",
          runLingo},
         {"overlay", "Gaussian shape overlay of every molecule of a file onto a reference",
          "overlay --reference REF.sdf --fit DB.sdf [--starts 1|4|12] [--ring-starts] [--color] "
          "[--radii carbon|element] [--score-only] [--device auto|cpu|cuda[:N]] [--out aligned.sdf] "
-         "[--json] [--threads N]",
+         "[--json] [--threads N] [--shard K/N [--shard-block B]]",
          runOverlay},
         {"dock", "Lamarckian GA docking of ligands into a receptor, ranked SDF + JSON summary",
          "dock --receptor R [--ph X] --ligands L... [--box CONFIG | --autobox-ligand L2] | --maps FLD "
@@ -47,7 +48,7 @@ const std::vector<Command>& commands() {
          "[--device auto|cpu|cuda[:N]] [--threads N] [--out ranked.sdf] [--json FILE] "
          "[--reference XTAL] [--poses N] [--all-runs] [--cluster-rmsd A] [--population N] "
          "[--evaluations N] [--generations N] [--ls-iterations N] [--ls-rate PCT] "
-         "[--no-autostop] [--batch N]",
+         "[--no-autostop] [--batch N] [--shard K/N [--shard-block B]]",
          runDock},
         {"hits", "hit store (SQLite): import results, query, columns, cluster, export",
          "hits import STORE.db RESULTS.sdf... [--receptor R.pdb] [--lingo HITS.tsv] [--rank-by "
@@ -60,6 +61,9 @@ const std::vector<Command>& commands() {
          "      posewright-cli hits export STORE.db --out OUT.sdf|OUT.csv [--where EXPR] [--order "
          "...] [--limit N] [--columns a,b (CSV)]",
          runHits},
+        {"merge", "join the outputs of --shard K/N runs into the single run's file",
+         "merge OUT.sdf SHARD.sdf...  (minimize, dock, overlay)\n"
+         "      posewright-cli merge OUT.tsv SHARD.tsv...  (lingo)", runMerge},
         {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them", "maps --gpf GPF [--receptor R.pdbqt] --out OUT.maps.fld [--device auto|cpu|cuda[:N]] [--threads N]", runMaps},
         {"bench", "benchmarks: overlay, lingo, minimize, dock, ad4maps, hits (one JSON object per run)",
         {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them", "maps --gpf GPF [--receptor R.pdbqt|R.pdb [--ph X]] --out OUT.maps.fld [--device auto|cpu|cuda[:N]] [--threads N]", runMaps},
@@ -87,6 +91,26 @@ void printUsage(std::ostream& out) {
         out << "  " << c.name << "\t" << c.summary << "\n      posewright-cli " << c.usage << "\n";
 }
 
+// Runs a command; its exceptions become one message and the exit code (2: usage error).
+int runGuarded(const pw::cli::Command& c, const std::vector<std::string>& args) {
+    try {
+        return c.run(args);
+    } catch (const pw::cli::UsageError& e) {
+        std::cerr << "posewright-cli " << c.name << ": " << e.what()
+                  << "\nusage: posewright-cli " << c.usage << "\n";
+        return 2;
+    } catch (const pw::InputError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "error: out of memory\n";
+        return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -101,26 +125,9 @@ int main(int argc, char** argv) {
         return 0;
     }
     std::vector<std::string> args(argv + 2, argv + argc);
-    for (const auto& c : pw::cli::commands()) {
-        if (c.name != std::string(argv[1]))
-            continue;
-        try {
-            return c.run(args);
-        } catch (const pw::cli::UsageError& e) {
-            std::cerr << "posewright-cli " << c.name << ": " << e.what()
-                      << "\nusage: posewright-cli " << c.usage << "\n";
-            return 2;
-        } catch (const pw::InputError& e) {
-            std::cerr << "error: " << e.what() << "\n";
-            return 1;
-        } catch (const std::bad_alloc&) {
-            std::cerr << "error: out of memory\n";
-            return 1;
-        } catch (const std::exception& e) {
-            std::cerr << "error: " << e.what() << "\n";
-            return 1;
-        }
-    }
+    for (const auto& c : pw::cli::commands())
+        if (c.name == std::string(argv[1]))
+            return pw::cli::runAcrossRanks(c, args, runGuarded); // one process unless mpirun
     std::cerr << "posewright-cli: unknown command '" << argv[1] << "'\n";
     printUsage(std::cerr);
     return 2;
