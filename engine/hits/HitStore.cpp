@@ -3,6 +3,8 @@
 // prepared statements for the import path.
 #include "HitStore.h"
 
+#include "SubstructureFunction.h"
+
 #include <cstring>
 #include <fstream>
 #include <sys/stat.h>
@@ -83,6 +85,7 @@ HitStore::HitStore(const std::string& path, Mode mode) : path_(path) {
         if (!readOnly_)
             exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
         loadColumns();
+        registerSubstructureFunction(db_, path_);
     } catch (...) {
         sqlite3_close(db_);
         db_ = nullptr;
