@@ -209,22 +209,21 @@ public:
         return std::make_unique<CudaLingoComparison>(queries, database, allVsAll, info_.index);
     }
 
-    // Vina/Vinardo docking with ADADELTA or BFGS runs on the GPU; AD4 scoring and Solis-Wets go
-    // to the CPU reference engine, said once.
+    // Docking (Vina, Vinardo or AD4 scoring) with ADADELTA or BFGS runs on the GPU; Solis-Wets
+    // goes to the CPU reference engine, said once.
     BatchStatus dock(const dock::DockTarget& target, const std::vector<Molecule>& ligands,
                      const dock::DockOptions& options, std::vector<dock::LigandDockResult>& results,
                      Progress* progress, const Molecule* reference, long firstLigand) override {
         // The CUDA search has no macrocycle ring-closure term yet (score/RingClosureTerm.h).
-        const char* cpuOnly = !target.vina ? "AD4 scoring"
-                              : options.lga.localSearch == dock::LocalSearchMethod::SolisWets
+        const char* cpuOnly = options.lga.localSearch == dock::LocalSearchMethod::SolisWets
                                   ? "the Solis-Wets local search"
                               : anyRingClosures(ligands) ? "macrocycle ring closures (CG/G atoms)"
                                                          : nullptr;
         if (cpuOnly) {
             if (!dockNoteGiven_) {
                 std::cerr << "note: docking with " << cpuOnly
-                          << " runs on the CPU reference engine; the CUDA search takes Vina or "
-                             "Vinardo scoring with ADADELTA or BFGS\n";
+                          << " runs on the CPU reference engine; the CUDA search takes ADADELTA or "
+                             "BFGS\n";
                 dockNoteGiven_ = true;
             }
             return Backend::dock(target, ligands, options, results, progress, reference,
