@@ -65,10 +65,17 @@ private slots:
     }
 
     // On a GPU machine the kernel scores in chunks of 16; elsewhere the CPU does, said on stderr.
+    void cudaDeviceGivesTheCpuNumbers_data() {
+        QTest::addColumn<QString>("scoring");
+        QTest::newRow("vina") << "vina";
+        QTest::newRow("vinardo") << "vinardo";
+    }
     void cudaDeviceGivesTheCpuNumbers() {
-        const CliRun cpu = runCli(QStringList{"score", "--json", "--ligand", poses_} + target());
+        QFETCH(QString, scoring);
+        const QStringList common = target() + QStringList{"--scoring", scoring};
+        const CliRun cpu = runCli(QStringList{"score", "--json", "--ligand", poses_} + common);
         const CliRun gpu = runCli(QStringList{"score", "--json", "--device", "cuda", "--chunk",
-                                              "16", "--ligand", poses_} + target());
+                                              "16", "--ligand", poses_} + common);
         QCOMPARE(gpu.exitCode, 0);
         QVERIFY(gpu.err.contains("score: device: "));
         const QList<QJsonObject> a = jsonLines(cpu.out), b = jsonLines(gpu.out);
