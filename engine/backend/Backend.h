@@ -2,10 +2,10 @@
 // backend is the double-precision reference; the CUDA backend does the same work in float.
 #pragma once
 
-#include "BatchStatus.h"
+#include "core/BatchStatus.h"
 #include "LingoComparison.h"
 #include "OverlayBatch.h"
-#include "Progress.h"
+#include "core/Progress.h"
 #include "dock/DockEngine.h"
 #include "lingo/LingoSet.h"
 #include "minimize/PoseRefinement.h"

@@ -9,6 +9,7 @@
 #include "ShapeOverlayCuda.h"
 #include "backend/CpuBatches.h"
 #include "backend/DeviceSelection.h"
+#include "core/RingClosure.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -115,6 +116,13 @@ private:
     BatchTiming timing_;
 };
 
+bool anyRingClosures(const std::vector<Molecule>& ligands) {
+    for (const Molecule& m : ligands)
+        if (hasRingClosures(m))
+            return true;
+    return false;
+}
+
 class CudaBackend final : public Backend {
 public:
     CudaBackend(const CudaDeviceInfo& info) : info_(info), minimizer_(info.index) {
@@ -134,11 +142,16 @@ public:
     void minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
                   const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
                   Progress* progress) override {
-        if (options.exact || !target.grid()) {
+        // The CUDA kernels have no macrocycle ring-closure term (score/RingClosureTerm.h).
+        const bool macrocycles = anyRingClosures(ligands);
+        if (options.exact || !target.grid() || macrocycles) {
             if (!cpu_) {
                 cpu_ = makeCpuBackend(0);
-                std::cerr << "note: exact (grid-free) minimization runs on the "
-                          << cpu_->description() << "; the CUDA kernels use the grid\n";
+                std::cerr << "note: "
+                          << (macrocycles ? "macrocycle (ring-closure)" : "exact (grid-free)")
+                          << " minimization runs on the " << cpu_->description()
+                          << (macrocycles ? "; the CUDA kernels have no ring-closure term\n"
+                                          : "; the CUDA kernels use the grid\n");
             }
             cpu_->minimize(target, ligands, options, results, progress);
             return;
@@ -196,20 +209,21 @@ public:
         return std::make_unique<CudaLingoComparison>(queries, database, allVsAll, info_.index);
     }
 
-    // Vina/Vinardo docking with ADADELTA or BFGS runs on the GPU; AD4 scoring and Solis-Wets go
-    // to the CPU reference engine, said once.
+    // Docking (Vina, Vinardo or AD4 scoring) with ADADELTA or BFGS runs on the GPU; Solis-Wets
+    // goes to the CPU reference engine, said once.
     BatchStatus dock(const dock::DockTarget& target, const std::vector<Molecule>& ligands,
                      const dock::DockOptions& options, std::vector<dock::LigandDockResult>& results,
                      Progress* progress, const Molecule* reference, long firstLigand) override {
-        const char* cpuOnly = !target.vina ? "AD4 scoring"
-                              : options.lga.localSearch == dock::LocalSearchMethod::SolisWets
+        // The CUDA search has no macrocycle ring-closure term yet (score/RingClosureTerm.h).
+        const char* cpuOnly = options.lga.localSearch == dock::LocalSearchMethod::SolisWets
                                   ? "the Solis-Wets local search"
-                                  : nullptr;
+                              : anyRingClosures(ligands) ? "macrocycle ring closures (CG/G atoms)"
+                                                         : nullptr;
         if (cpuOnly) {
             if (!dockNoteGiven_) {
                 std::cerr << "note: docking with " << cpuOnly
-                          << " runs on the CPU reference engine; the CUDA search takes Vina or "
-                             "Vinardo scoring with ADADELTA or BFGS\n";
+                          << " runs on the CPU reference engine; the CUDA search takes ADADELTA or "
+                             "BFGS\n";
                 dockNoteGiven_ = true;
             }
             return Backend::dock(target, ligands, options, results, progress, reference,
