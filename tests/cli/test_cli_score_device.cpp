@@ -90,6 +90,24 @@ private slots:
         QVERIFY2(penalized > 0, "some random starts reach outside the box");
     }
 
+    // A macrocycle's ring-closure terms are CPU-only: with --device cuda its poses still get the
+    // CPU's numbers (the backend scores them with LigandScorer).
+    void macrocycleGetsTheCpuNumbers() {
+        const QStringList mc{"--receptor", testData("macrocycle/receptor.pdbqt"), "--box",
+                             testData("macrocycle/box.txt"), "--ligand",
+                             testData("macrocycle/starts.pdbqt"), "--json"};
+        const CliRun cpu = runCli(QStringList{"score"} + mc);
+        const CliRun gpu = runCli(QStringList{"score", "--device", "cuda"} + mc);
+        QCOMPARE(cpu.exitCode, 0);
+        QCOMPARE(gpu.exitCode, 0);
+        const QList<QJsonObject> a = jsonLines(cpu.out), b = jsonLines(gpu.out);
+        QVERIFY(!a.isEmpty());
+        QCOMPARE(b.size(), a.size());
+        for (int i = 0; i < a.size(); ++i)
+            for (const char* k : {"affinity", "inter", "intra", "unbound"})
+                QVERIFY2(relErr(b[i][k].toDouble(), a[i][k].toDouble()) <= 1e-4, k);
+    }
+
     void badCombinationsAreUsageErrors() {
         const CliRun grid = runCli(QStringList{"score", "--grid", "--device", "cuda", "--ligand",
                                                poses_} + target());
