@@ -14,6 +14,7 @@
 #include "chem/ReceptorPreparation.h"
 #include "cli/CliRun.h"
 #include "minimize/PosePerturbation.h"
+#include "parallel/MultiDeviceBackend.h"
 #include "score/BoxConfig.h"
 #include "score/DockingTarget.h"
 
@@ -160,9 +161,18 @@ private slots:
         std::vector<Molecule> ligands;
         for (int i = 0; i < 12; ++i)
             ligands.push_back(p.perturbed(4, i));
-        std::vector<VinaScore> scores;
+        std::vector<VinaScore> scores, split;
         cpu->scoreExact(target, ligands, scores);
         QCOMPARE(scores.size(), ligands.size());
+        // The same batch split over two backends (as over several GPUs) lands in input order.
+        std::vector<std::unique_ptr<Backend>> two;
+        two.push_back(createBackend(cpuOnly, 1, note));
+        two.push_back(createBackend(cpuOnly, 1, note));
+        MultiDeviceBackend multi(std::move(two));
+        multi.scoreExact(target, ligands, split);
+        QCOMPARE(split.size(), ligands.size());
+        for (size_t i = 0; i < ligands.size(); ++i)
+            QCOMPARE(split[i].affinity, scores[i].affinity);
         for (size_t i = 0; i < ligands.size(); ++i) {
             LigandScorer s(ligands[i], target.scoring(), target.receptor());
             std::vector<Vec3> x;
