@@ -210,6 +210,23 @@ void MultiDeviceBackend::minimize(const DockingTarget& target, const std::vector
     });
 }
 
+void MultiDeviceBackend::scoreExact(const DockingTarget& target,
+                                    const std::vector<Molecule>& ligands,
+                                    std::vector<VinaScore>& results) {
+    const std::vector<WorkChunk> chunks =
+        splitByWork(workOf(ligands), devices_.size() * size_t(chunksPerDevice_));
+    results.assign(ligands.size(), {});
+    ChunkQueue queue(devices_.size(), chunks.size(), nullptr);
+    queue.run([&](size_t d, size_t c, Progress&) {
+        const WorkChunk& w = chunks[c];
+        const std::vector<Molecule> part(ligands.begin() + long(w.begin),
+                                         ligands.begin() + long(w.end));
+        std::vector<VinaScore> out;
+        devices_[d]->scoreExact(target, part, out);
+        std::move(out.begin(), out.end(), results.begin() + long(w.begin));
+    });
+}
+
 BatchStatus MultiDeviceBackend::dock(const dock::DockTarget& target,
                                      const std::vector<Molecule>& ligands,
                                      const dock::DockOptions& options,
