@@ -2,6 +2,7 @@
 #include "MpiRun.h"
 
 #include "Shard.h"
+#include "backend/DeviceSelection.h"
 #include "chem/AtomicFile.h"
 
 #include <mpi.h>
@@ -48,6 +49,27 @@ struct RankPlan {
     long block = kDefaultShardBlock;
     std::string error; // a usage error
 };
+
+// Several ranks on one node with `--device cuda` or `auto` (or none): each takes the GPU of its
+// local rank (modulo the GPUs there), so that N ranks per node use N GPUs, not GPU 0 N times.
+void placeOnLocalGpu(std::vector<std::string>& args) {
+    const char* localRank = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+    const char* localSize = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    if (!localRank || !localSize || std::atoi(localSize) < 2)
+        return;
+    auto device = std::find(args.begin(), args.end(), std::string("--device"));
+    if (device != args.end() && (device + 1 == args.end() ||
+                                 (device[1] != "auto" && device[1] != "cuda")))
+        return;
+    const size_t gpus = cudaDevices().size();
+    if (gpus == 0)
+        return;
+    const std::string mine = "cuda:" + std::to_string(size_t(std::atoi(localRank)) % gpus);
+    if (device == args.end())
+        args.insert(args.end(), {"--device", mine});
+    else
+        device[1] = mine;
+}
 
 RankPlan plan(const std::vector<std::string>& args) {
     RankPlan p;
@@ -136,6 +158,7 @@ int runRanks(const Command& command, const std::vector<std::string>& args, int r
         std::vector<std::string> a = p.args;
         a.insert(a.end(), {"--out", part, "--shard", std::to_string(shard.k) + "/" +
                                                          std::to_string(shard.n)});
+        placeOnLocalGpu(a);
         rc = guarded(command, a);
     }
     // Fault injection for the tests: this rank dies once the run is over, its part not kept
