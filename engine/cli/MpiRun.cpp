@@ -72,7 +72,7 @@ void placeOnLocalGpu(std::vector<std::string>& args) {
         device[1] = mine;
 }
 
-RankPlan plan(const std::vector<std::string>& args) {
+RankPlan plan(const std::string& command, const std::vector<std::string>& args) {
     RankPlan p;
     for (size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--resume") {
@@ -92,6 +92,10 @@ RankPlan plan(const std::vector<std::string>& args) {
             p.args.push_back(args[i]);
         }
     }
+    // dock's JSON summary is one file per run: the ranks would overwrite each other's.
+    if (command == "dock" && std::find(args.begin(), args.end(), "--json") != args.end())
+        p.error = "under mpirun, dock's --json summary is not merged across ranks: leave it out "
+                  "(the ranked SDF carries every pose's scores)";
     if (p.out.empty() && p.error.empty())
         p.error = "under mpirun, --out FILE is required: the ranks' outputs are merged into it";
     return p;
@@ -105,7 +109,7 @@ int broadcast(int value) {
 // The ranks of a batch command; returns the exit code of the whole run (the same on every rank).
 int runRanks(const Command& command, const std::vector<std::string>& args, int rank, int size,
              int (*guarded)(const Command&, const std::vector<std::string>&)) {
-    const RankPlan p = plan(args);
+    const RankPlan p = plan(command.name, args);
     if (!p.error.empty()) {
         if (rank == 0)
             std::cerr << "posewright-cli " << command.name << ": " << p.error << "\n";

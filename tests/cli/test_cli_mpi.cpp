@@ -139,6 +139,12 @@ private slots:
                                                            "--parts-per-rank", "0"})
                      .exitCode,
                  2);
+        const CliRun dock = mpirun(2, {"dock", "--receptor", testData("complexes/1stp/receptor.pdbqt"),
+                                       "--box", testData("complexes/1stp/box.txt"), "--ligands",
+                                       testData("complexes/1stp/ligand_xtal.pdbqt"), "--out",
+                                       path("d.sdf"), "--json", path("d.json")});
+        QCOMPARE(dock.exitCode, 2);
+        QVERIFY2(dock.err.contains("--json summary is not merged"), dock.err.constData());
     }
 };
 
