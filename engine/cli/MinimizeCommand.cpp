@@ -135,8 +135,11 @@ void prepareChunk(Chunk& chunk, const TargetInputs& inputs, int threads,
             continue;
         }
         p.index = index++;
-        if (!shard || shard->owns(p.index))
-            kept.push_back(std::move(p));
+        if (shard && !shard->owns(p.index))
+            continue;
+        if (!p.readWarning.empty() && readOptions.warn) // read with repairs (StructureRepair)
+            readOptions.warn(p.readWarning);
+        kept.push_back(std::move(p));
     }
     chunk.records = std::move(kept);
     std::vector<std::optional<Molecule>> prepared(chunk.records.size());

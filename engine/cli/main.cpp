@@ -1,4 +1,5 @@
-// posewright-cli: headless use of the engine (file info, scoring, minimization, benchmarks).
+// posewright-cli: headless use of the engine (file info, scoring, minimization, docking, AD4 maps,
+// shape overlay, LINGO similarity, the hit store, benchmarks).
 // Exit codes: 0 success, 1 bad input or a failed job, 2 usage error.
 #include "CommandLine.h"
 #include "Commands.h"
@@ -15,14 +16,14 @@ namespace pw::cli {
 const std::vector<Command>& commands() {
     static const std::vector<Command> list{
         {"info", "describe molecules in a file (atoms, bonds, torsions, types, charges, box)",
-         "info FILE [--role auto|ligand|receptor] [--json]", runInfo},
+         "info FILE [--role auto|ligand|receptor] [--ph X] [--json]", runInfo},
         {"score", "Vina/Vinardo scores of poses as given (as vina --score_only)",
-         "score --receptor R --ligand L [--box CONFIG | --autobox-ligand L2] "
-         "[--scoring vina|vinardo] [--grid] [--json]\n"
+         "score --receptor R [--ph X] --ligand L [--box CONFIG | --autobox-ligand L2] "
+         "[--scoring vina|vinardo] [--grid] [--json] [--device cpu|cuda[:N]|auto [--chunk N]]\n"
          "      posewright-cli score --scoring ad4 --maps FLD --ligand L [--unbound zero|bound] [--json]",
          runScore},
         {"minimize", "flexible minimization of ligand poses in the receptor, ranked SDF out",
-         "minimize --receptor R --ligands L... [--box CONFIG | --autobox-ligand L2] "
+         "minimize --receptor R [--ph X] --ligands L... [--box CONFIG | --autobox-ligand L2] "
          "[--scoring vina|vinardo] [--device auto|cpu|cuda[:N|:all|:N,M]] [--threads N] [--out OUT.sdf] "
          "[--json] [--vina-steps | --smooth] [--no-vina-guard] [--exact] [--interpolation "
          "trilinear|catmull-rom|bspline] "
@@ -40,7 +41,7 @@ const std::vector<Command>& commands() {
          "[--json] [--threads N] [--shard K/N [--shard-block B]]",
          runOverlay},
         {"dock", "Lamarckian GA docking of ligands into a receptor, ranked SDF + JSON summary",
-         "dock --receptor R --ligands L... [--box CONFIG | --autobox-ligand L2] | --maps FLD "
+         "dock --receptor R [--ph X] --ligands L... [--box CONFIG | --autobox-ligand L2] | --maps FLD "
          "[--scoring vina|vinardo|ad4] [--runs N] [--seed S] [--local-search bfgs|adadelta|sw] "
          "[--device auto|cpu|cuda[:N|:all|:N,M]] [--threads N] [--out ranked.sdf] [--json FILE] "
          "[--reference XTAL] [--poses N] [--all-runs] [--cluster-rmsd A] [--population N] "
@@ -61,14 +62,19 @@ const std::vector<Command>& commands() {
         {"merge", "join the outputs of --shard K/N runs into the single run's file",
          "merge OUT.sdf SHARD.sdf...  (minimize, dock, overlay)\n"
          "      posewright-cli merge OUT.tsv SHARD.tsv...  (lingo)", runMerge},
-        {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them", "maps --gpf GPF [--receptor R.pdbqt] --out OUT.maps.fld [--device auto|cpu|cuda[:N]] [--threads N]", runMaps},
-        {"bench", "benchmarks: overlay, lingo, minimize (one JSON object per run)",
+        {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them",
+         "maps --gpf GPF [--receptor R.pdbqt|R.pdb [--ph X]] --out OUT.maps.fld "
+         "[--device auto|cpu|cuda[:N]] [--threads N]",
+         runMaps},
+        {"bench", "benchmarks: overlay, lingo, minimize, dock, ad4maps, hits, pairscore (one JSON object per run)",
          "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device "
          "auto|cpu|cuda[:N]] "
          "[--size N...] [--repeat K] [--threads N] [--iterations N]\n"
-         "      posewright-cli bench lingo|minimize ... (see their own usage)\n"
+         "      posewright-cli bench lingo|minimize|dock|ad4maps ... (see their own usage)\n"
          "      posewright-cli bench hits --molecules SDF --dir DIR [--poses 1000000] [--seed S] "
-         "[--threads N] [--sort a,b] [--where EXPR] [--sdf POSES.sdf] [--no-export] [--keep]",
+         "[--threads N] [--sort a,b] [--where EXPR] [--sdf POSES.sdf] [--no-export] [--keep]\n"
+         "      posewright-cli bench pairscore --receptor R --box CONFIG --ligand L [--poses 1000000] "
+         "[--cpu-poses 20000] [--repeat 5] [--seed S] [--threads N]",
          runBench},
     };
     return list;
