@@ -84,13 +84,12 @@ public:
     void set(size_t chunk, long done) {
         if (!parent_ || !parent_->onProgress)
             return;
+        // Under the lock: the parent sees the sums in order, and the total once, last.
+        std::lock_guard lock(m_);
+        done_[chunk] = done;
         long sum = 0;
-        {
-            std::lock_guard lock(m_);
-            done_[chunk] = done;
-            for (long d : done_)
-                sum += d;
-        }
+        for (long d : done_)
+            sum += d;
         parent_->onProgress(std::min(sum, total_), total_);
     }
 
