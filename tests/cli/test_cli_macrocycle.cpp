@@ -133,6 +133,19 @@ private slots:
             compareScore(ours[i], starts[i].toObject()[key].toObject(), QString("start %1").arg(i));
     }
 
+    // On Vina's grid the CG0 carbons read the C_P map and the pseudo-atoms none.
+    void gridScoreEqualsVinaNoRefine() {
+        const CliRun r =
+            runCli({"score", "--receptor", data("receptor.pdbqt"), "--box", data("box.txt"),
+                    "--ligand", data("bace1_ligand.pdbqt"), "--grid", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QList<QJsonObject> ours = jsonLines(r.out);
+        QCOMPARE(ours.size(), 1);
+        compareScore(ours[0],
+                     vinaReference()["crystal"].toObject()["score_only_no_refine"].toObject(),
+                     "crystal, grid");
+    }
+
     // Both minimize inter + intra + glue (Vina's unbound holds intra + glue); the affinity is
     // Vina's formula on the final pose. Neither may end above Vina's.
     void minimizeNeverEndsAboveVinaLocalOnly() {

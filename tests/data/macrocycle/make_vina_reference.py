@@ -51,6 +51,8 @@ def main():
         ref["crystal"]["score_only"] = scores(vina("--ligand", crystal, "--score_only"))
         ref["crystal"]["score_only_vinardo"] = scores(vina("--ligand", crystal, "--score_only",
                                                            "--scoring", "vinardo"))
+        ref["crystal"]["score_only_no_refine"] = scores(vina("--ligand", crystal, "--score_only",
+                                                             "--no_refine"))
         for k, text in enumerate(models(os.path.join(here, "starts.pdbqt"))):
             start = os.path.join(tmp, f"start{k}.pdbqt")
             open(start, "w").write(text)
