@@ -191,6 +191,12 @@ double LigandScorer::intraTabulated(const std::vector<Vec3>& coords) const {
     return total;
 }
 
+double LigandScorer::closedRingGlue() const {
+    double scale;
+    return static_cast<double>(topo_.gluePairs.size()) *
+           curl(closure_.gluePairTabulated(0.0), &scale);
+}
+
 double LigandScorer::glueTabulated(const std::vector<Vec3>& coords) const {
     double total = 0.0, scale;
     for (const auto& [i, j] : topo_.gluePairs)
