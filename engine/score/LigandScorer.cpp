@@ -25,7 +25,8 @@ inline double curl(double e, double* scale) {
 
 LigandScorer::LigandScorer(const Molecule& ligand, const ScoringFunction& sf,
                            const ReceptorModel& receptor, const ReceptorGrid* grid)
-    : sf_(sf), closure_(sf), receptor_(receptor), grid_(grid), topo_(buildVinaLigandTopology(ligand)) {
+    : sf_(sf), closure_(sf), receptor_(receptor), grid_(grid),
+      topo_(buildVinaLigandTopology(ligand)) {
     types_.resize(ligand.atoms.size());
     for (size_t i = 0; i < ligand.atoms.size(); ++i) {
         types_[i] = static_cast<int>(topo_.types[i]);
@@ -186,8 +187,8 @@ double LigandScorer::intraTabulated(const std::vector<Vec3>& coords) const {
             total += curl(sf_.tabulatedEnergy(pr.ti, pr.tj, r2), &scale);
     }
     for (const auto& [i, j] : topo_.pseudoAtomPairs)
-        total += curl(closure_.pseudoAtomPairTabulated((coords[j] - coords[i]).squaredNorm()),
-                      &scale);
+        total +=
+            curl(closure_.pseudoAtomPairTabulated((coords[j] - coords[i]).squaredNorm()), &scale);
     return total;
 }
 
