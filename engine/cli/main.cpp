@@ -19,8 +19,6 @@ const std::vector<Command>& commands() {
          "info FILE [--role auto|ligand|receptor] [--ph X] [--json]", runInfo},
         {"score", "Vina/Vinardo scores of poses as given (as vina --score_only)",
          "score --receptor R [--ph X] --ligand L [--box CONFIG | --autobox-ligand L2] "
-         "[--scoring vina|vinardo] [--grid] [--json]\n"
-         "score --receptor R --ligand L [--box CONFIG | --autobox-ligand L2] "
          "[--scoring vina|vinardo] [--grid] [--json] [--device cpu|cuda[:N]|auto [--chunk N]]\n"
          "      posewright-cli score --scoring ad4 --maps FLD --ligand L [--unbound zero|bound] [--json]",
          runScore},
@@ -64,8 +62,11 @@ const std::vector<Command>& commands() {
         {"merge", "join the outputs of --shard K/N runs into the single run's file",
          "merge OUT.sdf SHARD.sdf...  (minimize, dock, overlay)\n"
          "      posewright-cli merge OUT.tsv SHARD.tsv...  (lingo)", runMerge},
-        {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them", "maps --gpf GPF [--receptor R.pdbqt|R.pdb [--ph X]] --out OUT.maps.fld [--device auto|cpu|cuda[:N]] [--threads N]", runMaps},
-        {"bench", "benchmarks: overlay, lingo, minimize, dock, ad4maps, hits (one JSON object per run)",
+        {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them",
+         "maps --gpf GPF [--receptor R.pdbqt|R.pdb [--ph X]] --out OUT.maps.fld "
+         "[--device auto|cpu|cuda[:N]] [--threads N]",
+         runMaps},
+        {"bench", "benchmarks: overlay, lingo, minimize, dock, ad4maps, hits, pairscore (one JSON object per run)",
          "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device "
          "auto|cpu|cuda[:N]] "
          "[--size N...] [--repeat K] [--threads N] [--iterations N]\n"
