@@ -24,7 +24,7 @@ const std::vector<Command>& commands() {
          runScore},
         {"minimize", "flexible minimization of ligand poses in the receptor, ranked SDF out",
          "minimize --receptor R [--ph X] --ligands L... [--box CONFIG | --autobox-ligand L2] "
-         "[--scoring vina|vinardo] [--device auto|cpu|cuda[:N]] [--threads N] [--out OUT.sdf] "
+         "[--scoring vina|vinardo] [--device auto|cpu|cuda[:N|:all|:N,M]] [--threads N] [--out OUT.sdf] "
          "[--json] [--vina-steps | --smooth] [--no-vina-guard] [--exact] [--interpolation "
          "trilinear|catmull-rom|bspline] "
          "[--line-search wolfe|armijo] [--max-iterations N] [--max-step S] "
@@ -37,13 +37,13 @@ const std::vector<Command>& commands() {
          runLingo},
         {"overlay", "Gaussian shape overlay of every molecule of a file onto a reference",
          "overlay --reference REF.sdf --fit DB.sdf [--starts 1|4|12] [--ring-starts] [--color] "
-         "[--radii carbon|element] [--score-only] [--device auto|cpu|cuda[:N]] [--out aligned.sdf] "
+         "[--radii carbon|element] [--score-only] [--device auto|cpu|cuda[:N|:all|:N,M]] [--out aligned.sdf] "
          "[--json] [--threads N] [--shard K/N [--shard-block B]]",
          runOverlay},
         {"dock", "Lamarckian GA docking of ligands into a receptor, ranked SDF + JSON summary",
          "dock --receptor R [--ph X] --ligands L... [--box CONFIG | --autobox-ligand L2] | --maps FLD "
          "[--scoring vina|vinardo|ad4] [--runs N] [--seed S] [--local-search bfgs|adadelta|sw] "
-         "[--device auto|cpu|cuda[:N]] [--threads N] [--out ranked.sdf] [--json FILE] "
+         "[--device auto|cpu|cuda[:N|:all|:N,M]] [--threads N] [--out ranked.sdf] [--json FILE] "
          "[--reference XTAL] [--poses N] [--all-runs] [--cluster-rmsd A] [--population N] "
          "[--evaluations N] [--generations N] [--ls-iterations N] [--ls-rate PCT] "
          "[--no-autostop] [--batch N] [--shard K/N [--shard-block B]]",

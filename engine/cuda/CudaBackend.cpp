@@ -228,7 +228,7 @@ public:
             if (!dockNoteGiven_) {
                 std::cerr << "note: docking with " << cpuOnly
                           << " runs on the CPU reference engine; the CUDA search takes ADADELTA or "
-                             "BFGS\n";
+                             "BFGS, without a ring-closure term\n";
                 dockNoteGiven_ = true;
             }
             return Backend::dock(target, ligands, options, results, progress, reference,
