@@ -313,7 +313,8 @@ void PdbqtReader::bondRingClosures(Molecule& out, const std::vector<int>& owner)
     std::erase_if(out.bonds, [&](const Bond& b) {
         return isClosureDummy(out.atoms[b.a]) || isClosureDummy(out.atoms[b.b]);
     });
-    constexpr double kMaxHostDistance = 2.0; // Å; C-C is 1.5
+    // Å: C-C is 1.5; a CGn much closer than a bond is the partner carbon the Gn stands on.
+    constexpr double kMaxHostDistance = 2.0, kMinHostDistance = 0.5;
     const int n = static_cast<int>(out.atoms.size());
     for (int g = 0; g < n; ++g) {
         const int k = closureDummyIndex(out.atoms[g].ad4Type);
@@ -325,7 +326,7 @@ void PdbqtReader::bondRingClosures(Molecule& out, const std::vector<int>& owner)
             if (closureCarbonIndex(out.atoms[c].ad4Type) != k || owner[c] != owner[g])
                 continue;
             const double d = (out.atoms[c].position - out.atoms[g].position).norm();
-            if (d < best) {
+            if (d > kMinHostDistance && d < best) {
                 best = d;
                 host = c;
             }

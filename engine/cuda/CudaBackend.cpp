@@ -179,6 +179,11 @@ public:
     // Vina --score_only's numbers from the exact pair kernel (PairScorer), in double.
     void scoreExact(const DockingTarget& target, const std::vector<Molecule>& ligands,
                     std::vector<VinaScore>& results) override {
+        // The pair kernel has no macrocycle ring-closure pairs (score/RingClosureTerm.h).
+        if (anyRingClosures(ligands)) {
+            Backend::scoreExact(target, ligands, results);
+            return;
+        }
         results.assign(ligands.size(), {});
         std::vector<std::vector<Vec3>> coords(ligands.size());
         std::vector<cuda::ExactPose> poses;
@@ -223,7 +228,7 @@ public:
             if (!dockNoteGiven_) {
                 std::cerr << "note: docking with " << cpuOnly
                           << " runs on the CPU reference engine; the CUDA search takes ADADELTA or "
-                             "BFGS\n";
+                             "BFGS, without a ring-closure term\n";
                 dockNoteGiven_ = true;
             }
             return Backend::dock(target, ligands, options, results, progress, reference,

@@ -25,7 +25,8 @@ inline double curl(double e, double* scale) {
 
 LigandScorer::LigandScorer(const Molecule& ligand, const ScoringFunction& sf,
                            const ReceptorModel& receptor, const ReceptorGrid* grid)
-    : sf_(sf), closure_(sf), receptor_(receptor), grid_(grid), topo_(buildVinaLigandTopology(ligand)) {
+    : sf_(sf), closure_(sf), receptor_(receptor), grid_(grid),
+      topo_(buildVinaLigandTopology(ligand)) {
     types_.resize(ligand.atoms.size());
     for (size_t i = 0; i < ligand.atoms.size(); ++i) {
         types_[i] = static_cast<int>(topo_.types[i]);
@@ -186,9 +187,15 @@ double LigandScorer::intraTabulated(const std::vector<Vec3>& coords) const {
             total += curl(sf_.tabulatedEnergy(pr.ti, pr.tj, r2), &scale);
     }
     for (const auto& [i, j] : topo_.pseudoAtomPairs)
-        total += curl(closure_.pseudoAtomPairTabulated((coords[j] - coords[i]).squaredNorm()),
-                      &scale);
+        total +=
+            curl(closure_.pseudoAtomPairTabulated((coords[j] - coords[i]).squaredNorm()), &scale);
     return total;
+}
+
+double LigandScorer::closedRingGlue() const {
+    double scale;
+    return static_cast<double>(topo_.gluePairs.size()) *
+           curl(closure_.gluePairTabulated(0.0), &scale);
 }
 
 double LigandScorer::glueTabulated(const std::vector<Vec3>& coords) const {

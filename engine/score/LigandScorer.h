@@ -61,6 +61,8 @@ public:
     // Vina's tabulated glue of a macrocycle (Gn with the CGn across each broken ring bond); 0
     // for other ligands. Vina counts it in the unbound energy, not in (2) intra.
     double glueTabulated(const std::vector<Vec3>& coords) const;
+    // The same glue with every ring closed (each Gn on its CGn): Vina's value for a closed pose.
+    double closedRingGlue() const;
 
 private:
     // Out-of-box handling of the exact mode: the point to score, its penalty and gradient.

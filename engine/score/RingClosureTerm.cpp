@@ -14,8 +14,8 @@ const double kSmoothRadius = std::sqrt(1.0 / ScoringFunction::kTableSamplesPerA2
 
 } // namespace
 
-RingClosureTerm::RingClosureTerm(const ScoringFunction& sf, double glueWeight)
-    : w1_(sf.weights()[Gauss1]), w2_(sf.weights()[Gauss2]), glueWeight_(glueWeight) {
+RingClosureTerm::RingClosureTerm(const ScoringFunction& sf)
+    : w1_(sf.weights()[Gauss1]), w2_(sf.weights()[Gauss2]), glueWeight_(sf.glueWeight()) {
     if (sf.kind() == ScoringKind::Vinardo) {
         offset1_ = vina::kVinardoGaussOffset;
         width1_ = vina::kVinardoGaussWidth;

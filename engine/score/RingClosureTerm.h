@@ -7,16 +7,10 @@
 
 namespace pw {
 
-namespace vina {
-// Linear attraction pulling each Gn onto its partner CGn (main.cpp 1.2.3 --weight_glue default,
-// potentials.h linearattraction with cutoff 20 Å, scoring_function.h max cutoff 20 Å).
-constexpr double kGlueWeight = 50.0;
-constexpr double kGlueCutoff = 20.0;
-} // namespace vina
-
 class RingClosureTerm {
 public:
-    explicit RingClosureTerm(const ScoringFunction& sf, double glueWeight = vina::kGlueWeight);
+    // The weights (the gaussians' and the glue's) are the scoring function's.
+    explicit RingClosureTerm(const ScoringFunction& sf);
 
     // Analytic energies and dE/dr at distance r (for minimization and docking). The glue's
     // linear part is rounded into a parabola below one table step (r < sqrt(1/32) Å, where Vina's

@@ -57,6 +57,7 @@ ScoringFunction::ScoringFunction(ScoringKind kind, const TermArray& weights)
     if (!v)
         weights_[Gauss2] = 0.0; // Vinardo has no second gaussian
     weightRot_ = v ? vina::kVinaWeightRot : vina::kVinardoWeightRot;
+    glueWeight_ = vina::kGlueWeight;
     g1Offset_ = v ? vina::kVinaGauss1Offset : vina::kVinardoGaussOffset;
     g1InvWidth_ = 1.0 / (v ? vina::kVinaGauss1Width : vina::kVinardoGaussWidth);
     g2Offset_ = vina::kVinaGauss2Offset;

@@ -33,6 +33,9 @@ public:
     const TermArray& weights() const { return weights_; }
     // Weight of the rotatable-bond divisor: affinity = E / (1 + weightRot * Nrot).
     double weightRot() const { return weightRot_; }
+    // Weight of the macrocycle glue (score/RingClosureTerm.h; Vina's --weight_glue).
+    double glueWeight() const { return glueWeight_; }
+    void setGlueWeight(double w) { glueWeight_ = w; }
     double cutoff() const;
     double cutoffSquared() const { return cutoff() * cutoff(); }
     double radius(XsType t) const;
@@ -128,6 +131,7 @@ private:
     ScoringKind kind_;
     TermArray weights_{};
     double weightRot_ = 0;
+    double glueWeight_ = 0;
     double cutoff_ = 0;
     // Term shapes (see VinaConstants.h): gaussian offsets and inverse widths, linear ramps.
     double g1Offset_ = 0, g1InvWidth_ = 0, g2Offset_ = 0, g2InvWidth_ = 0;

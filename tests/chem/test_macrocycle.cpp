@@ -8,7 +8,9 @@
 #include "chem/SdfWriter.h"
 #include "core/InputError.h"
 #include "core/RingClosure.h"
+#include "dock/LigandDockScoring.h"
 #include "score/BoxConfig.h"
+#include "score/DockingTarget.h"
 #include "score/LigandScorer.h"
 
 #include <QtTest>
@@ -216,6 +218,36 @@ private slots:
                     }
             }
         }
+    }
+
+    // Docking reports the closed ring's glue for every pose (Vina's docking shares one unbound
+    // energy): equal to score's number when the ring is closed, no reward for an open ring.
+    void dockingScoreDoesNotRewardAnOpenRing() {
+        const Molecule receptor = prepareReceptor(readMolecule(kDir + "receptor.pdbqt"));
+        auto docking = std::make_shared<DockingTarget>(receptor, readBoxConfig(kDir + "box.txt"),
+                                                       ScoringKind::Vina, 0);
+        const dock::DockTarget target = dock::DockTarget::forVina(docking);
+        const Molecule crystal = prepareLigand(readMolecule(kDir + "bace1_ligand.pdbqt"));
+        const Molecule open = prepareLigand(readMolecules(kDir + "starts.pdbqt").at(0));
+        dock::prepareTargetFor(target, {crystal});
+        const auto scoring = dock::makeLigandDockScoring(target, crystal);
+        const LigandScorer exact(crystal, docking->scoring(), docking->receptor());
+        auto coordsOf = [](const Molecule& m) {
+            std::vector<Vec3> x;
+            for (const Atom& a : m.atoms)
+                x.push_back(a.position);
+            return x;
+        };
+        std::vector<dock::DockTerm> terms;
+        const VinaScore closedScore = exact.finalScore(coordsOf(crystal));
+        QVERIFY(std::abs(scoring->rescore(coordsOf(crystal), terms) - closedScore.affinity) < 1e-9);
+        const VinaScore openScore = exact.finalScore(coordsOf(open));
+        const double openDock = scoring->rescore(coordsOf(open), terms);
+        QVERIFY(openScore.ringClosure > closedScore.ringClosure + 100); // open by several Å
+        const double expected = (openScore.inter - exact.closedRingGlue()) /
+                                (1 + docking->scoring().weightRot() * openScore.numTors);
+        QVERIFY2(std::abs(openDock - expected) < 1e-9, qPrintable(QString::number(openDock)));
+        QVERIFY(openDock > openScore.affinity + 10);
     }
 
     void pseudoAtomWithoutItsCarbonIsRefused() {

@@ -133,6 +133,47 @@ private slots:
             compareScore(ours[i], starts[i].toObject()[key].toObject(), QString("start %1").arg(i));
     }
 
+    // weight_glue in the Vina config scales the glue as vina --weight_glue does.
+    void configGlueWeightEqualsVinaWeightGlue() {
+        QTemporaryDir dir;
+        const QString box = dir.filePath("box.txt");
+        QFile in(data("box.txt")), out(box);
+        QVERIFY(in.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly));
+        out.write(in.readAll() + "weight_glue = 25\n");
+        out.close();
+        const QJsonObject ref = vinaReference();
+        for (const char* ligand : {"bace1_ligand.pdbqt", "starts.pdbqt"}) {
+            const CliRun r = runCli({"score", "--receptor", data("receptor.pdbqt"), "--box", box,
+                                     "--ligand", data(ligand), "--json"});
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY2(!r.err.contains("weight_glue"), r.err.constData()); // used, not ignored
+            const QList<QJsonObject> ours = jsonLines(r.out);
+            if (QString(ligand) == "bace1_ligand.pdbqt") {
+                compareScore(ours[0], ref["crystal"].toObject()["score_only_glue25"].toObject(),
+                             "crystal, glue 25");
+                continue;
+            }
+            const QJsonArray starts = ref["starts"].toArray();
+            QCOMPARE(ours.size(), starts.size());
+            for (int i = 0; i < ours.size(); ++i)
+                compareScore(ours[i], starts[i].toObject()["score_only_glue25"].toObject(),
+                             QString("start %1, glue 25").arg(i));
+        }
+    }
+
+    // On Vina's grid the CG0 carbons read the C_P map and the pseudo-atoms none.
+    void gridScoreEqualsVinaNoRefine() {
+        const CliRun r =
+            runCli({"score", "--receptor", data("receptor.pdbqt"), "--box", data("box.txt"),
+                    "--ligand", data("bace1_ligand.pdbqt"), "--grid", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QList<QJsonObject> ours = jsonLines(r.out);
+        QCOMPARE(ours.size(), 1);
+        compareScore(ours[0],
+                     vinaReference()["crystal"].toObject()["score_only_no_refine"].toObject(),
+                     "crystal, grid");
+    }
+
     // Both minimize inter + intra + glue (Vina's unbound holds intra + glue); the affinity is
     // Vina's formula on the final pose. Neither may end above Vina's.
     void minimizeNeverEndsAboveVinaLocalOnly() {

@@ -1,6 +1,6 @@
 // Macrocycles (Meeko's CG0/G0 ring closure) asked of the CUDA backend: its kernels have no
-// ring-closure term, so docking and minimization must fall back to the CPU reference and give
-// exactly the CPU backend's results, rings closed. Skipped (77) without a usable device.
+// ring-closure term, so docking, minimization and exact scoring must fall back to the CPU reference
+// and give exactly the CPU backend's results, rings closed. Skipped (77) without a usable device.
 #include "GpuTestMain.h"
 
 #include "backend/Backend.h"
@@ -66,6 +66,22 @@ private slots:
         for (size_t r = 0; r < g[0].runs.size(); ++r) {
             QCOMPARE(g[0].runs[r].score, c[0].runs[r].score);
             QVERIFY(widestOpening(ligand, g[0].runs[r].coordinates) < 0.5);
+        }
+    }
+
+    void exactScoreFallsBackToTheCpuReference() {
+        const Molecule receptor = prepareReceptor(readMolecule(kDir + "receptor.pdbqt"));
+        std::vector<Molecule> ligands;
+        for (const Molecule& m : readMolecules(kDir + "starts.pdbqt"))
+            ligands.push_back(prepareLigand(m));
+        DockingTarget target(receptor, readBoxConfig(kDir + "box.txt"), ScoringKind::Vina, 0);
+        std::vector<VinaScore> g, c;
+        cudaBackend()->scoreExact(target, ligands, g);
+        makeCpuBackend(0)->scoreExact(target, ligands, c);
+        QCOMPARE(g.size(), ligands.size());
+        for (size_t i = 0; i < g.size(); ++i) {
+            QCOMPARE(g[i].affinity, c[i].affinity);
+            QCOMPARE(g[i].unbound, c[i].unbound);
         }
     }
 

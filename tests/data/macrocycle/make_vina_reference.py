@@ -51,12 +51,18 @@ def main():
         ref["crystal"]["score_only"] = scores(vina("--ligand", crystal, "--score_only"))
         ref["crystal"]["score_only_vinardo"] = scores(vina("--ligand", crystal, "--score_only",
                                                            "--scoring", "vinardo"))
+        ref["crystal"]["score_only_glue25"] = scores(vina("--ligand", crystal, "--score_only",
+                                                          "--weight_glue", "25"))
+        ref["crystal"]["score_only_no_refine"] = scores(vina("--ligand", crystal, "--score_only",
+                                                             "--no_refine"))
         for k, text in enumerate(models(os.path.join(here, "starts.pdbqt"))):
             start = os.path.join(tmp, f"start{k}.pdbqt")
             open(start, "w").write(text)
             entry = {"model": k + 1, "score_only": scores(vina("--ligand", start, "--score_only")),
                      "score_only_vinardo": scores(vina("--ligand", start, "--score_only",
-                                                       "--scoring", "vinardo"))}
+                                                       "--scoring", "vinardo")),
+                     "score_only_glue25": scores(vina("--ligand", start, "--score_only",
+                                                      "--weight_glue", "25"))}
             out = os.path.join(tmp, f"start{k}_out.pdbqt")
             vina("--ligand", start, "--local_only", "--out", out)
             entry["local_only"] = scores(vina("--ligand", out, "--score_only"))
