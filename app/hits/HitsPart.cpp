@@ -133,6 +133,7 @@ void HitsPart::openStore(const QString& path) {
         storePath_ = QFileInfo(path).absoluteFilePath();
         table_->setColumns(std::move(opened.columns));
         table_->setResidues(opened.residues);
+        storeHasContacts_ = !opened.residues.isEmpty();
         context_->setLastDirectory(QFileInfo(path).absolutePath());
         dock_->show();
         dock_->raise();
@@ -250,7 +251,12 @@ void HitsPart::drawShown(const std::vector<Molecule>& poses, const std::vector<l
     context_->view()->setLigands(drawings);
     shownDrawings_ = static_cast<int>(drawings.size());
     // The polar contacts the store recorded, when the receptor they were measured on is loaded
-    // (the lines find its atoms by chain, residue and name; another receptor gives none).
+    // (the lines find its atoms by chain, residue and name; another receptor gives none). A store
+    // imported without a receptor has none: the frame's own lines (the scoring function's H-bonds
+    // and clashes of the active ligand) stay then.
+    shownContactLines_ = 0;
+    if (!storeHasContacts_)
+        return;
     std::vector<DrawLine> lines;
     if (context_->document().hasReceptor() && store_) {
         std::vector<ShownHitPose> shown;

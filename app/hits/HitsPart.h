@@ -92,6 +92,7 @@ private:
     std::optional<Molecule> reference_;
     int shownDrawings_ = 0;
     int shownContactLines_ = 0;
+    bool storeHasContacts_ = false; // imported with a receptor
     HitTableView* table_ = nullptr;
     QDockWidget* dock_ = nullptr;
     std::unique_ptr<hits::HitStore> store_;
