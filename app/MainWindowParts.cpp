@@ -2,6 +2,8 @@
 // registration list, and their pieces of the session file. Nothing here names a part.
 #include "MainWindow.h"
 
+#include "BoxEditor.h"
+#include "Document.h"
 #include "JobRunner.h"
 #include "TargetBuilder.h"
 #include "parts/PartContext.h"
@@ -76,6 +78,28 @@ public:
     QString deviceDescription() const override { return w_.deviceDescription_; }
     void showDocumentLigands() override { w_.showSelectedLigands(); }
     void rankLigandsByAffinity() override { w_.rankAction_->setChecked(true); }
+
+    void connectBoxEditor(BoxEditor* editor) override {
+        editor->setDragAction(w_.editBoxAction_);
+        QObject::connect(editor, &BoxEditor::boxFromLigandRequested, &w_,
+                         &MainWindow::setBoxAroundLigand);
+        QObject::connect(editor, &BoxEditor::boxFromFileRequested, &w_,
+                         &MainWindow::chooseBoxConfig);
+        QObject::connect(editor, &BoxEditor::boxAroundResidues, &w_,
+                         &MainWindow::setBoxAroundResidues);
+        QObject::connect(editor, &BoxEditor::boxTyped, &w_, [this](const SearchBox& b) {
+            w_.document_.setBox(b, BoxSource::Typed);
+        });
+        auto show = [this, editor] {
+            if (w_.document_.box())
+                editor->showBox(*w_.document_.box());
+        };
+        QObject::connect(&w_.document_, &Document::boxChanged, editor, show);
+        show();
+    }
+    bool runStep(const QString& step, const std::function<void(bool ok)>& done) override {
+        return w_.runStep(step, done);
+    }
 
 private:
     MainWindow& w_;

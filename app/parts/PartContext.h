@@ -5,6 +5,8 @@
 
 #include <Qt>
 
+#include <functional>
+
 class QAction;
 class QDockWidget;
 class QMainWindow;
@@ -17,6 +19,7 @@ class QUndoStack;
 
 namespace pw {
 
+class BoxEditor;
 class Document;
 class JobRunner;
 class MoleculeView;
@@ -78,6 +81,13 @@ public:
     virtual void showDocumentLigands() = 0;
     // The ligand list ordered best affinity first (View > Rank ligands by affinity).
     virtual void rankLigandsByAffinity() = 0;
+    // A part's own box fields (e.g. docking's): they set the document's one search box the way
+    // the settings panel's do (around the ligand, residues, a config file, typed, dragged with
+    // the frame's Edit box toggle) and show it whenever it changes.
+    virtual void connectBoxEditor(BoxEditor* editor) = 0;
+    // Another part's scripted step (e.g. "minimize" after docking), as the command line runs it:
+    // false when no installed part has it.
+    virtual bool runStep(const QString& step, const std::function<void(bool ok)>& done) = 0;
 };
 
 } // namespace pw

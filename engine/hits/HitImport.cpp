@@ -339,6 +339,8 @@ ImportStats importSdf(HitStore& store, const std::string& path, const ImportOpti
                 }
                 continue;
             }
+            if (!b.parseWarnings[i].empty() && options.warn) // read with repairs
+                options.warn(b.parseWarnings[i]);
             ++rows;
             if (!b.chemWarnings[i].empty()) {
                 ++stats.noProperties;
