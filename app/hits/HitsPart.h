@@ -3,7 +3,8 @@
 // rows puts their poses in the pocket as the document's ligands, with the polar contacts the store
 // recorded as dashed lines and the reference (when one is set) beside them; Export selection
 // writes them to SDF or CSV through the store's export; Refine, Overlay and Dock again hand them
-// to the parts that take them (PartContext::handPoses), and are disabled when none does.
+// to the parts that take them (PartContext::handPoses: batch, overlay and dock parts), and are
+// disabled when none does (a build without that part).
 #pragma once
 
 #include <QDir>

@@ -64,10 +64,8 @@ const std::vector<Command>& commands() {
         {"merge", "join the outputs of --shard K/N runs into the single run's file",
          "merge OUT.sdf SHARD.sdf...  (minimize, dock, overlay)\n"
          "      posewright-cli merge OUT.tsv SHARD.tsv...  (lingo)", runMerge},
-        {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them", "maps --gpf GPF [--receptor R.pdbqt] --out OUT.maps.fld [--device auto|cpu|cuda[:N]] [--threads N]", runMaps},
-        {"bench", "benchmarks: overlay, lingo, minimize, dock, ad4maps, hits (one JSON object per run)",
         {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them", "maps --gpf GPF [--receptor R.pdbqt|R.pdb [--ph X]] --out OUT.maps.fld [--device auto|cpu|cuda[:N]] [--threads N]", runMaps},
-        {"bench", "benchmarks: overlay, lingo, minimize (one JSON object per run)",
+        {"bench", "benchmarks: overlay, lingo, minimize, dock, ad4maps, hits (one JSON object per run)",
          "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device "
          "auto|cpu|cuda[:N]] "
          "[--size N...] [--repeat K] [--threads N] [--iterations N]\n"

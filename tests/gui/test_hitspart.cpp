@@ -13,6 +13,7 @@
 #include "OverlayPart.h"
 #include "SettingsPanel.h"
 #include "BatchPart.h"
+#include "DockPart.h"
 #include "chem/MoleculeReader.h"
 #include "chem/MoleculeWriter.h"
 #include "hits/PoseInteractions.h"
@@ -329,8 +330,8 @@ void selectNames(HitTableView* view, const QStringList& names) {
 
 // Selected poses are drawn in the pocket with the store's polar contacts as lines (biotin's
 // hydrogen bonds in 1stp; none for the pose moved away), the reference beside them; the
-// selection exports to CSV, and Refine and Overlay hand exactly the selected poses to the batch
-// and overlay parts; Dock again stays disabled while no part takes it.
+// selection exports to CSV, and Refine, Overlay and Dock again hand exactly the selected poses to
+// the batch, overlay and docking parts.
 void TestHitsPart::selectionInThePocketAndHandedOn() {
     QTemporaryDir dir;
     const QString db = makeBiotinStore(dir);
@@ -369,9 +370,9 @@ void TestHitsPart::selectionInThePocketAndHandedOn() {
     QCOMPARE(part->shownDrawingCount(), 2);
     QCOMPARE(w.document().ligands().size(), size_t(2));
     QVERIFY(refine->isEnabled() && overlay->isEnabled() && reference->isEnabled());
-    QVERIFY(!dock->isEnabled()); // no part of this build takes "dock"
-    QVERIFY(dock->toolTip().contains("no part"));
-    QVERIFY(!part->handSelection("dock"));
+    QVERIFY(dock->isEnabled()); // the docking part takes "dock"
+    QVERIFY(!dock->toolTip().contains("no part"));
+    QVERIFY(!part->handSelection("nosuchpart")); // a kind no part takes
 
     // Export: CSV by its suffix, every selected row.
     const QString csv = dir.filePath("picked.csv");
@@ -415,6 +416,21 @@ void TestHitsPart::selectionInThePocketAndHandedOn() {
     names.sort();
     QCOMPARE(names, QStringList({"far_away", "in_pocket"}));
     QVERIFY2(!refined.isEmpty() && refined.front().front().toBool(), qPrintable(w.lastError()));
+
+    // Dock again: the selected pose becomes the ligand and the docking part starts on it; it is
+    // cancelled here (docking itself is test_dock's).
+    selectNames(view, {"far_away"});
+    DockPart* docking = w.part<DockPart>();
+    QVERIFY(docking);
+    QSignalSpy docked(docking, &DockPart::dockingFinished);
+    QVERIFY(QTest::qWaitFor([&] { return !w.busy(); }, 60000));
+    dock->trigger();
+    QCOMPARE(w.document().ligands().size(), size_t(1));
+    QCOMPARE(w.document().ligands()[0].name, std::string("far_away"));
+    QVERIFY2(docking->running() || !docked.isEmpty(), qPrintable(w.lastError()));
+    QVERIFY(docking->dockWidget()->isVisible());
+    docking->cancel();
+    QVERIFY(docked.wait(60000) || !docked.isEmpty());
 }
 
 QTEST_MAIN(TestHitsPart)
