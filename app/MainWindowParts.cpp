@@ -8,6 +8,7 @@
 #include "TargetBuilder.h"
 #include "parts/PartContext.h"
 #include "parts/RegisteredParts.h"
+#include "core/Molecule.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -15,6 +16,8 @@
 #include <QMenu>
 #include <QStatusBar>
 #include <QToolBar>
+
+#include <map>
 
 namespace pw {
 
@@ -57,6 +60,18 @@ public:
             w_.toolBar_->insertAction(w_.cancelAction_, action);
     }
 
+    void setPoseTaker(const QString& kind, PoseTaker taker) override {
+        takers_[kind] = std::move(taker);
+    }
+    bool hasPoseTaker(const QString& kind) const override { return takers_.count(kind) != 0; }
+    bool handPoses(const QString& kind, std::vector<Molecule> poses) override {
+        auto it = takers_.find(kind);
+        if (it == takers_.end())
+            return false;
+        it->second(std::move(poses));
+        return true;
+    }
+
     void showError(const QString& message) override { w_.showError(message); }
     QString lastDirectory() const override { return w_.lastDirectory_; }
     void setLastDirectory(const QString& directory) override { w_.lastDirectory_ = directory; }
@@ -88,6 +103,7 @@ public:
 
 private:
     MainWindow& w_;
+    std::map<QString, PoseTaker> takers_;
 };
 
 void MainWindow::installParts() {

@@ -3,6 +3,7 @@
 #include "HitHistogram.h"
 #include "HitTableModel.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDoubleValidator>
 #include <QHBoxLayout>
@@ -12,6 +13,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -69,6 +71,7 @@ HitTableView::HitTableView(QWidget* parent) : QWidget(parent), model_(new HitTab
     bar->addWidget(clear);
     bar->addWidget(histogramButton);
     bar->addWidget(exportButton_);
+    bar_ = bar;
 
     // Second bar: what only the store can answer (substructure, contacts with the receptor).
     structurePattern_ = new QLineEdit;
@@ -246,6 +249,14 @@ QList<qint64> HitTableView::selectedRowIds() const {
         if (row < model_->rowCount())
             ids.push_back(model_->rowId(row));
     return ids;
+}
+
+void HitTableView::addSelectionAction(QAction* action) {
+    auto* button = new QToolButton;
+    button->setDefaultAction(action);
+    bar_->addWidget(button);
+    table_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    table_->addAction(action);
 }
 
 HitStoreFilter HitTableView::storeFilterFromBar() const {

@@ -14,7 +14,9 @@
 #include <cstdint>
 #include <vector>
 
+class QAction;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -48,6 +50,10 @@ public:
     QTableView* table() const { return table_; }
     HitHistogram* histogram() const { return histogram_; }
     HitDepictionDelegate* depictionDelegate() const { return delegate_; }
+
+    // An action on the selected rows (Refine, Overlay, ...): a button in the filter bar and an
+    // entry of the table's context menu. Its owner keeps it enabled or not.
+    void addSelectionAction(QAction* action);
 
     // The store ids of the selected rows, in table order.
     QList<qint64> selectedRowIds() const;
@@ -88,6 +94,7 @@ private:
     QLineEdit* rangeMin_;
     QLineEdit* rangeMax_;
     QPushButton* exportButton_;
+    QHBoxLayout* bar_ = nullptr;
     QLabel* status_;
     QLineEdit* structurePattern_;
     QComboBox* structureSyntax_;

@@ -77,6 +77,22 @@ void DockPart::install(PartContext& context) {
         dock_->raise();
     });
     context.addAction(PartMenu::Refine, dockAction_);
+    // Poses another part hands over (the Hits panel's Dock again) become the ligands; the first
+    // is docked with the panel's settings, the others wait in the ligand list.
+    context.setPoseTaker(QStringLiteral("dock"), [this](std::vector<Molecule> poses) {
+        if (job_ || context_->jobs().ligandsLocked()) {
+            context_->showError(tr("A job is running: wait for it or cancel it first."));
+            return;
+        }
+        QStringList paths;
+        for (size_t i = 0; i < poses.size(); ++i)
+            paths << QString();
+        context_->undoStack()->clear(); // the commands refer to the old ligands
+        context_->document().setLigands(std::move(poses), paths);
+        dock_->show();
+        dock_->raise();
+        dock();
+    });
 
     connect(panel_, &DockPanel::runRequested, this, &DockPart::dock);
     connect(panel_, &DockPanel::cancelRequested, this, &DockPart::cancel);

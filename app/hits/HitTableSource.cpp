@@ -134,6 +134,12 @@ long exportHitIdsToSdf(const hits::HitStore& store, const QList<qint64>& ids, co
     return hits::exportSdf(store, selection, path);
 }
 
+long exportHitIdsToCsv(const hits::HitStore& store, const QList<qint64>& ids, const std::string& path) {
+    hits::Selection selection;
+    selection.where = whereIds(ids);
+    return hits::exportCsv(store, selection, path);
+}
+
 HitDepictionDelegate::Depictor hitDepictor() {
     // One hidden view, reused for every picture (the delegate calls on the GUI thread).
     auto view = std::make_shared<StructureDepictionView>();

@@ -29,6 +29,8 @@ inline constexpr int kMaxIdTerms = 15000;
 // Writes the poses with these ids to an SDF file (atomically, every column as an SD tag) through
 // engine/hits export; returns the number written.
 long exportHitIdsToSdf(const hits::HitStore& store, const QList<qint64>& ids, const std::string& path);
+// The same as CSV (every column, atomically).
+long exportHitIdsToCsv(const hits::HitStore& store, const QList<qint64>& ids, const std::string& path);
 
 // The engine/hits filter expression of the Hits panel's store filter: smarts('...') or
 // substructure('...') and/or KIND('RESIDUE'), joined by and (quotes in the text doubled, so the

@@ -8,6 +8,15 @@
 #include "HitTableView.h"
 #include "HitsPart.h"
 #include "MainWindow.h"
+#include "MoleculeView.h"
+#include "OverlayPanel.h"
+#include "OverlayPart.h"
+#include "SettingsPanel.h"
+#include "BatchPart.h"
+#include "DockPart.h"
+#include "chem/MoleculeReader.h"
+#include "chem/MoleculeWriter.h"
+#include "hits/PoseInteractions.h"
 #include "hits/HitImport.h"
 #include "hits/HitsTestData.h"
 
@@ -33,6 +42,7 @@ private slots:
     void opensSelectsShowsAndExports();
     void refusesAFileThatIsNotAStore();
     void structureAndInteractionFilters();
+    void selectionInThePocketAndHandedOn();
 };
 
 namespace {
@@ -261,6 +271,166 @@ void TestHitsPart::structureAndInteractionFilters() {
     QCOMPARE(model->rowCount(), 600);
     QVERIFY(pattern->text().isEmpty() && residue->currentText().isEmpty());
     QVERIFY2(w.lastError().isEmpty(), qPrintable(w.lastError()));
+}
+
+namespace {
+
+const QString k1stp = QStringLiteral(POSEWRIGHT_TEST_DATA "/complexes/1stp/");
+
+// Biotin's crystal pose in streptavidin (the PDBQT: bond orders, polar hydrogens) twice: "in_pocket" as is, "far_away" moved 30 Å (no
+// contacts), imported with the receptor's contacts.
+QString makeBiotinStore(const QTemporaryDir& dir) {
+    const QString sdf = dir.filePath("biotin.sdf"), db = dir.filePath("biotin.db");
+    Molecule ligand = readMolecule((k1stp + "ligand_xtal.pdbqt").toStdString());
+    {
+        auto out = MoleculeWriter::create(sdf.toStdString());
+        ligand.name = "in_pocket";
+        ligand.setProperty("dock_score", "-9.5");
+        out->write(ligand);
+        Molecule moved = ligand;
+        moved.name = "far_away";
+        moved.setProperty("dock_score", "-4");
+        for (Atom& a : moved.atoms)
+            a.position += Vec3(30, 0, 0);
+        out->write(moved);
+        out->commit();
+    }
+    const Molecule receptor = readMolecule((k1stp + "receptor.pdb").toStdString());
+    const ReceptorSites sites(receptor);
+    HitStore store(db.toStdString(), HitStore::Mode::Create);
+    HitStore::Transaction tx(store);
+    ImportOptions options;
+    options.receptor = &sites;
+    importSdf(store, sdf.toStdString(), options);
+    tx.commit();
+    return db;
+}
+
+int polarContacts(const QString& db, const QString& name) {
+    HitStore store(db.toStdString(), HitStore::Mode::ReadOnly);
+    Statement q = store.prepare(
+        "SELECT count(*) FROM interactions JOIN poses ON poses.id = interactions.pose_id "
+        "WHERE poses.name = ? AND kind IN ('hbond', 'saltbridge', 'halogen') AND ligand_atom >= 0");
+    q.bind(1, std::string_view(name.toStdString()));
+    q.step();
+    return int(q.integer(0));
+}
+
+void selectNames(HitTableView* view, const QStringList& names) {
+    QTableView* table = view->table();
+    table->clearSelection();
+    const int nameColumn = view->model()->viewColumn(view->model()->columns().indexOf("name"));
+    for (int row = 0; row < view->model()->rowCount(); ++row)
+        if (names.contains(view->model()->index(row, nameColumn).data().toString()))
+            table->selectionModel()->select(view->model()->index(row, 0),
+                                            QItemSelectionModel::Select | QItemSelectionModel::Rows);
+}
+
+} // namespace
+
+// Selected poses are drawn in the pocket with the store's polar contacts as lines (biotin's
+// hydrogen bonds in 1stp; none for the pose moved away), the reference beside them; the
+// selection exports to CSV, and Refine, Overlay and Dock again hand exactly the selected poses to
+// the batch, overlay and docking parts.
+void TestHitsPart::selectionInThePocketAndHandedOn() {
+    QTemporaryDir dir;
+    const QString db = makeBiotinStore(dir);
+    const int contacts = polarContacts(db, "in_pocket");
+    QVERIFY2(contacts >= 5, qPrintable(QString::number(contacts))); // biotin's H-bond network
+    QCOMPARE(polarContacts(db, "far_away"), 0);
+
+    MainWindow w;
+    w.setErrorDialogsEnabled(false);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.settingsPanel()->setDevice(QStringLiteral("cpu"));
+    // The PDBQT of the same receptor (polar hydrogens, what refinement needs; box.txt beside it):
+    // the contacts were measured on the PDB, and the lines find the same atoms by name.
+    w.openReceptor(k1stp + "receptor.pdbqt");
+    QVERIFY(QTest::qWaitFor([&] { return w.pendingLoads() == 0 && w.document().hasReceptor(); },
+                            60000));
+    HitsPart* part = w.part<HitsPart>();
+    QVERIFY(part && openAndWait(part, db));
+    HitTableView* view = part->table();
+    auto* refine = w.findChild<QAction*>("hitRefineAction");
+    auto* overlay = w.findChild<QAction*>("hitOverlayAction");
+    auto* dock = w.findChild<QAction*>("hitDockAction");
+    auto* reference = w.findChild<QAction*>("hitSetReferenceAction");
+    QVERIFY(refine && overlay && dock && reference);
+    QVERIFY(!refine->isEnabled() && !reference->isEnabled()); // nothing selected yet
+
+    selectNames(view, {"in_pocket"});
+    QCOMPARE(part->shownDrawingCount(), 1);
+    QCOMPARE(part->shownContactLineCount(), contacts); // every contact found its receptor atoms
+    QCOMPARE(w.moleculeView()->interactionLineCount(), contacts);
+    selectNames(view, {"far_away"});
+    QCOMPARE(part->shownContactLineCount(), 0);
+    QCOMPARE(w.moleculeView()->interactionLineCount(), 0);
+    selectNames(view, {"in_pocket", "far_away"});
+    QCOMPARE(part->shownDrawingCount(), 2);
+    QCOMPARE(w.document().ligands().size(), size_t(2));
+    QVERIFY(refine->isEnabled() && overlay->isEnabled() && reference->isEnabled());
+    QVERIFY(dock->isEnabled()); // the docking part takes "dock"
+    QVERIFY(!dock->toolTip().contains("no part"));
+    QVERIFY(!part->handSelection("nosuchpart")); // a kind no part takes
+
+    // Export: CSV by its suffix, every selected row.
+    const QString csv = dir.filePath("picked.csv");
+    QCOMPARE(part->exportSelection(view->selectedRowIds(), csv), 2L);
+    const QList<QByteArray> lines = readBytes(csv).trimmed().split('\n');
+    QCOMPARE(lines.size(), 3);
+    QVERIFY(lines[0].contains("name") && lines[0].contains("dock_score"));
+
+    // The reference: in_pocket; selecting far_away then draws both.
+    selectNames(view, {"in_pocket"});
+    reference->trigger();
+    QVERIFY(part->reference() && part->reference()->name == "in_pocket");
+    selectNames(view, {"far_away"});
+    QCOMPARE(part->shownDrawingCount(), 2);
+    QVERIFY(overlay->isEnabled()); // one pose is enough with a reference
+
+    // Overlay: far_away fitted on in_pocket; the same molecule, so the shape Tanimoto is ~1.
+    OverlayPart* overlayPart = w.part<OverlayPart>();
+    QVERIFY(overlayPart);
+    QSignalSpy overlaid(overlayPart->panel(), &OverlayPanel::finished);
+    overlay->trigger();
+    QVERIFY(overlaid.wait(60000));
+    QVERIFY(overlaid.front().front().toBool());
+    const OverlayResult& result = overlayPart->panel()->result();
+    QCOMPARE(result.reference.name, std::string("in_pocket"));
+    QCOMPARE(result.fits.size(), size_t(1));
+    QCOMPARE(result.fits[0].name, std::string("far_away"));
+    QVERIFY2(result.scores[0].tanimoto > 0.95, qPrintable(QString::number(result.scores[0].tanimoto)));
+    QVERIFY(overlayPart->dock()->isVisible());
+
+    // Refine: the batch part gets exactly the selection as its ligands and runs.
+    selectNames(view, {"in_pocket", "far_away"});
+    BatchPart* batch = w.part<BatchPart>();
+    QVERIFY(batch);
+    QSignalSpy refined(batch, &BatchPart::batchRefinementFinished);
+    refine->trigger();
+    QVERIFY(refined.wait(120000) || !refined.isEmpty());
+    QStringList names;
+    for (const Molecule& m : w.document().ligands())
+        names << QString::fromStdString(m.name);
+    names.sort();
+    QCOMPARE(names, QStringList({"far_away", "in_pocket"}));
+    QVERIFY2(!refined.isEmpty() && refined.front().front().toBool(), qPrintable(w.lastError()));
+
+    // Dock again: the selected pose becomes the ligand and the docking part starts on it; it is
+    // cancelled here (docking itself is test_dock's).
+    selectNames(view, {"far_away"});
+    DockPart* docking = w.part<DockPart>();
+    QVERIFY(docking);
+    QSignalSpy docked(docking, &DockPart::dockingFinished);
+    QVERIFY(QTest::qWaitFor([&] { return !w.busy(); }, 60000));
+    dock->trigger();
+    QCOMPARE(w.document().ligands().size(), size_t(1));
+    QCOMPARE(w.document().ligands()[0].name, std::string("far_away"));
+    QVERIFY2(docking->running() || !docked.isEmpty(), qPrintable(w.lastError()));
+    QVERIFY(docking->dockWidget()->isVisible());
+    docking->cancel();
+    QVERIFY(docked.wait(60000) || !docked.isEmpty());
 }
 
 QTEST_MAIN(TestHitsPart)
