@@ -78,6 +78,7 @@ void DockPart::install(PartContext& context) {
     });
     context.addAction(PartMenu::Refine, dockAction_);
 
+    connect(panel_, &DockPanel::scoringChanged, this, &DockPart::updateMapsText);
     connect(panel_, &DockPanel::runRequested, this, &DockPart::dock);
     connect(panel_, &DockPanel::cancelRequested, this, &DockPart::cancel);
     connect(panel_, &DockPanel::clusterSelected, this, &DockPart::showCluster);
@@ -338,7 +339,11 @@ bool DockPart::addToLigands(const QString& path) {
 
 QJsonObject DockPart::saveState(const QDir& sessionDir) const {
     Q_UNUSED(sessionDir);
-    QJsonObject o{{"settings", panel_->settings().toJson()}};
+    // Nothing to keep (the panel as it starts, no results): no piece at all.
+    QJsonObject o;
+    if (const QJsonObject settings = panel_->settings().toJson();
+        settings != DockSettings{}.toJson())
+        o["settings"] = settings;
     if (!outcome_.empty())
         o["results"] = outcomeToJson(outcome_);
     return o;

@@ -98,6 +98,7 @@ private slots:
     void sessionReopensWithTheSameClusters();
     void boxDraggedInTheViewEqualsTheDockingFields();
     void exportAndAddToLigands();
+    void mapsAreBuiltWhenNeededAndReused();
 };
 
 void TestDock::dockingFindsTheCrystalPoseWatchedLive() {
@@ -368,6 +369,35 @@ void TestDock::exportAndAddToLigands() {
     const Molecule& first = w.document().ligands()[ligands];
     QCOMPARE(first.atoms.size(), o.poses.front().molecule.atoms.size());
     QVERIFY((first.atoms[0].position - o.poses.front().molecule.atoms[0].position).norm() < 2e-4);
+}
+
+void TestDock::mapsAreBuiltWhenNeededAndReused() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    auto* part = w.part<DockPart>();
+    DockSettings s = part->panel()->settings();
+    s.runs = 2;
+    s.scoring = dock::DockScoring::Ad4; // maps built by the engine from the charged receptor
+    part->panel()->setSettings(s);
+    QCOMPARE(part->maps().builds(), 0);
+    bool ok = false;
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    QCOMPARE(part->maps().builds(), 1);
+    QVERIFY(!part->outcome().empty());
+    QVERIFY(std::isfinite(part->outcome().poses.front().score));
+    QVERIFY(part->panel()->mapsLabel()->text().startsWith(QStringLiteral("Maps ready (AutoDock 4)")));
+    // The same receptor, box and scoring: the maps are reused.
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    QCOMPARE(part->maps().builds(), 1);
+    // Another scoring needs its own maps, built at the next run.
+    s.scoring = dock::DockScoring::Vina;
+    part->panel()->setSettings(s);
+    QVERIFY(part->panel()->mapsLabel()->text().contains(QStringLiteral("next run")));
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    QCOMPARE(part->maps().builds(), 2);
 }
 
 QTEST_MAIN(TestDock)
