@@ -23,10 +23,10 @@ using namespace pw;
 
 namespace {
 
-// The window as a PNG, scaled to 1100 pixels wide (the README's pictures stay small).
+// The window as a PNG, scaled to 1000 pixels wide (the README's pictures stay small).
 bool save(QWidget& window, const QString& path) {
     const QImage image =
-        window.grab().toImage().scaledToWidth(1100, Qt::SmoothTransformation);
+        window.grab().toImage().scaledToWidth(1000, Qt::SmoothTransformation);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG", 0) || !file.commit()) {
         std::fprintf(stderr, "%s: cannot write\n", qPrintable(path));
