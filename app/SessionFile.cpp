@@ -1,6 +1,7 @@
 #include "SessionFile.h"
 
 #include "MoleculeLoader.h"
+#include "SessionJson.h"
 #include "chem/LigandPreparation.h"
 #include "core/InputError.h"
 
@@ -15,20 +16,8 @@
 namespace pw {
 namespace {
 
-// 2: ligands carry their trajectories (version 1 files have none and still open).
-constexpr int kSessionVersion = 2;
-const char* const kFormat = "posewright-session";
-
 QJsonArray vec(const Vec3& v) {
     return {v.x(), v.y(), v.z()};
-}
-
-Vec3 toVec(const QJsonValue& value, const QString& path, const char* what) {
-    const QJsonArray a = value.toArray();
-    if (a.size() != 3 || !a[0].isDouble() || !a[1].isDouble() || !a[2].isDouble())
-        throw InputError(path.toStdString(), 0,
-                         std::string(what) + ": expected an array of three numbers");
-    return {a[0].toDouble(), a[1].toDouble(), a[2].toDouble()};
 }
 
 QString boxSourceName(BoxSource s) {
@@ -45,14 +34,6 @@ QString boxSourceName(BoxSource s) {
     return QStringLiteral("none");
 }
 
-BoxSource boxSourceFrom(const QString& s) {
-    if (s == QLatin1String("file"))
-        return BoxSource::File;
-    if (s == QLatin1String("ligand"))
-        return BoxSource::Ligand;
-    return BoxSource::Typed;
-}
-
 QJsonObject scoreJson(const VinaScore& s) {
     QJsonObject o{{"affinity", s.affinity},   {"inter", s.inter},     {"intra", s.intra},
                   {"torsional", s.torsional}, {"unbound", s.unbound}, {"numTors", s.numTors}};
@@ -62,22 +43,6 @@ QJsonObject scoreJson(const VinaScore& s) {
     o["interTerms"] = terms;
     o["intraTotal"] = s.terms.intra;
     return o;
-}
-
-VinaScore scoreFrom(const QJsonObject& o) {
-    VinaScore s;
-    s.affinity = o["affinity"].toDouble();
-    s.inter = o["inter"].toDouble();
-    s.intra = o["intra"].toDouble();
-    s.torsional = o["torsional"].toDouble();
-    s.unbound = o["unbound"].toDouble();
-    s.numTors = o["numTors"].toDouble();
-    const QJsonObject terms = o["interTerms"].toObject();
-    for (int t = 0; t < kScoreTermCount; ++t)
-        s.terms.interWeighted[t] = terms[QString::fromLatin1(scoreTermName(t).data())].toDouble();
-    s.terms.inter = s.inter;
-    s.terms.intra = o["intraTotal"].toDouble();
-    return s;
 }
 
 QJsonObject frameJson(const TrajectoryPoint& p) {
@@ -92,29 +57,6 @@ QJsonObject frameJson(const TrajectoryPoint& p) {
             {"interTerms", terms},
             {"intra", p.intra},
             {"coordinates", coords}};
-}
-
-TrajectoryPoint frameFrom(const QJsonValue& value, const QString& path, size_t ligand,
-                          qsizetype frame) {
-    const std::string where =
-        "ligand " + std::to_string(ligand + 1) + ", trajectory frame " + std::to_string(frame + 1);
-    const QJsonObject o = value.toObject();
-    const QJsonArray terms = o["interTerms"].toArray();
-    const QJsonArray coords = o["coordinates"].toArray();
-    if (!o["energy"].isDouble() || terms.size() != kScoreTermCount || coords.size() % 3 != 0)
-        throw InputError(path.toStdString(), 0,
-                         where + ": expected energy, " + std::to_string(kScoreTermCount) +
-                             " interTerms and x, y, z coordinates");
-    TrajectoryPoint p;
-    p.iteration = o["iteration"].toInt();
-    p.energy = o["energy"].toDouble();
-    for (int t = 0; t < kScoreTermCount; ++t)
-        p.interTerms[t] = terms[t].toDouble();
-    p.intra = o["intra"].toDouble();
-    for (qsizetype i = 0; i + 2 < coords.size(); i += 3)
-        p.coordinates.emplace_back(coords[i].toDouble(), coords[i + 1].toDouble(),
-                                   coords[i + 2].toDouble());
-    return p;
 }
 
 } // namespace
@@ -146,7 +88,7 @@ Session sessionOf(const Document& d) {
 
 void writeSession(const QString& path, const Session& s) {
     const QDir dir = QFileInfo(path).absoluteDir();
-    QJsonObject root{{"format", kFormat}, {"version", kSessionVersion}};
+    QJsonObject root{{"format", kSessionFormat}, {"version", kSessionVersion}};
     root["receptor"] = s.receptorPath.isEmpty() ? QString() : dir.relativeFilePath(s.receptorPath);
     QJsonArray files;
     for (const QString& p : s.ligandPaths)
@@ -189,64 +131,11 @@ void writeSession(const QString& path, const Session& s) {
 }
 
 Session readSession(const QString& path) {
-    const std::string file = path.toStdString();
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
-        throw InputError(file, 0, "cannot open the session: " + f.errorString().toStdString());
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &error);
-    if (doc.isNull())
-        throw InputError(file, 0,
-                         "a JSON session expected (" + error.errorString().toStdString() +
-                             " at byte " + std::to_string(error.offset) + ")");
-    const QJsonObject root = doc.object();
-    if (root["format"].toString() != QLatin1String(kFormat))
-        throw InputError(file, 0,
-                         "a Posewright session expected (\"format\": \"" + std::string(kFormat) +
-                             "\")");
-    const int version = root["version"].toInt();
-    if (version < 1 || version > kSessionVersion)
-        throw InputError(file, 0,
-                         "session version 1 to " + std::to_string(kSessionVersion) +
-                             " expected (a newer Posewright wrote version " +
-                             std::to_string(version) + ")");
-    const QDir dir = QFileInfo(path).absoluteDir();
-    Session s;
-    const QString receptor = root["receptor"].toString();
-    if (!receptor.isEmpty())
-        s.receptorPath = QDir::cleanPath(dir.absoluteFilePath(receptor));
-    for (const QJsonValue& v : root["ligandFiles"].toArray())
-        s.ligandPaths << QDir::cleanPath(dir.absoluteFilePath(v.toString()));
-    for (const QJsonValue& v : root["ligands"].toArray()) {
-        const QJsonObject o = v.toObject();
-        SessionLigand l;
-        l.prepared = o["prepared"].toBool();
-        for (const QJsonValue& c : o["coordinates"].toArray())
-            l.coordinates.push_back(toVec(c, path, "ligand coordinates"));
-        if (o.contains("score"))
-            l.score = scoreFrom(o["score"].toObject());
-        const QJsonArray frames = o["trajectory"].toArray();
-        for (qsizetype k = 0; k < frames.size(); ++k)
-            l.trajectory.push_back(frameFrom(frames[k], path, s.ligands.size(), k));
-        l.batchDevice = o["batchDevice"].toString();
-        s.ligands.push_back(std::move(l));
-    }
-    if (root.contains("box")) {
-        const QJsonObject b = root["box"].toObject();
-        s.box =
-            SearchBox{toVec(b["center"], path, "box center"), toVec(b["size"], path, "box size")};
-        s.boxSource = boxSourceFrom(b["source"].toString());
-    }
-    const QString scoring = root["scoring"].toString(QStringLiteral("vina"));
-    if (scoring != QLatin1String("vina") && scoring != QLatin1String("vinardo"))
-        throw InputError(file, 0, "scoring \"vina\" or \"vinardo\" expected");
-    s.scoring = scoring == QLatin1String("vina") ? ScoringKind::Vina : ScoringKind::Vinardo;
-    s.device = root["device"].toString(QStringLiteral("auto"));
-    s.active = root["activeLigand"].toInt(-1);
-    if (root.contains("parts") && !root["parts"].isObject())
-        throw InputError(file, 0, "\"parts\": an object with one piece per workflow expected");
-    s.parts = root["parts"].toObject();
-    return s;
+        throw InputError(path.toStdString(), 0,
+                         "cannot open the session: " + f.errorString().toStdString());
+    return sessionFromJson(f.readAll(), path);
 }
 
 RestoredSession restoreSession(const QString& path) {

@@ -62,7 +62,8 @@ int main(int argc, char** argv) {
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Pose refinement, docking, shape overlay and similarity for hit triage.\n"
+        "Pose refinement, shape overlay, similarity and hit tables for hit triage (docking is in "
+        "posewright-cli dock).\n"
         "The receptor is the first .pdb/.pdbqt file named receptor* or holding more than 300 "
         "atoms; every other file is read as ligands. Without files, the bundled example "
         "(streptavidin with biotin, PDB 1STP) opens."));

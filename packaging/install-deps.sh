@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Posewright needs to build, run and test.
 # Idempotent: prints nothing and touches nothing when everything is already there.
+#   packaging/install-deps.sh [fuzz]
 set -euo pipefail
 
 packages=(
@@ -10,7 +11,12 @@ packages=(
   xvfb xauth libgl1-mesa-dri
   libsqlite3-dev
   autogrid
+  openmpi-bin libopenmpi-dev
 )
+# `install-deps.sh fuzz`: also clang and libFuzzer for tests/fuzz/run-fuzz.sh (the opt-in fuzz job).
+if [ "${1:-}" = fuzz ]; then
+  packages+=(clang-14 libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "ScoringTarget.h"
-#include "backend/Progress.h"
+#include "core/Progress.h"
 #include "minimize/PoseRefinement.h"
 
 #include <QFuture>

@@ -52,6 +52,7 @@ void HitsPart::install(PartContext& context) {
     context.addAction(PartMenu::File, open);
 
     connect(table_, &HitTableView::selectionChanged, this, &HitsPart::showPoses);
+    connect(table_, &HitTableView::storeFilterRequested, this, &HitsPart::runStoreFilter);
     connect(table_, &HitTableView::exportRequested, this, [this](const QList<qint64>& ids) {
         const QString path = QFileDialog::getSaveFileName(context_->window(), tr("Export selected hits"),
                                                           context_->lastDirectory(), tr("SDF (*.sdf)"));
@@ -65,6 +66,12 @@ namespace {
 // What the worker hands back: the store's columns, or the error.
 struct OpenedStore {
     HitColumns columns;
+    QStringList residues;
+    QString error;
+};
+
+struct MatchedIds {
+    std::vector<std::int64_t> ids;
     QString error;
 };
 
@@ -95,6 +102,7 @@ void HitsPart::openStore(const QString& path) {
         }
         storePath_ = QFileInfo(path).absoluteFilePath();
         table_->setColumns(std::move(opened.columns));
+        table_->setResidues(opened.residues);
         context_->setLastDirectory(QFileInfo(path).absolutePath());
         dock_->show();
         dock_->raise();
@@ -108,6 +116,36 @@ void HitsPart::openStore(const QString& path) {
         try {
             hits::HitStore store(file, hits::HitStore::Mode::ReadOnly);
             out.columns = loadHitColumns(store);
+            out.residues = contactResidues(store);
+        } catch (const std::exception& e) {
+            out.error = QString::fromStdString(e.what());
+        }
+        return out;
+    }));
+}
+
+void HitsPart::runStoreFilter(int request, const HitStoreFilter& filter) {
+    if (storePath_.isEmpty()) {
+        table_->setStoreFilterError(request, tr("no hit store is open"));
+        return;
+    }
+    const std::string file = storePath_.toStdString();
+    const std::string where = storeFilterExpression(filter);
+    auto* watcher = new QFutureWatcher<MatchedIds>(this);
+    connect(watcher, &QFutureWatcher<MatchedIds>::finished, this, [this, watcher, request] {
+        watcher->deleteLater();
+        const MatchedIds matched = watcher->result();
+        if (matched.error.isEmpty())
+            table_->setStoreFilterResult(request, matched.ids);
+        else
+            table_->setStoreFilterError(request, matched.error);
+    });
+    // Its own connection on the worker: a SMARTS over a million rows must not hold the GUI.
+    watcher->setFuture(QtConcurrent::run([file, where] {
+        MatchedIds out;
+        try {
+            hits::HitStore store(file, hits::HitStore::Mode::ReadOnly);
+            out.ids = matchingHitIds(store, where);
         } catch (const std::exception& e) {
             out.error = QString::fromStdString(e.what());
         }

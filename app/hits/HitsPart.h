@@ -21,6 +21,7 @@ namespace hits {
 class HitStore;
 }
 class HitTableView;
+struct HitStoreFilter;
 
 class HitsPart : public WorkflowPart {
     Q_OBJECT
@@ -44,6 +45,9 @@ public:
     void showPoses(const QList<qint64>& ids);
     // Writes the selected rows to an SDF file; the number written, -1 (and the error) on failure.
     long exportSelection(const QList<qint64>& ids, const QString& path);
+
+    // The table's structure/interaction filter, evaluated by the store on a worker thread.
+    void runStoreFilter(int request, const HitStoreFilter& filter);
 
     static constexpr int kMaxShownPoses = 200;
 

@@ -4,7 +4,7 @@
 // depth peeled), and the replay of that fit's optimization path.
 #pragma once
 
-#include "backend/Progress.h"
+#include "core/Progress.h"
 #include "core/Molecule.h"
 #include "shape/ShapeOverlay.h"
 #include "shape/ShapeScores.h"

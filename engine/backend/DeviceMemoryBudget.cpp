@@ -1,8 +1,10 @@
 #include "DeviceMemoryBudget.h"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 
 namespace pw {
 
@@ -33,6 +35,32 @@ std::size_t parseMebibytes(const std::string& text) {
         mib > (1ull << 30))
         return 0;
     return static_cast<std::size_t>(mib) << 20;
+}
+
+std::string deviceAllocationFailedMessage(std::size_t requested, std::size_t freeBytes,
+                                          std::size_t totalBytes) {
+    char text[320];
+    if (totalBytes > 0)
+        std::snprintf(text, sizeof text,
+                      "not enough GPU memory: %.1f MiB asked, %.1f MiB free of %.1f MiB (other "
+                      "jobs on this GPU hold the rest?); wait for them, use a smaller batch or "
+                      "--max-gpu-memory, or --device cpu",
+                      requested / 1048576.0, freeBytes / 1048576.0, totalBytes / 1048576.0);
+    else
+        std::snprintf(text, sizeof text,
+                      "not enough GPU memory: %.1f MiB asked and refused; free GPU memory (other "
+                      "jobs), use a smaller batch or --max-gpu-memory, or --device cpu",
+                      requested / 1048576.0);
+    return text;
+}
+
+bool injectedDeviceAllocationFailure() {
+    static std::atomic<long> allocations{0};
+    const char* n = std::getenv("POSEWRIGHT_GPU_FAIL_ALLOCATION");
+    if (!n || !*n)
+        return false;
+    const long failFrom = std::strtol(n, nullptr, 10);
+    return failFrom > 0 && ++allocations >= failFrom;
 }
 
 } // namespace pw

@@ -22,4 +22,15 @@ ChunkBudget posesPerChunkWithin(std::size_t available, std::size_t fixed, std::s
 // Parses a size in MiB for --max-gpu-memory ("4096"); 0 on anything else.
 std::size_t parseMebibytes(const std::string& text);
 
+// The one-line message for a device allocation the GPU refused (another job holds the memory,
+// or the batch is too large): what was asked, what the device had free (freeBytes and
+// totalBytes 0 when unknown) and what the user can do.
+std::string deviceAllocationFailedMessage(std::size_t requested, std::size_t freeBytes,
+                                          std::size_t totalBytes);
+
+// Test hook: with POSEWRIGHT_GPU_FAIL_ALLOCATION=N in the environment, the Nth device allocation
+// of the process and every later one are refused as a full GPU refuses them (the CUDA buffers
+// ask this before cudaMalloc), so that the clean stop can be tested without filling a GPU.
+bool injectedDeviceAllocationFailure();
+
 } // namespace pw

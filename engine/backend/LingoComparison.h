@@ -2,8 +2,8 @@
 // (Backend::prepareLingo): similarity rows of the matrix and top-k / threshold searches.
 #pragma once
 
-#include "BatchStatus.h"
-#include "Progress.h"
+#include "core/BatchStatus.h"
+#include "core/Progress.h"
 #include "lingo/LingoSearch.h"
 
 #include <cstddef>

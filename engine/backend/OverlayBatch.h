@@ -3,8 +3,8 @@
 // with progress and cancel.
 #pragma once
 
-#include "BatchStatus.h"
-#include "Progress.h"
+#include "core/BatchStatus.h"
+#include "core/Progress.h"
 #include "shape/ShapeModel.h"
 #include "shape/ShapeScores.h"
 
@@ -23,7 +23,7 @@ public:
                                 std::vector<shape::ShapeScores>& results,
                                 Progress* progress = nullptr) = 0;
 
-    // Timing of the last overlay() (BatchStatus.h); benchmarks read it.
+    // Timing of the last overlay() (core/BatchStatus.h); benchmarks read it.
     virtual BatchTiming lastTiming() const = 0;
 };
 

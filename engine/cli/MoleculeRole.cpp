@@ -32,8 +32,8 @@ Role guessRole(const Molecule& m, FileFormat format) {
     return Role::Ligand;
 }
 
-void prepareForRole(Molecule& m, Role role) {
-    m = role == Role::Receptor ? prepareReceptor(m) : prepareLigand(m);
+void prepareForRole(Molecule& m, Role role, const ReceptorPreparationOptions& receptor) {
+    m = role == Role::Receptor ? prepareReceptor(m, receptor) : prepareLigand(m);
 }
 
 } // namespace pw::cli

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "chem/MoleculeReader.h"
+#include "chem/ReceptorPreparation.h"
 
 #include <string>
 
@@ -15,6 +16,6 @@ const char* roleName(Role role);
 // PDB files, and PDBQT files without a torsion tree and with more than 300 atoms, are receptors.
 Role guessRole(const Molecule& m, FileFormat format);
 // Types, charges and (ligands) the torsion tree; throws InputError when the molecule is refused.
-void prepareForRole(Molecule& m, Role role);
+void prepareForRole(Molecule& m, Role role, const ReceptorPreparationOptions& receptor = {});
 
 } // namespace pw::cli

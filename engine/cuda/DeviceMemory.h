@@ -2,6 +2,8 @@
 // minimizer): freed in the destructor, reallocated only when a larger size is asked for.
 #pragma once
 
+#include "backend/DeviceMemoryBudget.h"
+
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -19,7 +21,35 @@ inline void throwIfCudaError(cudaError_t e, const char* what) {
                                  cudaGetErrorString(e));
 }
 
+// cudaMalloc, with a refusal (a full GPU, or the test hook injectedDeviceAllocationFailure)
+// turned into one message that says how much was asked and what was free.
+inline void allocateDevice(void** p, size_t bytes) {
+    const cudaError_t e =
+        injectedDeviceAllocationFailure() ? cudaErrorMemoryAllocation : cudaMalloc(p, bytes);
+    if (e == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError(); // not sticky: the context stays usable
+        size_t freeBytes = 0, totalBytes = 0;
+        if (cudaMemGetInfo(&freeBytes, &totalBytes) != cudaSuccess)
+            freeBytes = totalBytes = 0;
+        throw std::runtime_error(deviceAllocationFailedMessage(bytes, freeBytes, totalBytes));
+    }
+    throwIfCudaError(e, "memory allocation");
+}
+
 namespace detail {
+
+inline cudaError_t mallocDevice(void** p, size_t bytes) {
+    return cudaMalloc(p, bytes);
+}
+inline cudaError_t mallocPinned(void** p, size_t bytes) {
+    return cudaMallocHost(p, bytes);
+}
+inline cudaError_t freeDevice(void* p) {
+    return cudaFree(p);
+}
+inline cudaError_t freePinned(void* p) {
+    return cudaFreeHost(p);
+}
 
 // Alloc/Free: cudaMalloc/cudaFree or cudaMallocHost/cudaFreeHost.
 template <class T, cudaError_t (*Alloc)(void**, size_t), cudaError_t (*Free)(void*)>
@@ -45,7 +75,10 @@ struct CudaArray {
             return;
         release();
         void* q = nullptr;
-        throwIfCudaError(Alloc(&q, n * sizeof(T)), "memory allocation");
+        if constexpr (Alloc == &mallocDevice)
+            allocateDevice(&q, n * sizeof(T));
+        else
+            throwIfCudaError(Alloc(&q, n * sizeof(T)), "pinned host memory allocation");
         p = static_cast<T*>(q);
         cap = n;
     }
@@ -57,19 +90,6 @@ struct CudaArray {
     }
     T* data() const { return p; }
 };
-
-inline cudaError_t mallocDevice(void** p, size_t bytes) {
-    return cudaMalloc(p, bytes);
-}
-inline cudaError_t mallocPinned(void** p, size_t bytes) {
-    return cudaMallocHost(p, bytes);
-}
-inline cudaError_t freeDevice(void* p) {
-    return cudaFree(p);
-}
-inline cudaError_t freePinned(void* p) {
-    return cudaFreeHost(p);
-}
 
 } // namespace detail
 

@@ -99,6 +99,8 @@ __global__ void __launch_bounds__(maxThreads)
     w.atoms = b.atoms + tp.atomBegin;
     w.nodes = b.nodes + tp.nodeBegin;
     w.pairs = b.pairs + tp.pairBegin;
+    w.charge = b.charges ? b.charges + tp.atomBegin : nullptr;
+    w.ad4Pairs = b.ad4Pairs ? b.ad4Pairs + tp.pairBegin : nullptr;
     m = smem + floatsPerBlock + static_cast<size_t>(warp) * floatsPerWarp;
     w.misc = m, m += 4;
     w.mma = nullptr;
@@ -341,7 +343,8 @@ __global__ void __launch_bounds__(maxThreads)
         }
     }
 
-    // The run's result: its best individual, placed and scored as Vina reports (warp 0).
+    // The run's result: its best individual, placed and scored (Vina: as Vina reports; AD4: the
+    // search's own terms) by warp 0.
     if (warp == 0) {
         const int best = control[2];
         for (int f = w.lane; f < genes; f += 32)

@@ -1,5 +1,6 @@
 // LingoGpu: host side of the CUDA LINGO searches: uploads, chunking of query rows so that any
 // database size fits (one chunk buffer of at most 1 GiB), kernel launches, selection, timing.
+#include "DeviceMemory.h"
 #include "LingoCuda.h"
 #include "LingoKernels.cuh"
 
@@ -34,7 +35,7 @@ public:
         if (n <= n_ && p_)
             return;
         reset();
-        PW_CUDA(cudaMalloc(&p_, std::max<size_t>(n, 1) * sizeof(T)));
+        pw::cuda::allocateDevice(reinterpret_cast<void**>(&p_), std::max<size_t>(n, 1) * sizeof(T));
         n_ = n;
     }
     void upload(const std::vector<T>& v) {

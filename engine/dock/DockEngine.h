@@ -7,8 +7,8 @@
 #include "DockResult.h"
 #include "DockTarget.h"
 
-#include "backend/BatchStatus.h"
-#include "backend/Progress.h"
+#include "core/BatchStatus.h"
+#include "core/Progress.h"
 #include "core/Molecule.h"
 
 #include <vector>

@@ -121,6 +121,20 @@ void ScoringFunction::buildTable() {
     spline_ = splineStore_->data();
 }
 
+ScoringFunction::TableView ScoringFunction::tableView() const {
+    TableView v;
+    v.tableSize = tableSize_;
+    v.tableRows = kXsTypeCount * (kXsTypeCount + 1) / 2;
+    v.tablePair = tablePair_.data();
+    v.table = table_;
+    v.spline = spline_;
+    v.hydGood = hydGood_;
+    v.hydBad = hydBad_;
+    v.hbGood = hbGood_;
+    v.hbBad = hbBad_;
+    return v;
+}
+
 double ScoringFunction::cutoff() const {
     return cutoff_;
 }

@@ -4,7 +4,7 @@
 
 #include "ShapeOptimizer.h"
 #include "ShapeScores.h"
-#include "backend/Progress.h"
+#include "core/Progress.h"
 
 #include <Eigen/Geometry>
 

@@ -39,6 +39,30 @@ private slots:
                  b.message.c_str());
         QVERIFY(b.message.find("--max-gpu-memory") != std::string::npos);
     }
+    void allocationFailureIsOneClearLine() {
+        const std::string m = deviceAllocationFailedMessage(512ull << 20, 100ull << 20, 80ull << 30);
+        QVERIFY2(m.find("not enough GPU memory: 512.0 MiB asked, 100.0 MiB free of 81920.0 MiB") ==
+                     0,
+                 m.c_str());
+        QVERIFY(m.find("--device cpu") != std::string::npos);
+        QVERIFY(m.find('\n') == std::string::npos);
+        const std::string unknown = deviceAllocationFailedMessage(3ull << 20, 0, 0);
+        QVERIFY2(unknown.find("not enough GPU memory: 3.0 MiB asked and refused") == 0,
+                 unknown.c_str());
+    }
+    void injectedFailureFromTheNthAllocation() {
+        qunsetenv("POSEWRIGHT_GPU_FAIL_ALLOCATION");
+        QVERIFY(!injectedDeviceAllocationFailure()); // off by default, and not counted
+        qputenv("POSEWRIGHT_GPU_FAIL_ALLOCATION", "3");
+        QVERIFY(!injectedDeviceAllocationFailure());
+        QVERIFY(!injectedDeviceAllocationFailure());
+        QVERIFY(injectedDeviceAllocationFailure()); // the third
+        QVERIFY(injectedDeviceAllocationFailure()); // and every later one
+        qputenv("POSEWRIGHT_GPU_FAIL_ALLOCATION", "0");
+        QVERIFY(!injectedDeviceAllocationFailure());
+        qunsetenv("POSEWRIGHT_GPU_FAIL_ALLOCATION");
+        QVERIFY(!injectedDeviceAllocationFailure());
+    }
     void mebibytes() {
         QCOMPARE(parseMebibytes("64"), std::size_t(64) << 20);
         QCOMPARE(parseMebibytes("0"), std::size_t(0));

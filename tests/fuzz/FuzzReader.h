@@ -57,4 +57,27 @@ inline void readAndAnalyse(const uint8_t* data, size_t size, FileFormat format) 
     }
 }
 
+// Calls use(molecule) for up to maxRecords records the reader accepts; InputError from the
+// reader or from use() is the expected answer to bad input, anything else a finding.
+template <class Use>
+void forEachRecord(const uint8_t* data, size_t size, FileFormat format, int maxRecords, Use use) {
+    auto in = std::make_unique<std::istringstream>(
+        std::string(reinterpret_cast<const char*>(data), size));
+    ReadOptions options;
+    options.warn = [](const std::string&) {};
+    options.maxAtoms = 5000;
+    options.embedSmiles = false;
+    try {
+        auto reader = MoleculeReader::fromStream(std::move(in), format, "fuzz", options);
+        Molecule m;
+        for (int records = 0; records < maxRecords && reader->next(m); ++records) {
+            try {
+                use(m);
+            } catch (const InputError&) {
+            }
+        }
+    } catch (const InputError&) {
+    }
+}
+
 } // namespace pw::fuzz

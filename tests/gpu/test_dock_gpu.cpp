@@ -6,7 +6,7 @@
 #include "GpuTestMain.h"
 
 #include "backend/DeviceSelection.h"
-#include "backend/Progress.h"
+#include "core/Progress.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
 #include "chem/ReceptorPreparation.h"

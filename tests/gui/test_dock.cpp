@@ -13,6 +13,7 @@
 #include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "MoleculeView.h"
+#include "RefinePart.h"
 #include "StartupFiles.h"
 #include "chem/MoleculeReader.h"
 #include "dock/SymmetryRmsd.h"
@@ -99,6 +100,7 @@ private slots:
     void boxDraggedInTheViewEqualsTheDockingFields();
     void exportAndAddToLigands();
     void mapsAreBuiltWhenNeededAndReused();
+    void refineHandsThePoseToMinimization();
 };
 
 void TestDock::dockingFindsTheCrystalPoseWatchedLive() {
@@ -398,6 +400,34 @@ void TestDock::mapsAreBuiltWhenNeededAndReused() {
     QVERIFY(dockAndWait(*part, &ok));
     QVERIFY(ok);
     QCOMPARE(part->maps().builds(), 2);
+}
+
+void TestDock::refineHandsThePoseToMinimization() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    auto* part = w.part<DockPart>();
+    auto* refine = w.part<RefinePart>();
+    QVERIFY(refine);
+    DockSettings s = part->panel()->settings();
+    s.runs = 3;
+    part->panel()->setSettings(s);
+    bool ok = false;
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    const Molecule docked = part->outcome().poses.front().molecule;
+    QSignalSpy minimized(refine, &RefinePart::minimizationFinished);
+    auto* button = part->panel()->findChild<QPushButton*>(QStringLiteral("dockRefineButton"));
+    QVERIFY(button && button->isEnabled());
+    QTest::mouseClick(button, Qt::LeftButton);
+    QVERIFY(received(minimized, kDockTimeoutMs));
+    QVERIFY(minimized.front().front().toBool());
+    // The ligand is the docked molecule now, minimized from the docked pose: near it, scored.
+    const Molecule& ligand = w.document().ligands()[static_cast<size_t>(w.document().activeLigand())];
+    QCOMPARE(ligand.atoms.size(), docked.atoms.size());
+    const dock::SymmetryRmsd rmsd(ligand);
+    const double moved = rmsd.rmsd(coordinatesOf(ligand), coordinatesOf(docked));
+    QVERIFY2(moved < 1.5, qPrintable(QString::number(moved)));
+    QVERIFY(w.document().score(w.document().activeLigand()).has_value());
 }
 
 QTEST_MAIN(TestDock)

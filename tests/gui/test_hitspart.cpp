@@ -12,6 +12,10 @@
 #include "hits/HitsTestData.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QDockWidget>
 #include <QDir>
 #include <QSignalSpy>
@@ -28,6 +32,7 @@ class TestHitsPart : public QObject {
 private slots:
     void opensSelectsShowsAndExports();
     void refusesAFileThatIsNotAStore();
+    void structureAndInteractionFilters();
 };
 
 namespace {
@@ -117,6 +122,145 @@ void TestHitsPart::refusesAFileThatIsNotAStore() {
     QCOMPARE(readBytes(junk), QByteArray("this is not a SQLite database\n"));
     QCOMPARE(part->table()->model()->rowCount(), 3); // the open store stays
     QCOMPARE(part->storePath(), QFileInfo(db).absoluteFilePath());
+}
+
+namespace {
+
+// 600 poses whose molecules and contacts are known by construction: a ring (phenyl, pyridyl,
+// cyclohexyl) with or without a carboxylic acid; an H-bond or hydrophobic contact with ASP86 or
+// LEU83 on chain A, by the pose's number.
+struct BuiltPose {
+    long long id;
+    int ring;
+    bool acid;
+    bool hbondAsp86, hydrophobicLeu83;
+    double mw;
+};
+
+std::vector<BuiltPose> makeBuiltStore(const QString& db) {
+    const char* const rings[] = {"c1ccccc1", "c1ccncc1", "C1CCCCC1"};
+    std::vector<BuiltPose> built;
+    HitStore store(db.toStdString(), HitStore::Mode::Create);
+    HitStore::Transaction tx(store);
+    for (int i = 0; i < 600; ++i) {
+        BuiltPose b{0, i % 3, (i / 3) % 2 == 1, i % 5 < 2, i % 7 < 3, 100.0 + i};
+        PoseRecord p;
+        p.name = "pose" + std::to_string(i);
+        p.smiles = std::string(rings[b.ring]) + (b.acid ? "C(=O)O" : "C");
+        p.mw = b.mw;
+        p.interactions.emplace();
+        auto contact = [&](const char* kind, const char* name, int number) {
+            Interaction x;
+            x.kind = kind;
+            x.chain = 'A';
+            x.residueName = name;
+            x.residueNumber = number;
+            p.interactions->push_back(x);
+        };
+        if (b.hbondAsp86)
+            contact("hbond", "ASP", 86);
+        else
+            contact("hydrophobic", "ASP", 86); // a contact with ASP86, but not an H-bond
+        if (b.hydrophobicLeu83)
+            contact("hydrophobic", "LEU", 83);
+        b.id = store.insertPose(p);
+        built.push_back(b);
+    }
+    tx.commit();
+    return built;
+}
+
+std::vector<long long> visibleIds(const HitTableModel* model) {
+    std::vector<long long> ids;
+    for (int r = 0; r < model->rowCount(); ++r)
+        ids.push_back(model->rowId(r));
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+} // namespace
+
+// The panel's structure and interaction fields, typed and applied as a user does, select what a
+// brute-force pass over the built poses selects; with the numeric range filter they combine.
+void TestHitsPart::structureAndInteractionFilters() {
+    QTemporaryDir dir;
+    const QString db = dir.filePath("built.db");
+    const std::vector<BuiltPose> built = makeBuiltStore(db);
+    MainWindow w;
+    w.setErrorDialogsEnabled(false);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    HitsPart* part = w.part<HitsPart>();
+    QVERIFY(part && openAndWait(part, db));
+    HitTableView* view = part->table();
+    HitTableModel* model = view->model();
+    QCOMPARE(model->rowCount(), 600);
+
+    auto* pattern = view->findChild<QLineEdit*>("hitStructurePattern");
+    auto* syntax = view->findChild<QComboBox*>("hitStructureSyntax");
+    auto* kind = view->findChild<QComboBox*>("hitInteractionKind");
+    auto* residue = view->findChild<QComboBox*>("hitInteractionResidue");
+    auto* match = view->findChild<QPushButton*>("hitStoreFilterApply");
+    auto* status = view->findChild<QLabel*>("hitStatus");
+    QVERIFY(pattern && syntax && kind && residue && match && status);
+    // The residues offered are those the store has contacts with, in number order.
+    QStringList offered;
+    for (int i = 0; i < residue->count(); ++i)
+        offered << residue->itemText(i);
+    QCOMPARE(offered, QStringList({"", "LEU83", "ASP86"}));
+
+    auto expect = [&](auto keep) {
+        std::vector<long long> ids;
+        for (const BuiltPose& b : built)
+            if (keep(b))
+                ids.push_back(b.id);
+        return ids;
+    };
+    auto apply = [&] {
+        QTest::mouseClick(match, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!view->storeFilterPending(), 30000);
+    };
+
+    // A benzoic acid as SMARTS.
+    QTest::keyClicks(pattern, "c1ccccc1C(=O)[OH]");
+    apply();
+    auto want = expect([](const BuiltPose& b) { return b.ring == 0 && b.acid; });
+    QCOMPARE(visibleIds(model), want);
+    QVERIFY2(status->text().contains("SMARTS"), qPrintable(status->text()));
+
+    // The same molecules' rings as SMILES, and an H-bond with ASP86 (chosen from the list).
+    pattern->setText("c1ccncc1");
+    syntax->setCurrentIndex(syntax->findText("SMILES"));
+    kind->setCurrentIndex(kind->findData("hbond"));
+    residue->setCurrentIndex(residue->findText("ASP86"));
+    apply();
+    want = expect([](const BuiltPose& b) { return b.ring == 1 && b.hbondAsp86; });
+    QVERIFY(!want.empty());
+    QCOMPARE(visibleIds(model), want);
+
+    // Any contact with a typed residue, no pattern; then a range on mw on top.
+    pattern->clear();
+    kind->setCurrentIndex(kind->findData("interacts"));
+    residue->setEditText("leu83");
+    apply();
+    want = expect([](const BuiltPose& b) { return b.hydrophobicLeu83; });
+    QCOMPARE(visibleIds(model), want);
+    model->setRangeFilter(model->columns().indexOf("mw"), 300, NAN);
+    want = expect([](const BuiltPose& b) { return b.hydrophobicLeu83 && b.mw >= 300; });
+    QCOMPARE(visibleIds(model), want);
+
+    // A bad SMARTS: the status says so, the table keeps what it showed, no dialog.
+    pattern->setText("c1cc(");
+    syntax->setCurrentIndex(syntax->findText("SMARTS"));
+    apply();
+    QVERIFY2(status->text().contains("cannot read the SMARTS"), qPrintable(status->text()));
+    QCOMPARE(visibleIds(model), want);
+
+    // Clear filters: every row again.
+    QTest::mouseClick(view->findChild<QPushButton*>("hitClearFilters"), Qt::LeftButton);
+    QCOMPARE(model->rowCount(), 600);
+    QVERIFY(pattern->text().isEmpty() && residue->currentText().isEmpty());
+    QVERIFY2(w.lastError().isEmpty(), qPrintable(w.lastError()));
 }
 
 QTEST_MAIN(TestHitsPart)

@@ -166,6 +166,10 @@ private slots:
               "needs npts, spacing, gridcenter and ligand_types");
         fails("npts 10 10 10\nparameter_file AD4_parameters.dat\n", "bad.gpf:2: parameter_file");
         fails("npts 10 10 10\ndisorder_h\n", "bad.gpf:2: 'disorder_h' is not supported");
+        // A typo in npts would allocate gigabytes of maps (found in the .fld reader with
+        // tests/fuzz/fuzz_ad4_maps; the GPF shares the check).
+        fails("npts 2000 2000 2000\nspacing 0.4\ngridcenter 1 2 3\nligand_types C\n",
+              "bad.gpf:1: grid of 2000 x 2000 x 2000 intervals is larger than");
         std::istringstream ok("npts 2 2 2\nspacing 0.4\ngridcenter 1 2 3\nligand_types C\n"
                               "parameter_file /usr/share/autodock/AD4.1_bound.dat\n");
         QCOMPARE(parseGridParameterFile(ok, "ok.gpf").ligandTypes.size(), size_t(1));

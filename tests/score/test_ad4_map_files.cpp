@@ -193,6 +193,22 @@ private slots:
         QVERIFY(errorOf(dir4.path().toStdString() + "/x.maps.fld").contains("missing #SPACING"));
     }
 
+    void hugeGridIsRefusedBeforeAllocation() {
+        // Hand-written inputs run through tests/fuzz/fuzz_ad4_maps (its 120 s run had not reached
+        // them): #NELEMENTS 100000 ... asked for petabytes (ASan:
+        // allocation-size-too-big) and 2000^3 for 64 GB of zeros. Now one message, no allocation.
+        for (const char* elements : {"#NELEMENTS 100000 100000 100000", "#NELEMENTS 2000 2000 2000",
+                                     "#NELEMENTS 256 256 256"}) {
+            QTemporaryDir dir;
+            copySet(dir.path(), "1stp_protein.maps.fld", [&](std::string t) {
+                return t.replace(t.find("#NELEMENTS 24 22 32"), 19, elements);
+            });
+            const QString e = errorOf(dir.path().toStdString() + "/1stp_protein.maps.fld");
+            QVERIFY2(e.contains("1stp_protein.maps.fld:8:") && e.contains("points accepted"),
+                     qPrintable(e));
+        }
+    }
+
     void trilinearInterpolation() {
         const Ad4Maps maps = readMapsFld(kFld);
         const GridGeometry& g = maps.geometry();

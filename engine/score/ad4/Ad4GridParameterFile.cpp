@@ -1,6 +1,7 @@
 #include "score/ad4/Ad4GridParameterFile.h"
 
 #include "core/InputError.h"
+#include "score/ad4/Ad4GridLimits.h"
 
 #include <fstream>
 #include <sstream>
@@ -22,6 +23,7 @@ T readValue(std::istringstream& s, const std::string& file, long line, const std
 GridParameterFile parseGridParameterFile(std::istream& in, const std::string& file) {
     GridParameterFile g;
     bool haveNpts = false, haveSpacing = false, haveCentre = false;
+    long nptsLine = 0;
     std::string text;
     long line = 0;
     while (std::getline(in, text)) {
@@ -37,6 +39,7 @@ GridParameterFile parseGridParameterFile(std::istream& in, const std::string& fi
                     throw InputError(file, line, "'npts': expected three even positive numbers");
             }
             haveNpts = true;
+            nptsLine = line;
         } else if (key == "spacing") {
             g.box.spacing = readValue<double>(s, file, line, key);
             if (!(g.box.spacing > 0))
@@ -82,6 +85,7 @@ GridParameterFile parseGridParameterFile(std::istream& in, const std::string& fi
     if (!haveNpts || !haveSpacing || !haveCentre || g.ligandTypes.empty())
         throw InputError(file, 0,
                          "grid parameter file needs npts, spacing, gridcenter and ligand_types");
+    checkGridGeometry(g.box, file, nptsLine); // before any map is allocated
     return g;
 }
 

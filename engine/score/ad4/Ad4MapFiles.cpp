@@ -1,6 +1,7 @@
 #include "score/ad4/Ad4MapFiles.h"
 
 #include "core/InputError.h"
+#include "score/ad4/Ad4GridLimits.h"
 
 #include <algorithm>
 #include <atomic>
@@ -64,6 +65,7 @@ Ad4Maps readMapsFld(const std::string& fldPath) {
     std::vector<std::string> labels;
     std::vector<std::pair<int, std::string>> variables; // (1-based variable number, file)
     std::vector<long> labelLines, variableLines;
+    long elementsLine = 0;
     std::string line;
     long lineNo = 0;
     while (std::getline(in, line)) {
@@ -83,6 +85,7 @@ Ad4Maps readMapsFld(const std::string& fldPath) {
                                      "#NELEMENTS must be positive even numbers (autogrid's npts), "
                                      "got " + std::to_string(g.npts[a]) + " in " + axisName(a));
             haveElements = true;
+            elementsLine = lineNo;
         } else if (starts("#CENTER")) {
             if (!parseNumbers(valueAfter(t, 7), g.center.data(), 3))
                 throw InputError(fldPath, lineNo, "expected '#CENTER <x> <y> <z>'");
@@ -119,6 +122,7 @@ Ad4Maps readMapsFld(const std::string& fldPath) {
                          std::string("missing ") +
                              (!haveSpacing ? "#SPACING" : !haveElements ? "#NELEMENTS" : "#CENTER") +
                              " header line: not an autogrid .maps.fld");
+    checkGridGeometry(g, fldPath, elementsLine); // before any map is allocated
     for (int a = 0; a < 3; ++a)
         if (dims[a] != 0 && dims[a] != g.npts[a] + 1)
             throw InputError(fldPath, 0,

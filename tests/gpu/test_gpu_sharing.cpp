@@ -1,0 +1,92 @@
+// GPU memory as users meet it (issue 16 item 3), through posewright-cli run as a user runs it:
+// a GPU that refuses an allocation gives one clear message and a clean stop, and two jobs started
+// at once on one GPU, each under a memory cap that splits its batch, both finish with the results
+// one job alone gives.
+#include "GpuTestMain.h"
+#include "cli/CliRun.h"
+
+#include <QDir>
+#include <QProcess>
+#include <QTemporaryDir>
+
+using namespace pw::test;
+
+namespace {
+
+// The ten 1iep poses, repeated: a batch of 400 ligands.
+QStringList manyPoses() {
+    QStringList files;
+    for (int round = 0; round < 40; ++round)
+        for (int i = 0; i < 10; ++i)
+            files << testData(QString("complexes/1iep/poses/pose%1.pdbqt").arg(i, 2, 10, QChar('0')));
+    return files;
+}
+
+QStringList minimizeArgs(const QString& out, const QString& maxMib) {
+    QStringList args{"minimize", "--receptor", testData("complexes/1iep/receptor.pdbqt"),
+                     "--box",    testData("complexes/1iep/box.txt"), "--device", "cuda",
+                     "--vina-steps", "--json", "--out", out};
+    if (!maxMib.isEmpty())
+        args << "--max-gpu-memory" << maxMib;
+    return args << "--ligands" << manyPoses();
+}
+
+// index -> affinity from the JSON lines.
+QMap<int, double> affinities(const QByteArray& out) {
+    QMap<int, double> a;
+    for (const QJsonObject& o : jsonLines(out))
+        a.insert(o["index"].toInt(), o["affinity"].toDouble());
+    return a;
+}
+
+} // namespace
+
+class TestGpuSharing : public QObject {
+    Q_OBJECT
+private slots:
+    void allocationFailureIsOneClearMessage() {
+        QTemporaryDir dir;
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("POSEWRIGHT_GPU_FAIL_ALLOCATION", "1"); // the GPU refuses the first allocation
+        p.setProcessEnvironment(env);
+        p.start(POSEWRIGHT_CLI, minimizeArgs(dir.filePath("min.sdf"), {}));
+        const int code = normalExitCode(p, 300000);
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(code, 1); // a normal exit with the error status: no abort, no crash
+        QVERIFY2(err.contains("error: not enough GPU memory: "), err.constData());
+        QCOMPARE(err.count("error:"), 1);
+        // Nothing half-written, no temporary file left.
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{});
+    }
+    void twoJobsShareOneGpu() {
+        QTemporaryDir dir;
+        // One job alone, then two at once; each capped at 1 MiB, which splits 400 poses of 1iep
+        // (about 1.2 KiB each in flight, two chunks at once) into several chunks.
+        const CliRun alone = runCli(minimizeArgs(dir.filePath("alone.sdf"), "1"));
+        QCOMPARE(alone.exitCode, 0);
+        const QMap<int, double> expected = affinities(alone.out);
+        QCOMPARE(expected.size(), 400);
+
+        QProcess a, b;
+        a.start(POSEWRIGHT_CLI, minimizeArgs(dir.filePath("a.sdf"), "1"));
+        b.start(POSEWRIGHT_CLI, minimizeArgs(dir.filePath("b.sdf"), "1"));
+        QVERIFY(a.waitForStarted() && b.waitForStarted());
+        const int codeA = normalExitCode(a, 300000);
+        const int codeB = normalExitCode(b, 300000);
+        QVERIFY2(codeA == 0, a.readAllStandardError().constData());
+        QVERIFY2(codeB == 0, b.readAllStandardError().constData());
+        for (QProcess* p : {&a, &b}) {
+            const QMap<int, double> got = affinities(p->readAllStandardOutput());
+            QCOMPARE(got.size(), expected.size());
+            int same = 0;
+            for (auto it = expected.begin(); it != expected.end(); ++it)
+                same += std::abs(got.value(it.key(), 1e9) - it.value()) <= 1e-3;
+            QCOMPARE(same, int(expected.size()));
+        }
+        QVERIFY(QFile::exists(dir.filePath("a.sdf")) && QFile::exists(dir.filePath("b.sdf")));
+    }
+};
+
+POSEWRIGHT_GPU_TEST_MAIN(TestGpuSharing)
+#include "test_gpu_sharing.moc"
