@@ -243,8 +243,11 @@ void DockPart::onFinished(const DockJobResult& result) {
                   .arg(outcome_.poses.front().score, 0, 'f', 3)
                   .arg(outcome_.poses.size())
                   .arg(outcome_.runs);
-    panel_->setProgressText(summary);
-    context_->statusBar()->showMessage(summary, 8000);
+    // A GPU asked for but not usable: the CPU docked, and the line says why.
+    const QString shown =
+        result.deviceNote.isEmpty() ? summary : summary + QStringLiteral(" (%1)").arg(result.deviceNote);
+    panel_->setProgressText(shown);
+    context_->statusBar()->showMessage(shown, 8000);
     panel_->showOutcome(outcome_); // selects the best cluster: its pose is drawn
     emit dockingFinished(true);
 }

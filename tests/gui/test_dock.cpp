@@ -15,6 +15,7 @@
 #include "MoleculeView.h"
 #include "RefinePart.h"
 #include "StartupFiles.h"
+#include "backend/DeviceSelection.h"
 #include "chem/MoleculeReader.h"
 #include "dock/SymmetryRmsd.h"
 
@@ -101,6 +102,7 @@ private slots:
     void exportAndAddToLigands();
     void mapsAreBuiltWhenNeededAndReused();
     void refineHandsThePoseToMinimization();
+    void cudaWithoutAGpuDocksOnTheCpuAndSaysSo();
 };
 
 void TestDock::dockingFindsTheCrystalPoseWatchedLive() {
@@ -428,6 +430,26 @@ void TestDock::refineHandsThePoseToMinimization() {
     const double moved = rmsd.rmsd(coordinatesOf(ligand), coordinatesOf(docked));
     QVERIFY2(moved < 1.5, qPrintable(QString::number(moved)));
     QVERIFY(w.document().score(w.document().activeLigand()).has_value());
+}
+
+void TestDock::cudaWithoutAGpuDocksOnTheCpuAndSaysSo() {
+    if (!cudaDevices().empty())
+        QSKIP("a CUDA device is usable here: no fallback to see");
+    MainWindow w;
+    QVERIFY(openExample(w));
+    auto* part = w.part<DockPart>();
+    DockSettings s = part->panel()->settings();
+    s.runs = 2;
+    s.device = QStringLiteral("cuda");
+    part->panel()->setSettings(s);
+    bool ok = false;
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    QVERIFY(!part->outcome().empty());
+    QVERIFY(part->outcome().device.startsWith(QStringLiteral("CPU")));
+    auto* progress = part->panel()->findChild<QLabel*>(QStringLiteral("dockProgressLabel"));
+    QVERIFY2(progress->text().contains(QStringLiteral("using the CPU")),
+             qPrintable(progress->text()));
 }
 
 QTEST_MAIN(TestDock)
