@@ -70,7 +70,7 @@ void DockPart::install(PartContext& context) {
 
     dockAction_ = new QAction(tr("&Dock ligand..."), window);
     dockAction_->setObjectName(QStringLiteral("dockAction"));
-    dockAction_->setShortcut(QKeySequence(tr("Ctrl+D")));
+    dockAction_->setShortcut(QKeySequence(tr("Ctrl+Shift+D"))); // Ctrl+D is Edit pose
     dockAction_->setStatusTip(tr("Show the Docking panel: dock the active ligand into the box"));
     connect(dockAction_, &QAction::triggered, this, [this] {
         dock_->show();
