@@ -23,6 +23,9 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
@@ -103,6 +106,7 @@ private slots:
     void mapsAreBuiltWhenNeededAndReused();
     void refineHandsThePoseToMinimization();
     void cudaWithoutAGpuDocksOnTheCpuAndSaysSo();
+    void damagedDockingPieceIsRefusedClearly();
 };
 
 void TestDock::dockingFindsTheCrystalPoseWatchedLive() {
@@ -450,6 +454,44 @@ void TestDock::cudaWithoutAGpuDocksOnTheCpuAndSaysSo() {
     auto* progress = part->panel()->findChild<QLabel*>(QStringLiteral("dockProgressLabel"));
     QVERIFY2(progress->text().contains(QStringLiteral("using the CPU")),
              qPrintable(progress->text()));
+}
+
+void TestDock::damagedDockingPieceIsRefusedClearly() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("damaged.pwsession"));
+    {
+        MainWindow w;
+        QVERIFY(openExample(w));
+        QVERIFY(w.saveSession(path));
+    }
+    // Two clusters said, one pose given.
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+    f.close();
+    QJsonObject parts = root[QStringLiteral("parts")].toObject();
+    parts[QStringLiteral("dock")] = QJsonObject{
+        {"results",
+         QJsonObject{{"clusters", QJsonArray{QJsonObject{{"rank", 1}}, QJsonObject{{"rank", 2}}}},
+                     {"poses_sdf", QStringLiteral("x\n\n\n  0  0  0  0  0  0  0  0  0  0999 "
+                                                  "V2000\nM  END\n$$$$\n")}}}};
+    root[QStringLiteral("parts")] = parts;
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(QJsonDocument(root).toJson());
+    f.close();
+
+    MainWindow w;
+    w.setErrorDialogsEnabled(false);
+    w.show();
+    QSignalSpy opened(&w, &MainWindow::sessionOpened);
+    w.openSession(path);
+    QVERIFY(received(opened, 60000));
+    // The session's molecules are there; the docking piece is refused, saying what and where.
+    QVERIFY(w.document().hasReceptor());
+    QVERIFY2(w.lastError().contains(QStringLiteral("parts.dock.results")),
+             qPrintable(w.lastError()));
+    QVERIFY(w.part<DockPart>()->outcome().empty());
+    QCOMPARE(w.part<DockPart>()->panel()->clusterTable()->rowCount(), 0);
 }
 
 QTEST_MAIN(TestDock)
