@@ -2,6 +2,7 @@
 #include "SmilesReader.h"
 
 #include "RdkitConvert.h"
+#include "StructureRepair.h"
 #include "core/InputError.h"
 #include "core/RotatableBonds.h"
 
@@ -45,6 +46,58 @@ void checkEmbeddable(const RDKit::RWMol& mol, const Molecule& origin, const std:
                              " (a ligand): give it with 3D coordinates (SDF, MOL2, PDB)");
 }
 
+// A SMILES that RDKit parses but cannot sanitize (Open Babel's aromatic chains such as "ccc",
+// a four-valent N written without its charge): its graph through StructureRepair, sanitized
+// again; the repair is reported through options.warn. Null when it cannot be mended.
+std::unique_ptr<RDKit::RWMol> repairedSmiles(const std::string& smiles, const Molecule& origin,
+                                             const ReadOptions& options) {
+    std::unique_ptr<RDKit::RWMol> raw;
+    try {
+        raw.reset(RDKit::SmilesToMol(smiles, 0, /*sanitize=*/false));
+    } catch (const std::exception&) {
+        return nullptr;
+    }
+    if (!raw || raw->getNumAtoms() == 0)
+        return nullptr;
+    Molecule graph = origin;
+    for (const RDKit::Atom* ra : raw->atoms()) {
+        Atom a;
+        a.element = ra->getAtomicNum();
+        a.formalCharge = ra->getFormalCharge();
+        a.aromatic = ra->getIsAromatic();
+        graph.atoms.push_back(a);
+    }
+    for (const RDKit::Bond* rb : raw->bonds()) {
+        BondOrder o = BondOrder::Single;
+        switch (rb->getBondType()) {
+        case RDKit::Bond::DOUBLE: o = BondOrder::Double; break;
+        case RDKit::Bond::TRIPLE: o = BondOrder::Triple; break;
+        case RDKit::Bond::AROMATIC: o = BondOrder::Aromatic; break;
+        case RDKit::Bond::SINGLE: break;
+        default: return nullptr; // dative, zero-order...: not ours to mend
+        }
+        graph.bonds.push_back(Bond{static_cast<int>(rb->getBeginAtomIdx()),
+                                   static_cast<int>(rb->getEndAtomIdx()), o});
+    }
+    const std::vector<std::string> changes = repairStructure(graph);
+    if (changes.empty())
+        return nullptr;
+    std::unique_ptr<RDKit::RWMol> mol = toRdkit(graph);
+    for (const RDKit::Atom* ra : raw->atoms()) { // bracket atoms keep their hydrogen counts
+        RDKit::Atom* a = mol->getAtomWithIdx(ra->getIdx());
+        a->setNumExplicitHs(ra->getNumExplicitHs());
+        a->setNoImplicit(ra->getNoImplicit());
+    }
+    try {
+        RDKit::MolOps::sanitizeMol(*mol);
+    } catch (const std::exception&) {
+        return nullptr;
+    }
+    if (options.warn)
+        options.warn(repairWarning(origin.sourceFile, origin.sourceRecord, origin, changes));
+    return mol;
+}
+
 Molecule smilesToMolecule(const std::string& smiles, const std::string& name,
                           const ReadOptions& options, const std::string& file, long line) {
     const bool embed = options.embedSmiles;
@@ -60,7 +113,9 @@ Molecule smilesToMolecule(const std::string& smiles, const std::string& name,
     try {
         mol.reset(RDKit::SmilesToMol(smiles));
     } catch (const std::exception& e) {
-        throw InputError(file, line, label + " is not a valid molecule (" + e.what() + ")");
+        mol = repairedSmiles(smiles, origin, options);
+        if (!mol)
+            throw InputError(file, line, label + " is not a valid molecule (" + e.what() + ")");
     }
     if (!mol)
         throw InputError(file, line, "cannot parse " + label + ": expected a SMILES string");

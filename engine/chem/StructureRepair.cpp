@@ -165,6 +165,28 @@ void mendChainAromatics(Molecule& m, std::vector<std::string>& changes) {
             doubled.push_back(std::to_string(b.a + 1) + "=" + std::to_string(b.b + 1));
         }
     }
+    // Conjugated chains written aromatic (SMILES "C=Cc" as "ccc", a C.ar chain): atoms still
+    // short of a bond pair up across mended bonds, in file order, as a Kekule structure would.
+    // Each atom takes at most one double bond (its hydrogens may be implicit, as in SMILES).
+    std::vector<bool> multiple(m.atoms.size(), false);
+    for (const Bond& b : m.bonds)
+        if (b.order == BondOrder::Double || b.order == BondOrder::Triple)
+            multiple[b.a] = multiple[b.b] = true;
+    auto shortOfABond = [&](int i) {
+        const Atom& a = m.atoms[i];
+        return (a.element == 6 || a.element == 7) && a.formalCharge == 0 && !multiple[i] &&
+               v.sum[i] + 1 <= targetValence(m, v, i, 0) + 1e-6;
+    };
+    for (int k : mended) {
+        Bond& b = m.bonds[k];
+        if (b.order == BondOrder::Single && shortOfABond(b.a) && shortOfABond(b.b)) {
+            b.order = BondOrder::Double;
+            multiple[b.a] = multiple[b.b] = true;
+            v.sum[b.a] += 1;
+            v.sum[b.b] += 1;
+            doubled.push_back(std::to_string(b.a + 1) + "=" + std::to_string(b.b + 1));
+        }
+    }
     if (!doubled.empty()) {
         std::string s = "made bond" + std::string(doubled.size() == 1 ? " " : "s ");
         for (size_t k = 0; k < doubled.size() && k < 5; ++k)

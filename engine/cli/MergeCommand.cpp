@@ -2,7 +2,8 @@
 // dock, overlay) into the file a single run writes, byte for byte: a streaming k-way merge (one
 // record per input in memory) by the PW_SHARD_KEY tag each shard record carries (Shard.h), which
 // is stripped; PW_RANK (overlay) is renumbered. Shards that overlap, are missing, or come from
-// runs with another N or block size are named, and nothing is written.
+// runs with another N or block size are named, and nothing is written. Tables of `lingo --shard`
+// go to mergeLingoShards (ShardLingo.h).
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Shard.h"

@@ -29,6 +29,10 @@ Role guessRole(const Molecule& m, FileFormat format) {
         return Role::Receptor;
     if (format == FileFormat::Pdbqt && !m.torsionTree && m.atoms.size() > 300)
         return Role::Receptor;
+    // Beyond the ligand limit (LigandPreparationOptions::maxHeavyAtoms) a molecule can only be
+    // a receptor (a protein written as MOL2 or SDF, as Open Babel's 5sun_protein.mol2).
+    if (m.heavyAtomCount() > LigandPreparationOptions{}.maxHeavyAtoms)
+        return Role::Receptor;
     return Role::Ligand;
 }
 

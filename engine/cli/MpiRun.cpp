@@ -2,6 +2,7 @@
 #include "MpiRun.h"
 
 #include "Shard.h"
+#include "backend/DeviceSelection.h"
 #include "chem/AtomicFile.h"
 
 #include <mpi.h>
@@ -46,16 +47,43 @@ struct RankPlan {
     std::string out;
     bool resume = false;
     long block = kDefaultShardBlock;
+    int partsPerRank = 1;
     std::string error; // a usage error
 };
 
-RankPlan plan(const std::vector<std::string>& args) {
+// Several ranks on one node with `--device cuda` or `auto` (or none): each takes the GPU of its
+// local rank (modulo the GPUs there), so that N ranks per node use N GPUs, not GPU 0 N times.
+void placeOnLocalGpu(std::vector<std::string>& args) {
+    const char* localRank = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+    const char* localSize = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    if (!localRank || !localSize || std::atoi(localSize) < 2)
+        return;
+    auto device = std::find(args.begin(), args.end(), std::string("--device"));
+    if (device != args.end() && (device + 1 == args.end() ||
+                                 (device[1] != "auto" && device[1] != "cuda")))
+        return;
+    const size_t gpus = cudaDevices().size();
+    if (gpus == 0)
+        return;
+    const std::string mine = "cuda:" + std::to_string(size_t(std::atoi(localRank)) % gpus);
+    if (device == args.end())
+        args.insert(args.end(), {"--device", mine});
+    else
+        device[1] = mine;
+}
+
+RankPlan plan(const std::string& command, const std::vector<std::string>& args) {
     RankPlan p;
     for (size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--resume") {
             p.resume = true;
         } else if (args[i] == "--out" && i + 1 < args.size()) {
             p.out = args[++i];
+        } else if (args[i] == "--parts-per-rank" && i + 1 < args.size()) {
+            p.partsPerRank = std::atoi(args[++i].c_str());
+            if (p.partsPerRank < 1 || p.partsPerRank > 100000)
+                p.error = "--parts-per-rank expects a whole number from 1 to 100000, got '" +
+                          args[i] + "'";
         } else if (args[i] == "--shard") {
             p.error = "--shard is set by mpirun's ranks (rank R runs shard R+1/N); leave it out";
         } else {
@@ -64,6 +92,10 @@ RankPlan plan(const std::vector<std::string>& args) {
             p.args.push_back(args[i]);
         }
     }
+    // dock's JSON summary is one file per run: the ranks would overwrite each other's.
+    if (command == "dock" && std::find(args.begin(), args.end(), "--json") != args.end())
+        p.error = "under mpirun, dock's --json summary is not merged across ranks: leave it out "
+                  "(the ranked SDF carries every pose's scores)";
     if (p.out.empty() && p.error.empty())
         p.error = "under mpirun, --out FILE is required: the ranks' outputs are merged into it";
     return p;
@@ -77,18 +109,21 @@ int broadcast(int value) {
 // The ranks of a batch command; returns the exit code of the whole run (the same on every rank).
 int runRanks(const Command& command, const std::vector<std::string>& args, int rank, int size,
              int (*guarded)(const Command&, const std::vector<std::string>&)) {
-    const RankPlan p = plan(args);
+    const RankPlan p = plan(command.name, args);
     if (!p.error.empty()) {
         if (rank == 0)
             std::cerr << "posewright-cli " << command.name << ": " << p.error << "\n";
         return 2;
     }
+    // size x partsPerRank shards; rank R runs shards R+1, R+1+size, ..., each its own part.
+    const int shards = size * p.partsPerRank;
     const std::string dir = p.out + ".mpi-parts";
     const std::string ext = std::string(command.name) == "lingo" ? ".tsv" : ".sdf";
     const auto partPath = [&](int k) {
-        return dir + "/part-" + std::to_string(k) + "-of-" + std::to_string(size) + ext;
+        return dir + "/part-" + std::to_string(k) + "-of-" + std::to_string(shards) + ext;
     };
-    const auto shardOf = [&](int k) { return Shard{k, size, std::max(1L, p.block)}; };
+    const auto shardOf = [&](int k) { return Shard{k, shards, std::max(1L, p.block)}; };
+    const auto rankOf = [&](int k) { return (k - 1) % size; };
 
     // Rank 0: the parts folder and the command line its parts belong to.
     int setup = 0;
@@ -116,8 +151,8 @@ int runRanks(const Command& command, const std::vector<std::string>& args, int r
                 f.commit();
             }
             if (p.resume)
-                for (int k = 1; k <= size; ++k)
-                    std::cerr << "resume: shard " << shardOf(k).label() << " (rank " << k - 1
+                for (int k = 1; k <= shards; ++k)
+                    std::cerr << "resume: shard " << shardOf(k).label() << " (rank " << rankOf(k)
                               << ") "
                               << (fs::exists(partPath(k)) ? "finished before, kept"
                                                           : "not finished, runs again: it "
@@ -128,43 +163,44 @@ int runRanks(const Command& command, const std::vector<std::string>& args, int r
     if (const int rc = broadcast(setup))
         return rc;
 
-    const Shard shard = shardOf(rank + 1);
-    const std::string part = partPath(rank + 1);
     int rc = 0;
-    const bool kept = p.resume && fs::exists(part);
-    if (!kept) {
+    std::string lastPart; // the last part this rank made (the test's dying rank loses it)
+    for (int k = rank + 1; k <= shards && rc == 0; k += size) {
+        if (p.resume && fs::exists(partPath(k)))
+            continue; // finished before
         std::vector<std::string> a = p.args;
-        a.insert(a.end(), {"--out", part, "--shard", std::to_string(shard.k) + "/" +
-                                                         std::to_string(shard.n)});
+        a.insert(a.end(), {"--out", partPath(k), "--shard",
+                           std::to_string(k) + "/" + std::to_string(shards)});
+        placeOnLocalGpu(a);
         rc = guarded(command, a);
+        lastPart = partPath(k);
     }
-    // Fault injection for the tests: this rank dies once the run is over, its part not kept
-    // (as a rank killed before its commit), after rank 0 has reported it.
+    // Fault injection for the tests: this rank dies once its work is over and its last part lost
+    // (as a rank killed before that commit), after rank 0 has reported it.
     const char* kill = std::getenv("POSEWRIGHT_MPI_TEST_KILL_RANK");
-    const bool dies = kill && std::atoi(kill) == rank && !kept;
+    const bool dies = kill && std::atoi(kill) == rank && !lastPart.empty();
     if (dies)
-        fs::remove(part);
+        fs::remove(lastPart);
 
     std::vector<int> codes(size_t(size), 0);
     MPI_Gather(&rc, 1, MPI_INT, codes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
     int result = 0;
     if (rank == 0) {
-        for (int k = 1; k <= size; ++k) {
-            if (codes[size_t(k - 1)] == 0 && fs::exists(partPath(k)))
+        for (int k = 1; k <= shards; ++k) {
+            if (fs::exists(partPath(k)))
                 continue;
-            std::cerr << "error: rank " << k - 1 << " (shard " << shardOf(k).label()
-                      << ") did not finish"
-                      << (codes[size_t(k - 1)] ? " (exit " + std::to_string(codes[size_t(k - 1)]) + ")"
-                                               : "")
+            const int code = codes[size_t(rankOf(k))];
+            std::cerr << "error: rank " << rankOf(k) << " (shard " << shardOf(k).label()
+                      << ") did not finish" << (code ? " (exit " + std::to_string(code) + ")" : "")
                       << "; it held " << heldRecords(shardOf(k)) << "\n";
-            result = std::max({result, codes[size_t(k - 1)], 1});
+            result = std::max({result, code, 1});
         }
         if (result) {
-            std::cerr << "error: " << p.out << " not written; the finished ranks' parts are kept "
-                      << "in " << dir << ": run the same command with --resume to complete it\n";
+            std::cerr << "error: " << p.out << " not written; the finished parts are kept in "
+                      << dir << ": run the same command with --resume to complete it\n";
         } else {
             std::vector<std::string> merge{p.out};
-            for (int k = 1; k <= size; ++k)
+            for (int k = 1; k <= shards; ++k)
                 merge.push_back(partPath(k));
             const Command* mergeCommand = nullptr;
             for (const Command& c : commands())

@@ -9,6 +9,11 @@
 // byte, and removes the parts. A rank that did not finish is reported with the records it held;
 // its part is missing, the others' parts stay, and the same command with `--resume` runs only the
 // missing shards (it refuses parts made by another command line) and merges.
+// `--parts-per-rank S` (default 1) cuts the input into N x S shards, rank R running shards R+1,
+// R+1+N, ... one after the other, each committed as its own part: a dead rank then loses only the
+// part it was making (every shard reads the whole input once more, so S stays small).
+// Several ranks on one node with --device cuda or auto each take the GPU of their local rank
+// (OMPI_COMM_WORLD_LOCAL_RANK modulo the GPUs); cuda:all or cuda:N is left as given.
 // Commands other than minimize, dock, overlay and lingo run on rank 0 only.
 #pragma once
 

@@ -19,14 +19,12 @@ const std::vector<Command>& commands() {
          "info FILE [--role auto|ligand|receptor] [--ph X] [--json]", runInfo},
         {"score", "Vina/Vinardo scores of poses as given (as vina --score_only)",
          "score --receptor R [--ph X] --ligand L [--box CONFIG | --autobox-ligand L2] "
-         "[--scoring vina|vinardo] [--grid] [--json]\n"
-         "score --receptor R --ligand L [--box CONFIG | --autobox-ligand L2] "
          "[--scoring vina|vinardo] [--grid] [--json] [--device cpu|cuda[:N]|auto [--chunk N]]\n"
          "      posewright-cli score --scoring ad4 --maps FLD --ligand L [--unbound zero|bound] [--json]",
          runScore},
         {"minimize", "flexible minimization of ligand poses in the receptor, ranked SDF out",
          "minimize --receptor R [--ph X] --ligands L... [--box CONFIG | --autobox-ligand L2] "
-         "[--scoring vina|vinardo] [--device auto|cpu|cuda[:N]] [--threads N] [--out OUT.sdf] "
+         "[--scoring vina|vinardo] [--device auto|cpu|cuda[:N|:all|:N,M]] [--threads N] [--out OUT.sdf] "
          "[--json] [--vina-steps | --smooth] [--no-vina-guard] [--exact] [--interpolation "
          "trilinear|catmull-rom|bspline] "
          "[--line-search wolfe|armijo] [--max-iterations N] [--max-step S] "
@@ -39,13 +37,13 @@ const std::vector<Command>& commands() {
          runLingo},
         {"overlay", "Gaussian shape overlay of every molecule of a file onto a reference",
          "overlay --reference REF.sdf --fit DB.sdf [--starts 1|4|12] [--ring-starts] [--color] "
-         "[--radii carbon|element] [--score-only] [--device auto|cpu|cuda[:N]] [--out aligned.sdf] "
+         "[--radii carbon|element] [--score-only] [--device auto|cpu|cuda[:N|:all|:N,M]] [--out aligned.sdf] "
          "[--json] [--threads N] [--shard K/N [--shard-block B]]",
          runOverlay},
         {"dock", "Lamarckian GA docking of ligands into a receptor, ranked SDF + JSON summary",
          "dock --receptor R [--ph X] --ligands L... [--box CONFIG | --autobox-ligand L2] | --maps FLD "
          "[--scoring vina|vinardo|ad4] [--runs N] [--seed S] [--local-search bfgs|adadelta|sw] "
-         "[--device auto|cpu|cuda[:N]] [--threads N] [--out ranked.sdf] [--json FILE] "
+         "[--device auto|cpu|cuda[:N|:all|:N,M]] [--threads N] [--out ranked.sdf] [--json FILE] "
          "[--reference XTAL] [--poses N] [--all-runs] [--cluster-rmsd A] [--population N] "
          "[--evaluations N] [--generations N] [--ls-iterations N] [--ls-rate PCT] "
          "[--no-autostop] [--batch N] [--shard K/N [--shard-block B]]",
@@ -64,10 +62,11 @@ const std::vector<Command>& commands() {
         {"merge", "join the outputs of --shard K/N runs into the single run's file",
          "merge OUT.sdf SHARD.sdf...  (minimize, dock, overlay)\n"
          "      posewright-cli merge OUT.tsv SHARD.tsv...  (lingo)", runMerge},
-        {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them", "maps --gpf GPF [--receptor R.pdbqt] --out OUT.maps.fld [--device auto|cpu|cuda[:N]] [--threads N]", runMaps},
-        {"bench", "benchmarks: overlay, lingo, minimize, dock, ad4maps, hits (one JSON object per run)",
-        {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them", "maps --gpf GPF [--receptor R.pdbqt|R.pdb [--ph X]] --out OUT.maps.fld [--device auto|cpu|cuda[:N]] [--threads N]", runMaps},
-        {"bench", "benchmarks: overlay, lingo, minimize (one JSON object per run)",
+        {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them",
+         "maps --gpf GPF [--receptor R.pdbqt|R.pdb [--ph X]] --out OUT.maps.fld "
+         "[--device auto|cpu|cuda[:N]] [--threads N]",
+         runMaps},
+        {"bench", "benchmarks: overlay, lingo, minimize, dock, ad4maps, hits, pairscore (one JSON object per run)",
          "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device "
          "auto|cpu|cuda[:N]] "
          "[--size N...] [--repeat K] [--threads N] [--iterations N]\n"

@@ -104,6 +104,18 @@ Ad4HostTemplate buildAd4Template(const Molecule& mol, const ad4::Ad4Maps& maps) 
         q.Rij = static_cast<float>(p.coeffs.Rij);
         out.pairs.push_back(q);
     }
+    // The warp takes 32 consecutive pairs at a time and adds their gradients to both atoms with
+    // shared-memory atomics. In scorer order consecutive pairs share their first atom (32 lanes
+    // on one address serialize), so the list is dealt out: lane L of step t takes the pair
+    // L * steps + t of the scorer's list, mostly a different atom per lane.
+    const int n = static_cast<int>(out.pairs.size()), steps = (n + 31) / 32;
+    std::vector<Ad4PairGpu> dealt;
+    dealt.reserve(n);
+    for (int t = 0; t < steps; ++t)
+        for (int lane = 0; lane < 32; ++lane)
+            if (lane * steps + t < n)
+                dealt.push_back(out.pairs[lane * steps + t]);
+    out.pairs = std::move(dealt);
     h.heavy.resize(atoms);
     for (int a = 0; a < atoms; ++a)
         h.heavy[a] = mol.atoms[a].element != 1;

@@ -76,6 +76,8 @@ DockParamsGpu dockParams(const dock::DockOptions& options, const SearchBox& box,
     p.lsTolerance = 1e-4f; // BFGS: |g| below which a pose is converged (dock::bfgsLocalSearch)
     p.adadeltaRho = static_cast<float>(o.adadelta.rho);
     p.adadeltaEpsilon = static_cast<float>(o.adadelta.epsilon);
+    p.adadeltaStopBound = static_cast<float>(o.adadelta.stopRhoLowerBound);
+    p.adadeltaConsecutive = std::max(1, o.adadelta.consecutiveLimit);
     p.crossoverRate = static_cast<float>(o.crossoverRate);
     p.mutationRate = static_cast<float>(o.mutationRate);
     p.tournamentRate = static_cast<float>(o.tournamentRate);

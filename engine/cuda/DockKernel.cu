@@ -12,7 +12,8 @@ namespace {
 
 using namespace mk;
 
-constexpr int kControlInts = 8; // evaluations, stop, best, autostopped, records, cancelled
+// evaluations, stop, best, autostopped, records, cancelled, next individual to search
+constexpr int kControlInts = 8;
 // AutoStop's window (dock::AutoStop): the last 4 records of (best, sum, sum of squares, count)
 // of the best tenth of the population, in doubles.
 constexpr int kAutoStopRecords = 4;
@@ -204,6 +205,7 @@ __global__ void __launch_bounds__(maxThreads)
                 if (!stop && b.cancel && *static_cast<const volatile int*>(b.cancel))
                     stop = 1, control[5] = 1;
                 control[1] = stop, control[2] = bi;
+                control[6] = 0; // the local searches below start at the first individual
             }
         }
         __syncthreads();
@@ -278,8 +280,16 @@ __global__ void __launch_bounds__(maxThreads)
             atomicAdd(&control[0], pop - 1); // the local searches below add theirs atomically
 
         // Lamarckian local search on the first lsCount individuals (as the CPU engine: the
-        // offspring are in random order; the elite, index 0, is searched like the others).
-        for (int i = warp; i < lsCount; i += warps) {
+        // offspring are in random order; the elite, index 0, is searched like the others). The
+        // searches differ in length (ADADELTA's early stop), so a warp takes the next individual
+        // when it is free, not a fixed share; each search depends only on its individual.
+        for (;;) {
+            int i = 0;
+            if (w.lane == 0)
+                i = atomicAdd(&control[6], 1);
+            i = __shfl_sync(kFull, i, 0);
+            if (i >= lsCount)
+                break;
             for (int f = w.lane; f < genes; f += 32)
                 w.x[f] = current[i * b.genes + f];
             __syncwarp();

@@ -2,6 +2,7 @@
 
 #include "MinimizeTemplates.h"
 #include "core/ParallelFor.h"
+#include "core/RingClosure.h"
 
 #include <memory>
 #include <stdexcept>
@@ -44,35 +45,53 @@ void scoreExactPoses(PairScorer& gpu, const ScoringFunction& sf, const ReceptorM
         const size_t i = size_t(distinct[size_t(k)]);
         scorers[i] = std::make_unique<LigandScorer>(ligands[i], sf, receptor);
     });
+    // Macrocycles (ring-closure pseudo-atoms and glue) have terms the kernel does not compute:
+    // their poses get the CPU's finalScore.
     gpu.clearLigands();
     std::vector<int> id(ligands.size(), -1);
     for (int i : distinct)
-        id[size_t(i)] = gpu.addLigand(*scorers[size_t(i)]);
+        if (!hasRingClosures(ligands[size_t(i)]))
+            id[size_t(i)] = gpu.addLigand(*scorers[size_t(i)]);
 
     std::vector<int> poseLigand;
+    std::vector<size_t> onGpu, onCpu; // indices into poses
     std::vector<Vec3> coords;
     poseLigand.reserve(poses.size());
-    for (const ExactPose& p : poses) {
+    for (size_t k = 0; k < poses.size(); ++k) {
+        const ExactPose& p = poses[k];
         if (p.coords->size() != ligands[size_t(p.ligand)].atoms.size())
             throw std::invalid_argument("scoreExactPoses: a pose of " +
                                         std::to_string(p.coords->size()) +
                                         " coordinates for a ligand of " +
                                         std::to_string(ligands[size_t(p.ligand)].atoms.size()) +
                                         " atoms");
-        poseLigand.push_back(id[size_t(representative[size_t(p.ligand)])]);
+        const int ligandId = id[size_t(representative[size_t(p.ligand)])];
+        if (ligandId < 0) {
+            onCpu.push_back(k);
+            continue;
+        }
+        onGpu.push_back(k);
+        poseLigand.push_back(ligandId);
         coords.insert(coords.end(), p.coords->begin(), p.coords->end());
     }
+    parallelFor(static_cast<long>(onCpu.size()), threads, [&](long c) {
+        const ExactPose& p = poses[onCpu[size_t(c)]];
+        *p.out = scorers[size_t(representative[size_t(p.ligand)])]->finalScore(*p.coords);
+    });
+    if (onGpu.empty())
+        return;
     std::vector<PairPoseEnergy> energies;
     gpu.scoreTabulated(poseLigand, coords, energies);
 
-    for (size_t k = 0; k < poses.size(); ++k) {
+    for (size_t g = 0; g < onGpu.size(); ++g) {
+        const size_t k = onGpu[g];
         const LigandScorer& scorer = *scorers[size_t(representative[size_t(poses[k].ligand)])];
         VinaScore s;
-        s.inter = energies[k].inter;
-        s.intra = energies[k].intra;
+        s.inter = energies[g].inter;
+        s.intra = energies[g].intra;
         s.terms.inter = s.inter;
         s.terms.intra = s.intra;
-        s.terms.outOfBoxPenalty = energies[k].penalty;
+        s.terms.outOfBoxPenalty = energies[g].penalty;
         s.unbound = s.intra;
         s.numTors = scorer.topology().numTors;
         const double e = s.inter + s.intra - s.unbound;

@@ -19,8 +19,9 @@ struct ExactPose {
 
 // Fills every pose's VinaScore as finalScore does (inter and intra from Vina's tabulated
 // potential, unbound = own intra, affinity, torsional, numTors); of the term breakdown only
-// inter, intra and outOfBoxPenalty (the per-term sums stay zero). The ligands' topologies are
-// built on `threads` host threads (0 = all); the scorer's ligand list is replaced.
+// inter, intra and outOfBoxPenalty (the per-term sums stay zero). Macrocycles (ring closures)
+// get the CPU's finalScore instead. The ligands' topologies are built on `threads` host threads
+// (0 = all), one per distinct structure; the scorer's ligand list is replaced.
 void scoreExactPoses(PairScorer& gpu, const ScoringFunction& sf, const ReceptorModel& receptor,
                      const std::vector<Molecule>& ligands, const std::vector<ExactPose>& poses,
                      int threads = 0);

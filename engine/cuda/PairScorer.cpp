@@ -132,6 +132,9 @@ PairScorer::~PairScorer() = default;
 int PairScorer::addLigand(const LigandScorer& scorer) {
     Impl& m = *impl_;
     const VinaLigandTopology& topo = scorer.topology();
+    if (!topo.pseudoAtomPairs.empty() || !topo.gluePairs.empty())
+        throw std::invalid_argument("PairScorer: a macrocycle's ring-closure terms are not in the "
+                                    "pair kernel (score it with LigandScorer)");
     PairLigandDev l{};
     l.atomCount = static_cast<int>(topo.types.size());
     l.heavyBegin = static_cast<int>(m.heavyAtom.size());

@@ -25,7 +25,8 @@ public:
     PairScorer& operator=(const PairScorer&) = delete;
 
     // Registers a ligand (its types and intramolecular pairs, from the CPU scorer of the same
-    // scoring function and receptor) and returns its id for the poses.
+    // scoring function and receptor) and returns its id for the poses. A macrocycle (ring-closure
+    // pseudo-atoms) is refused with std::invalid_argument: its extra terms are CPU-only.
     int addLigand(const LigandScorer& scorer);
     void clearLigands();
     int atomCount(int ligand) const;

@@ -44,9 +44,17 @@ struct SolisWetsOptions {
 };
 
 // ADADELTA (Zeiler 2012) on the pose-space gradient, the constants AutoDock-GPU uses.
+// AutoDock-GPU v1.5 also ends each ADADELTA search early (its ADADELTA_AUTOSTOP): a step counter
+// that starts at 1 doubles after consecutiveLimit iterations in a row that improve on the best
+// energy of the search so far and halves after as many that do not; the search stops once it
+// falls to stopRhoLowerBound (at least 29 iterations; AutoDock-GPU's own searches average ~34).
+// Off by default (0): on the GPU with AD4 (tests/bench/RESULTS.md, helper gpudock) our searches
+// still ran ~200 iterations with it, and the best 3ce3 pose moved from 1.95 to 2.14 A.
 struct AdadeltaOptions {
     double rho = 0.8;
     double epsilon = 1e-2;
+    double stopRhoLowerBound = 0; // AD-GPU --rholb 0.01 turns AutoDock-GPU's early stop on
+    int consecutiveLimit = 4;     // AD-GPU --cslim
 };
 
 struct LgaOptions {

@@ -84,13 +84,12 @@ public:
     void set(size_t chunk, long done) {
         if (!parent_ || !parent_->onProgress)
             return;
+        // Under the lock: the parent sees the sums in order, and the total once, last.
+        std::lock_guard lock(m_);
+        done_[chunk] = done;
         long sum = 0;
-        {
-            std::lock_guard lock(m_);
-            done_[chunk] = done;
-            for (long d : done_)
-                sum += d;
-        }
+        for (long d : done_)
+            sum += d;
         parent_->onProgress(std::min(sum, total_), total_);
     }
 
@@ -206,6 +205,23 @@ void MultiDeviceBackend::minimize(const DockingTarget& target, const std::vector
                                          ligands.begin() + long(w.end));
         std::vector<RefinementResult> out;
         devices_[d]->minimize(target, part, options, out, progress ? &child : nullptr);
+        std::move(out.begin(), out.end(), results.begin() + long(w.begin));
+    });
+}
+
+void MultiDeviceBackend::scoreExact(const DockingTarget& target,
+                                    const std::vector<Molecule>& ligands,
+                                    std::vector<VinaScore>& results) {
+    const std::vector<WorkChunk> chunks =
+        splitByWork(workOf(ligands), devices_.size() * size_t(chunksPerDevice_));
+    results.assign(ligands.size(), {});
+    ChunkQueue queue(devices_.size(), chunks.size(), nullptr);
+    queue.run([&](size_t d, size_t c, Progress&) {
+        const WorkChunk& w = chunks[c];
+        const std::vector<Molecule> part(ligands.begin() + long(w.begin),
+                                         ligands.begin() + long(w.end));
+        std::vector<VinaScore> out;
+        devices_[d]->scoreExact(target, part, out);
         std::move(out.begin(), out.end(), results.begin() + long(w.begin));
     });
 }

@@ -28,6 +28,9 @@ public:
     void minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
                   const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
                   Progress* progress = nullptr) override;
+    // Exact scoring split like minimize: each device scores its chunks (the pair kernel on a GPU).
+    void scoreExact(const DockingTarget& target, const std::vector<Molecule>& ligands,
+                    std::vector<VinaScore>& results) override;
     BatchStatus dock(const dock::DockTarget& target, const std::vector<Molecule>& ligands,
                      const dock::DockOptions& options, std::vector<dock::LigandDockResult>& results,
                      Progress* progress = nullptr, const Molecule* reference = nullptr,

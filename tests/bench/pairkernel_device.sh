@@ -4,7 +4,10 @@
 # `minimize` SDF-to-ranked-SDF pipeline on a million records with exact GPU numbers. Run from the
 # repository root on the GPU machine with the carried folder C (default .carry-pairkernel) holding
 # bin/ (posewright-cli, gpu_test_pair_score, gpu_test_pair_backend, gpu_test_minimize) and
-# libs.tar.xz (bundle-libs.sh output of those programs).
+# libs.tar.xz (bundle-libs.sh output of those programs); bin/ may come as bin.tar.xz. The device tool
+# sends the session's own checkout (/work/main for the lead), not a helper's worktree: put the
+# carried folder and this script there (.carry* is git-ignored) and run
+# `bash .carry-pairkernel/pairkernel_device.sh ...` with carry [".carry-pairkernel"].
 # Usage: tests/bench/pairkernel_device.sh [tests|minimizetest|bench|pipeline]...  (default: tests bench pipeline)
 set -uo pipefail
 C=${C:-$PWD/.carry-pairkernel}

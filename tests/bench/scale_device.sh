@@ -72,6 +72,16 @@ t1=$(wall $CLI dock --receptor $D/receptor.pdbqt --box $D/box.txt --ligands "$LI
 tG=$(wall $CLI dock --receptor $D/receptor.pdbqt --box $D/box.txt --ligands "$LIGANDS" --runs $RUNS \
     --seed 42 --device cuda:all --out "$OUT/dockG.sdf")
 tail -1 "$OUT/last.err"
+# A job array's way (no MPI here): one shard per GPU at once, then merge.
+s0=$(date +%s.%N)
+for k in $(seq 1 $G); do
+    $CLI dock --receptor $D/receptor.pdbqt --box $D/box.txt --ligands "$LIGANDS" --runs $RUNS \
+        --seed 42 --device cuda:$((k - 1)) --shard $k/$G --shard-block 16 --out "$OUT/shard$k.sdf" \
+        > /dev/null 2> "$OUT/shard$k.err" &
+done
+wait
+$CLI merge "$OUT/dockS.sdf" "$OUT"/shard*.sdf 2> "$OUT/merge.err"
+sS=$(awk -v s="$s0" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')
 same() { cmp -s "$1" "$2" && echo identical || echo DIFFERENT; }
 
 echo
@@ -81,3 +91,4 @@ echo "| bench minimize, $POSES 1iep poses (poses/s, best of 3) | $b1 | $bG | $(e
 echo "| bench dock, $(grep -c . "$LIGANDS") ligands x $RUNS runs (ligands/s) | $d1 | $dG | $(eff $d1 $dG) | |"
 echo "| minimize command, SDF to ranked SDF (wall s) | $m1 | $mG | $(eff $mG $m1) | $(same "$OUT/min1.sdf" "$OUT/minG.sdf") |"
 echo "| dock command, SMILES to ranked SDF (wall s) | $t1 | $tG | $(eff $tG $t1) | $(same "$OUT/dock1.sdf" "$OUT/dockG.sdf") |"
+echo "| dock, $G shards (one per GPU, at once) + merge (wall s) | $t1 | $sS | $(eff $sS $t1) | $(same "$OUT/dock1.sdf" "$OUT/dockS.sdf") |"

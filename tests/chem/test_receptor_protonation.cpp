@@ -88,6 +88,32 @@ private slots:
         QCOMPARE(ours.size(), adt.size());
     }
 
+    void matchesAutoDockToolsOnStrippedReceptors() {
+        // 3ce3 and 1iep ship only as PDBQT: their heavy atoms alone (hydrogens, types, charges
+        // and bonds dropped, as a PDB from the archive) get back exactly AutoDockTools'
+        // polar hydrogens, residue by residue, at pH 5 (513 and 473).
+        for (const char* complex : {"3ce3", "1iep"}) {
+            const Molecule pdbqt = readMolecule(kComplexes + complex + "/receptor.pdbqt");
+            Molecule bare = pdbqt;
+            bare.atoms.clear();
+            bare.bonds.clear();
+            for (Atom a : pdbqt.atoms)
+                if (a.element != 1) {
+                    a.ad4Type.clear();
+                    a.xs = XsType::None;
+                    a.charge = 0;
+                    bare.atoms.push_back(a);
+                }
+            ReceptorPreparationOptions o;
+            o.pH = 5.0;
+            const auto ours = polarHydrogensByResidue(prepareReceptor(bare, o));
+            const auto adt = polarHydrogensByResidue(prepareReceptor(pdbqt));
+            QVERIFY(total(adt) > 400);
+            QCOMPARE(total(ours), total(adt));
+            QVERIFY(ours == adt);
+        }
+    }
+
     void saysWhatItAddedAtPh74() {
         std::string note;
         Molecule m = protonated(7.4, &note);

@@ -173,6 +173,36 @@ private slots:
                  warnings[0].c_str());
     }
 
+    void openBabelStyleSmilesAreRepaired() {
+        // Open Babel reads lower-case chains as conjugated ("cccc" is butadiene) and a neutral
+        // four-bonded N as N+; RDKit refuses both. Each is read with one warning; a SMILES
+        // that cannot be mended ("C1CC": an unclosed ring) is still refused.
+        QTemporaryDir dir;
+        std::string path = writeFile(dir, "ob.smi",
+                                     "cccc butadiene\nC[N](C)(C)C quat\nC1CC bad\nCCO ethanol\n");
+        std::vector<std::string> warnings;
+        ReadOptions options;
+        options.embedSmiles = false;
+        options.warn = [&](const std::string& w) { warnings.push_back(w); };
+        std::vector<Molecule> mols = readMolecules(path, options);
+        QCOMPARE(mols.size(), size_t(3));
+        QCOMPARE(warnings.size(), size_t(3));
+        int doubles = 0;
+        for (const Bond& b : mols[0].bonds)
+            doubles += b.order == BondOrder::Double;
+        QCOMPARE(doubles, 2);
+        QCOMPARE(mols[0].atoms.size(), size_t(10)); // C4H6
+        QVERIFY2(warnings[0].find(":1: molecule 'butadiene' was repaired") != std::string::npos,
+                 warnings[0].c_str());
+        QCOMPARE(mols[1].atoms[1].formalCharge, 1);
+        QCOMPARE(mols[1].atoms.size(), size_t(17)); // C4H12N+
+        QVERIFY2(warnings[2].find(":3: SMILES 'C1CC' is not a valid molecule") !=
+                     std::string::npos ||
+                     warnings[2].find(":3: cannot parse SMILES 'C1CC'") != std::string::npos,
+                 warnings[2].c_str());
+        QCOMPARE(mols[2].name, std::string("ethanol"));
+    }
+
     void streamsTheNciFile() {
         ReadOptions options;
         options.embedSmiles = true;

@@ -1,7 +1,8 @@
 // posewright-cli under `mpirun` (a build with -DPOSEWRIGHT_MPI=ON; skipped otherwise): minimize,
 // dock, overlay and lingo on 2 and 3 ranks (CPU backend) write the file one process writes, byte
-// for byte; a rank that dies is reported with the records it held, the finished ranks' parts are
-// kept, and `--resume` runs only the missing shard and completes the file.
+// for byte (also with several parts per rank); a rank that dies is reported with the records it
+// held, every finished part is kept, and `--resume` runs only the missing shard and completes the
+// file.
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -60,11 +61,11 @@ class TestCliMpi : public QObject {
 
     // One process, then N ranks: the same bytes.
     void ranksMatchOneProcess(const QStringList& command, int ranks, const QString& tag,
-                              const QString& ext = "sdf") {
+                              const QString& ext = "sdf", const QStringList& mpiOnly = {}) {
         const QString one = path(tag + "_one." + ext), many = path(tag + "_mpi." + ext);
         CliRun r = runCli(command + QStringList{"--out", one});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = mpirun(ranks, command + QStringList{"--out", many});
+        r = mpirun(ranks, command + mpiOnly + QStringList{"--out", many});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.err.contains("merge: "), r.err.constData());
         QVERIFY(!readAll(one).isEmpty());
@@ -76,6 +77,7 @@ private slots:
     void minimizeOnTwoAndThreeRanks() {
         ranksMatchOneProcess(minimizeCommand(), 2, "min2");
         ranksMatchOneProcess(minimizeCommand(), 3, "min3");
+        ranksMatchOneProcess(minimizeCommand(), 2, "min2x3", "sdf", {"--parts-per-rank", "3"});
     }
 
     void dockOverlayLingoOnRanks() {
@@ -96,19 +98,20 @@ private slots:
     }
 
     void deadRankIsReportedAndResumeCompletesIt() {
-        const QStringList cmd = minimizeCommand();
+        // 3 ranks x 2 parts each: rank 1 makes shards 2/6 and 5/6 and dies before committing 5/6.
+        const QStringList cmd = minimizeCommand() + QStringList{"--parts-per-rank", "2"};
         const QString one = path("k_one.sdf"), out = path("k.sdf");
-        QCOMPARE(runCli(cmd + QStringList{"--out", one}).exitCode, 0);
+        QCOMPARE(runCli(minimizeCommand() + QStringList{"--out", one}).exitCode, 0);
         CliRun r = mpirun(3, cmd + QStringList{"--out", out}, "1");
         QVERIFY(r.exitCode != 0);
-        QVERIFY2(r.err.contains("rank 1 (shard 2/3@1) did not finish; it held input records 1, 4, 7"),
+        QVERIFY2(r.err.contains("rank 1 (shard 5/6@1) did not finish; it held input records 4, 10, 16"),
                  r.err.constData());
+        QCOMPARE(r.err.count("did not finish"), 1);
         QVERIFY(!QFile::exists(out));
         const QString parts = out + ".mpi-parts/";
-        QVERIFY(QFile::exists(parts + "part-1-of-3.sdf")); // nothing finished is lost
-        QVERIFY(!QFile::exists(parts + "part-2-of-3.sdf"));
-        QVERIFY(QFile::exists(parts + "part-3-of-3.sdf"));
-        const QByteArray kept1 = readAll(parts + "part-1-of-3.sdf");
+        for (int k : {1, 2, 3, 4, 6}) // nothing finished is lost, the dead rank's first part too
+            QVERIFY(QFile::exists(parts + QString("part-%1-of-6.sdf").arg(k)));
+        QVERIFY(!QFile::exists(parts + "part-5-of-6.sdf"));
 
         // Another command line does not resume these parts.
         r = mpirun(3, cmd + QStringList{"--out", out, "--resume", "--max-iterations", "3"});
@@ -117,11 +120,11 @@ private slots:
 
         r = mpirun(3, cmd + QStringList{"--out", out, "--resume"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        QCOMPARE(r.err.count("finished before, kept"), 2);
-        QVERIFY(r.err.contains("shard 2/3@1 (rank 1) not finished, runs again"));
+        QCOMPARE(r.err.count("finished before, kept"), 5);
+        QVERIFY(r.err.contains("shard 5/6@1 (rank 1) not finished, runs again"));
         QCOMPARE(r.err.count("minimized "), 1); // only the missing shard ran
         QCOMPARE(readAll(out), readAll(one));
-        QVERIFY(!kept1.isEmpty());
+        QVERIFY(!QDir(out + ".mpi-parts").exists());
     }
 
     void usageErrors() {
@@ -132,6 +135,16 @@ private slots:
                                                            "1/2"})
                      .exitCode,
                  2);
+        QCOMPARE(mpirun(2, minimizeCommand() + QStringList{"--out", path("x.sdf"),
+                                                           "--parts-per-rank", "0"})
+                     .exitCode,
+                 2);
+        const CliRun dock = mpirun(2, {"dock", "--receptor", testData("complexes/1stp/receptor.pdbqt"),
+                                       "--box", testData("complexes/1stp/box.txt"), "--ligands",
+                                       testData("complexes/1stp/ligand_xtal.pdbqt"), "--out",
+                                       path("d.sdf"), "--json", path("d.json")});
+        QCOMPARE(dock.exitCode, 2);
+        QVERIFY2(dock.err.contains("--json summary is not merged"), dock.err.constData());
     }
 };
 

@@ -14,6 +14,7 @@
 #include "chem/ReceptorPreparation.h"
 #include "cli/CliRun.h"
 #include "minimize/PosePerturbation.h"
+#include "parallel/MultiDeviceBackend.h"
 #include "score/BoxConfig.h"
 #include "score/DockingTarget.h"
 
@@ -65,10 +66,17 @@ private slots:
     }
 
     // On a GPU machine the kernel scores in chunks of 16; elsewhere the CPU does, said on stderr.
+    void cudaDeviceGivesTheCpuNumbers_data() {
+        QTest::addColumn<QString>("scoring");
+        QTest::newRow("vina") << "vina";
+        QTest::newRow("vinardo") << "vinardo";
+    }
     void cudaDeviceGivesTheCpuNumbers() {
-        const CliRun cpu = runCli(QStringList{"score", "--json", "--ligand", poses_} + target());
+        QFETCH(QString, scoring);
+        const QStringList common = target() + QStringList{"--scoring", scoring};
+        const CliRun cpu = runCli(QStringList{"score", "--json", "--ligand", poses_} + common);
         const CliRun gpu = runCli(QStringList{"score", "--json", "--device", "cuda", "--chunk",
-                                              "16", "--ligand", poses_} + target());
+                                              "16", "--ligand", poses_} + common);
         QCOMPARE(gpu.exitCode, 0);
         QVERIFY(gpu.err.contains("score: device: "));
         const QList<QJsonObject> a = jsonLines(cpu.out), b = jsonLines(gpu.out);
@@ -81,6 +89,24 @@ private slots:
             penalized += a[i]["inter"].toDouble() > 1000;
         }
         QVERIFY2(penalized > 0, "some random starts reach outside the box");
+    }
+
+    // A macrocycle's ring-closure terms are CPU-only: with --device cuda its poses still get the
+    // CPU's numbers (the backend scores them with LigandScorer).
+    void macrocycleGetsTheCpuNumbers() {
+        const QStringList mc{"--receptor", testData("macrocycle/receptor.pdbqt"), "--box",
+                             testData("macrocycle/box.txt"), "--ligand",
+                             testData("macrocycle/starts.pdbqt"), "--json"};
+        const CliRun cpu = runCli(QStringList{"score"} + mc);
+        const CliRun gpu = runCli(QStringList{"score", "--device", "cuda"} + mc);
+        QCOMPARE(cpu.exitCode, 0);
+        QCOMPARE(gpu.exitCode, 0);
+        const QList<QJsonObject> a = jsonLines(cpu.out), b = jsonLines(gpu.out);
+        QVERIFY(!a.isEmpty());
+        QCOMPARE(b.size(), a.size());
+        for (int i = 0; i < a.size(); ++i)
+            for (const char* k : {"affinity", "inter", "intra", "unbound"})
+                QVERIFY2(relErr(b[i][k].toDouble(), a[i][k].toDouble()) <= 1e-4, k);
     }
 
     void badCombinationsAreUsageErrors() {
@@ -135,9 +161,18 @@ private slots:
         std::vector<Molecule> ligands;
         for (int i = 0; i < 12; ++i)
             ligands.push_back(p.perturbed(4, i));
-        std::vector<VinaScore> scores;
+        std::vector<VinaScore> scores, split;
         cpu->scoreExact(target, ligands, scores);
         QCOMPARE(scores.size(), ligands.size());
+        // The same batch split over two backends (as over several GPUs) lands in input order.
+        std::vector<std::unique_ptr<Backend>> two;
+        two.push_back(createBackend(cpuOnly, 1, note));
+        two.push_back(createBackend(cpuOnly, 1, note));
+        MultiDeviceBackend multi(std::move(two));
+        multi.scoreExact(target, ligands, split);
+        QCOMPARE(split.size(), ligands.size());
+        for (size_t i = 0; i < ligands.size(); ++i)
+            QCOMPARE(split[i].affinity, scores[i].affinity);
         for (size_t i = 0; i < ligands.size(); ++i) {
             LigandScorer s(ligands[i], target.scoring(), target.receptor());
             std::vector<Vec3> x;

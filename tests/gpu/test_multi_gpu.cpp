@@ -15,6 +15,9 @@
 
 #include <QtTest>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace pw;
 
 namespace {
@@ -77,10 +80,19 @@ private slots:
         one_->minimize(target, ligands, options, a);
         many_->minimize(target, ligands, options, b);
         QCOMPARE(b.size(), a.size());
+        // Bit for bit: a pose's minimization must not depend on the batch it runs in. The count
+        // and the largest difference say how far off a failure is.
+        int same = 0;
+        double worst = 0;
         for (size_t i = 0; i < a.size(); ++i) {
-            QCOMPARE(b[i].score.affinity, a[i].score.affinity);
-            QVERIFY(b[i].coordinates == a[i].coordinates);
+            same += b[i].score.affinity == a[i].score.affinity && b[i].coordinates == a[i].coordinates;
+            worst = std::max(worst, std::abs(b[i].score.affinity - a[i].score.affinity));
         }
+        QVERIFY2(same == int(a.size()), qPrintable(QString("%1 of %2 poses identical, largest "
+                                                           "affinity difference %3")
+                                                       .arg(same)
+                                                       .arg(a.size())
+                                                       .arg(worst)));
     }
 
     void dockEqualsOneGpu() {

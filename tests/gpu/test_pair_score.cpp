@@ -29,14 +29,13 @@ struct Complex {
     std::unique_ptr<DockingTarget> target;
 };
 
-Complex load(const std::string& id) {
+Complex load(const std::string& id, ScoringKind kind = ScoringKind::Vina) {
     Complex c;
     c.id = id;
     const std::string dir = std::string(POSEWRIGHT_TEST_DATA) + "/complexes/" + id + "/";
     c.receptor = prepareReceptor(readMolecule(dir + "receptor.pdbqt"));
     c.ligand = prepareLigand(readMolecule(dir + "ligand_xtal.pdbqt"));
-    c.target = std::make_unique<DockingTarget>(c.receptor, readBoxConfig(dir + "box.txt"),
-                                               ScoringKind::Vina, 0);
+    c.target = std::make_unique<DockingTarget>(c.receptor, readBoxConfig(dir + "box.txt"), kind, 0);
     return c;
 }
 
@@ -113,8 +112,8 @@ class TestPairScore : public QObject {
     Q_OBJECT
 
     // Both modes on every pose of one complex; returns the worst relative errors seen.
-    void compareComplex(const std::string& id) {
-        Complex c = load(id);
+    void compareComplex(const std::string& id, ScoringKind kind = ScoringKind::Vina) {
+        Complex c = load(id, kind);
         const ScoringFunction& sf = c.target->scoring();
         const ReceptorModel& rec = c.target->receptor();
         LigandScorer cpu(c.ligand, sf, rec);
@@ -155,9 +154,9 @@ class TestPairScore : public QObject {
                     worstGrad = std::max(worstGrad, relErr(grad[atom0 + a][d], g[a][d]));
             atom0 += x.size();
         }
-        qInfo("%s: %zu poses (%d penalized out of box, %d clashing): worst relative error "
+        qInfo("%s (%s): %zu poses (%d penalized out of box, %d clashing): worst relative error "
               "tabulated %.2e, analytic %.2e, gradient %.2e",
-              id.c_str(), set.poses.size(), penalized, clashes, worstTab, worstAna, worstGrad);
+              id.c_str(), std::string(scoringKindName(kind)).c_str(), set.poses.size(), penalized, clashes, worstTab, worstAna, worstGrad);
         QVERIFY2(penalized >= set.outside, "the out-of-box poses must carry the penalty");
         QVERIFY2(clashes >= set.clashing / 2, "most pushed-in poses must clash");
         QVERIFY(worstTab <= kTol);
@@ -169,6 +168,8 @@ private slots:
     void matchesCpu1iep() { compareComplex("1iep"); }
     void matchesCpu1stp() { compareComplex("1stp"); }
     void matchesCpu3ce3() { compareComplex("3ce3"); }
+    // Vinardo: other tables, radii and ramps through the same kernel.
+    void matchesCpu1iepVinardo() { compareComplex("1iep", ScoringKind::Vinardo); }
 
     // Two ligands interleaved in one batch, with small chunks: each pose reads its own template
     // and its own coordinates, whatever chunk it falls in.
