@@ -62,6 +62,8 @@ DockJobResult runDocking(const DockJobInput& in, DockMaps& maps, Progress& progr
         std::string note;
         const std::unique_ptr<Backend> backend = createBackend(
             parseDeviceRequest(in.settings.device.toStdString()), in.threads, note);
+        if (in.settings.device != QLatin1String("cpu") && !backend->isGpu())
+            out.deviceNote = QString::fromStdString(note); // "device: no CUDA device found; ..."
         dock::DockOptions options = in.settings.options(in.threads);
         if (watch) {
             watch->runsTotal = options.runs;

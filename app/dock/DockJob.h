@@ -63,6 +63,7 @@ struct DockJobResult {
     Molecule prepared; // the molecule the poses move (hydrogens, types, torsion tree)
     bool cancelled = false;
     QString error; // empty on success
+    QString deviceNote; // why the device asked for was not used (no GPU: the CPU), else empty
     double seconds = 0;
     bool ok() const { return error.isEmpty() && !cancelled; }
 };

@@ -22,8 +22,11 @@ public:
                                                       int receptorGeneration, const SearchBox& box,
                                                       dock::DockScoring scoring,
                                                       const Molecule& ligand, int threads);
-    // A run with these inputs would reuse the maps (the status bar's "maps ready").
+    // A run with these inputs would reuse the maps (the status bar's "maps ready"). Never waits
+    // for a build in progress.
     bool readyFor(int receptorGeneration, const SearchBox& box, dock::DockScoring scoring) const;
+    // Targets built so far (a reused one is not counted).
+    int builds() const;
 
 private:
     struct Key {
@@ -35,7 +38,9 @@ private:
                    box.center == k.box.center && box.size == k.box.size;
         }
     };
-    mutable std::mutex mutex_;
+    std::mutex buildMutex_;     // one build at a time; held while building
+    mutable std::mutex mutex_; // the fields below; never held while building
+    int builds_ = 0;
     std::optional<Key> key_;
     std::optional<Molecule> preparedReceptor_; // of key_'s receptor
     std::shared_ptr<const dock::DockTarget> target_;

@@ -118,6 +118,7 @@ DockPanel::DockPanel(QWidget* parent) : QWidget(parent) {
     results->addWidget(add_);
     layout->addLayout(results);
 
+    connect(scoring_, &QComboBox::currentIndexChanged, this, &DockPanel::scoringChanged);
     connect(run_, &QPushButton::clicked, this, &DockPanel::runRequested);
     connect(cancel_, &QPushButton::clicked, this, &DockPanel::cancelRequested);
     connect(table_, &QTableWidget::itemSelectionChanged, this, [this] {

@@ -48,6 +48,7 @@ public:
     QLabel* mapsLabel() const { return maps_; }
 
 signals:
+    void scoringChanged();
     void runRequested();
     void cancelRequested();
     void clusterSelected(int row); // -1: none

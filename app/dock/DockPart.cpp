@@ -70,7 +70,7 @@ void DockPart::install(PartContext& context) {
 
     dockAction_ = new QAction(tr("&Dock ligand..."), window);
     dockAction_->setObjectName(QStringLiteral("dockAction"));
-    dockAction_->setShortcut(QKeySequence(tr("Ctrl+D")));
+    dockAction_->setShortcut(QKeySequence(tr("Ctrl+Shift+D"))); // Ctrl+D is Edit pose
     dockAction_->setStatusTip(tr("Show the Docking panel: dock the active ligand into the box"));
     connect(dockAction_, &QAction::triggered, this, [this] {
         dock_->show();
@@ -94,6 +94,7 @@ void DockPart::install(PartContext& context) {
         dock();
     });
 
+    connect(panel_, &DockPanel::scoringChanged, this, &DockPart::updateMapsText);
     connect(panel_, &DockPanel::runRequested, this, &DockPart::dock);
     connect(panel_, &DockPanel::cancelRequested, this, &DockPart::cancel);
     connect(panel_, &DockPanel::clusterSelected, this, &DockPart::showCluster);
@@ -258,8 +259,11 @@ void DockPart::onFinished(const DockJobResult& result) {
                   .arg(outcome_.poses.front().score, 0, 'f', 3)
                   .arg(outcome_.poses.size())
                   .arg(outcome_.runs);
-    panel_->setProgressText(summary);
-    context_->statusBar()->showMessage(summary, 8000);
+    // A GPU asked for but not usable: the CPU docked, and the line says why.
+    const QString shown =
+        result.deviceNote.isEmpty() ? summary : summary + QStringLiteral(" (%1)").arg(result.deviceNote);
+    panel_->setProgressText(shown);
+    context_->statusBar()->showMessage(shown, 8000);
     panel_->showOutcome(outcome_); // selects the best cluster: its pose is drawn
     emit dockingFinished(true);
 }
@@ -354,7 +358,11 @@ bool DockPart::addToLigands(const QString& path) {
 
 QJsonObject DockPart::saveState(const QDir& sessionDir) const {
     Q_UNUSED(sessionDir);
-    QJsonObject o{{"settings", panel_->settings().toJson()}};
+    // Nothing to keep (the panel as it starts, no results): no piece at all.
+    QJsonObject o;
+    if (const QJsonObject settings = panel_->settings().toJson();
+        settings != DockSettings{}.toJson())
+        o["settings"] = settings;
     if (!outcome_.empty())
         o["results"] = outcomeToJson(outcome_);
     return o;

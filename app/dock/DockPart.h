@@ -37,6 +37,7 @@ public:
     bool running() const { return job_ != nullptr; }
 
     const DockOutcome& outcome() const { return outcome_; }
+    const DockMaps& maps() const { return *maps_; }
     DockPanel* panel() const { return panel_; }
     QDockWidget* dockWidget() const { return dock_; }
     QAction* dockAction() const { return dockAction_; }
