@@ -2,10 +2,13 @@
 // registration list, and their pieces of the session file. Nothing here names a part.
 #include "MainWindow.h"
 
+#include "BoxEditor.h"
+#include "Document.h"
 #include "JobRunner.h"
 #include "TargetBuilder.h"
 #include "parts/PartContext.h"
 #include "parts/RegisteredParts.h"
+#include "core/Molecule.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -13,6 +16,8 @@
 #include <QMenu>
 #include <QStatusBar>
 #include <QToolBar>
+
+#include <map>
 
 namespace pw {
 
@@ -55,6 +60,18 @@ public:
             w_.toolBar_->insertAction(w_.cancelAction_, action);
     }
 
+    void setPoseTaker(const QString& kind, PoseTaker taker) override {
+        takers_[kind] = std::move(taker);
+    }
+    bool hasPoseTaker(const QString& kind) const override { return takers_.count(kind) != 0; }
+    bool handPoses(const QString& kind, std::vector<Molecule> poses) override {
+        auto it = takers_.find(kind);
+        if (it == takers_.end())
+            return false;
+        it->second(std::move(poses));
+        return true;
+    }
+
     void showError(const QString& message) override { w_.showError(message); }
     QString lastDirectory() const override { return w_.lastDirectory_; }
     void setLastDirectory(const QString& directory) override { w_.lastDirectory_ = directory; }
@@ -62,8 +79,31 @@ public:
     void showDocumentLigands() override { w_.showSelectedLigands(); }
     void rankLigandsByAffinity() override { w_.rankAction_->setChecked(true); }
 
+    void connectBoxEditor(BoxEditor* editor) override {
+        editor->setDragAction(w_.editBoxAction_);
+        QObject::connect(editor, &BoxEditor::boxFromLigandRequested, &w_,
+                         &MainWindow::setBoxAroundLigand);
+        QObject::connect(editor, &BoxEditor::boxFromFileRequested, &w_,
+                         &MainWindow::chooseBoxConfig);
+        QObject::connect(editor, &BoxEditor::boxAroundResidues, &w_,
+                         &MainWindow::setBoxAroundResidues);
+        QObject::connect(editor, &BoxEditor::boxTyped, &w_, [this](const SearchBox& b) {
+            w_.document_.setBox(b, BoxSource::Typed);
+        });
+        auto show = [this, editor] {
+            if (w_.document_.box())
+                editor->showBox(*w_.document_.box());
+        };
+        QObject::connect(&w_.document_, &Document::boxChanged, editor, show);
+        show();
+    }
+    bool runStep(const QString& step, const std::function<void(bool ok)>& done) override {
+        return w_.runStep(step, done);
+    }
+
 private:
     MainWindow& w_;
+    std::map<QString, PoseTaker> takers_;
 };
 
 void MainWindow::installParts() {

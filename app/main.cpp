@@ -1,5 +1,5 @@
 // posewright: the desktop application's entry point.
-//   posewright [FILES...] [--box CONFIG] [--minimize] [--screenshot OUT.png] [--quit]
+//   posewright [FILES...] [--box CONFIG] [--dock] [--minimize] [--screenshot OUT.png] [--quit]
 #include "MainWindow.h"
 #include "MoleculeView.h"
 #include "SessionAutosave.h"
@@ -18,6 +18,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <functional>
 
 namespace {
 
@@ -87,7 +88,13 @@ int main(int argc, char** argv) {
     const QCommandLineOption minimizeOption(
         QStringLiteral("minimize"),
         QStringLiteral("Minimize the first ligand in the receptor once the files are loaded."));
+    const QCommandLineOption dockOption(
+        QStringLiteral("dock"),
+        QStringLiteral("Dock the first ligand into the box once the files are loaded, with the "
+                       "Docking panel's settings (quick budget, 10 runs, seed 0), and draw the "
+                       "best pose (before --minimize, which then refines it)."));
     parser.addOption(boxOption);
+    parser.addOption(dockOption);
     parser.addOption(minimizeOption);
     parser.addOption(screenshotOption);
     parser.addOption(quitOption);
@@ -102,6 +109,7 @@ int main(int argc, char** argv) {
     const QString screenshot = parser.value(screenshotOption);
     const bool quit = parser.isSet(quitOption);
     const bool minimize = parser.isSet(minimizeOption);
+    const bool dock = parser.isSet(dockOption);
     const QString box = parser.value(boxOption);
 
     pw::MainWindow window;
@@ -168,28 +176,39 @@ int main(int argc, char** argv) {
                          Qt::ConnectionType(Qt::QueuedConnection | Qt::SingleShotConnection));
         view->update();
     };
-    // After the loads: the box, then (optionally) a minimization, then the picture.
+    // After the loads: the box, then (optionally) a docking and a minimization, then the picture.
+    // Each is a workflow part's step: a build without that part says so.
+    auto runScriptedStep = [&](const char* option, const QString& step, const char* what,
+                               std::function<void()> next) {
+        const bool started = window.runStep(step, [&failed, next](bool ok) {
+            failed = failed || !ok;
+            next();
+        });
+        if (!started) {
+            std::fprintf(stderr, "posewright: %s: this build has no %s\n", option, what);
+            QApplication::exit(2);
+        }
+    };
+    auto minimizeThenShoot = [&] {
+        if (!minimize || failed) {
+            shoot();
+            return;
+        }
+        runScriptedStep("--minimize", QStringLiteral("minimize"), "minimization", shoot);
+    };
     auto done = [&] {
         if (!box.isEmpty() && !window.openBoxConfig(box)) {
             if (quit)
                 QApplication::exit(1);
             return;
         }
-        if (!minimize || failed) {
-            shoot();
+        if (!dock || failed) {
+            minimizeThenShoot();
             return;
         }
-        // The minimization is a workflow part's step: a build without that part says so.
-        const bool started = window.runStep(QStringLiteral("minimize"), [&](bool ok) {
-            failed = failed || !ok;
-            shoot();
-        });
-        if (!started) {
-            std::fprintf(stderr, "posewright: --minimize: this build has no minimization\n");
-            QApplication::exit(2);
-        }
+        runScriptedStep("--dock", QStringLiteral("dock"), "docking", minimizeThenShoot);
     };
-    if (!screenshot.isEmpty() || quit || minimize || !box.isEmpty()) {
+    if (!screenshot.isEmpty() || quit || minimize || dock || !box.isEmpty()) {
         if (loads == 0) {
             QTimer::singleShot(0, &window, done);
         } else {

@@ -11,6 +11,7 @@ packages=(
   xvfb xauth libgl1-mesa-dri
   libsqlite3-dev
   autogrid
+  openmpi-bin libopenmpi-dev
 )
 # `install-deps.sh fuzz`: also clang and libFuzzer for tests/fuzz/run-fuzz.sh (the opt-in fuzz job).
 if [ "${1:-}" = fuzz ]; then

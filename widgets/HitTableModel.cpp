@@ -81,6 +81,7 @@ void HitTableModel::setColumns(HitColumns columns) {
     ranges_.clear();
     text_.clear();
     textLower_.clear();
+    keptById_.clear();
     endResetModel();
 }
 
@@ -164,14 +165,34 @@ void HitTableModel::setTextFilter(const QString& text) {
     refilter();
 }
 
+void HitTableModel::setIdFilter(const std::vector<std::int64_t>& ids) {
+    std::vector<std::int64_t> wanted(ids);
+    std::sort(wanted.begin(), wanted.end());
+    keptById_.assign(data_.rowCount(), 0);
+    for (size_t row = 0; row < data_.rowIds.size(); ++row)
+        keptById_[row] =
+            std::binary_search(wanted.begin(), wanted.end(), std::int64_t(data_.rowIds[row]));
+    refilter();
+}
+
+void HitTableModel::clearIdFilter() {
+    if (keptById_.empty())
+        return;
+    keptById_.clear();
+    refilter();
+}
+
 void HitTableModel::clearFilters() {
     ranges_.clear();
     text_.clear();
     textLower_.clear();
+    keptById_.clear();
     refilter();
 }
 
 bool HitTableModel::passes(int row) const {
+    if (!keptById_.empty() && !keptById_[size_t(row)])
+        return false;
     for (const auto& [column, range] : ranges_) {
         double v = data_.columns[size_t(column)].numbers[size_t(row)];
         // NaN compares false: a NULL never passes an active range.
@@ -197,7 +218,7 @@ bool HitTableModel::passes(int row) const {
 void HitTableModel::refilter() {
     beginResetModel();
     visible_.clear();
-    if (ranges_.empty() && text_.empty())
+    if (ranges_.empty() && text_.empty() && keptById_.empty())
         visible_ = order_;
     else
         for (int row : order_)

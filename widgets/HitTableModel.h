@@ -54,7 +54,12 @@ public:
     void setRangeFilter(int dataColumn, double min, double max);
     void clearRangeFilter(int dataColumn);
     void setTextFilter(const QString& text);
-    void clearFilters();
+    // Keeps only the rows whose store id is in ids (ids the table does not have are ignored):
+    // the answer of a filter the store evaluates, such as a SMARTS or an interaction.
+    void setIdFilter(const std::vector<std::int64_t>& ids);
+    void clearIdFilter();
+    bool hasIdFilter() const { return !keptById_.empty(); }
+    void clearFilters(); // every filter, the id filter too
     bool hasRange(int dataColumn) const { return ranges_.count(dataColumn) != 0; }
 
     // Visible row -> index into the HitColumns; the visible rows in order.
@@ -80,6 +85,7 @@ private:
     std::map<int, Range> ranges_;
     std::string text_;      // as typed (trimmed); empty: no text filter
     std::string textLower_; // the same in lower case, for names
+    std::vector<char> keptById_; // per source row, 1 when the id filter keeps it; empty: none
     bool depiction_ = false;
 };
 

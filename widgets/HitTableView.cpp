@@ -3,6 +3,7 @@
 #include "HitHistogram.h"
 #include "HitTableModel.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDoubleValidator>
 #include <QHBoxLayout>
@@ -12,6 +13,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -69,6 +71,40 @@ HitTableView::HitTableView(QWidget* parent) : QWidget(parent), model_(new HitTab
     bar->addWidget(clear);
     bar->addWidget(histogramButton);
     bar->addWidget(exportButton_);
+    bar_ = bar;
+
+    // Second bar: what only the store can answer (substructure, contacts with the receptor).
+    structurePattern_ = new QLineEdit;
+    structurePattern_->setObjectName("hitStructurePattern");
+    structurePattern_->setPlaceholderText(tr("Substructure, e.g. c1ccccc1C(=O)[OH]"));
+    structurePattern_->setClearButtonEnabled(true);
+    structureSyntax_ = new QComboBox;
+    structureSyntax_->setObjectName("hitStructureSyntax");
+    structureSyntax_->addItem(tr("SMARTS"), true);
+    structureSyntax_->addItem(tr("SMILES"), false);
+    interactionKind_ = new QComboBox;
+    interactionKind_->setObjectName("hitInteractionKind");
+    interactionKind_->addItem(tr("any contact with"), QStringLiteral("interacts"));
+    interactionKind_->addItem(tr("H-bond with"), QStringLiteral("hbond"));
+    interactionKind_->addItem(tr("salt bridge with"), QStringLiteral("saltbridge"));
+    interactionKind_->addItem(tr("pi stacking with"), QStringLiteral("pistack"));
+    interactionKind_->addItem(tr("halogen bond with"), QStringLiteral("halogen"));
+    interactionKind_->addItem(tr("hydrophobic contact with"), QStringLiteral("hydrophobic"));
+    interactionResidue_ = new QComboBox;
+    interactionResidue_->setObjectName("hitInteractionResidue");
+    interactionResidue_->setEditable(true);
+    interactionResidue_->setInsertPolicy(QComboBox::NoInsert);
+    interactionResidue_->lineEdit()->setPlaceholderText(tr("residue, e.g. ASP86"));
+    interactionResidue_->setMinimumContentsLength(8);
+    auto* storeApply = new QPushButton(tr("Match"));
+    storeApply->setObjectName("hitStoreFilterApply");
+    storeApply->setToolTip(tr("Keep the hits that contain the substructure and/or make the contact"));
+    auto* storeBar = new QHBoxLayout;
+    storeBar->addWidget(structurePattern_, 2);
+    storeBar->addWidget(structureSyntax_);
+    storeBar->addWidget(interactionKind_);
+    storeBar->addWidget(interactionResidue_, 1);
+    storeBar->addWidget(storeApply);
 
     table_ = new QTableView;
     table_->setObjectName("hitTable");
@@ -96,6 +132,7 @@ HitTableView::HitTableView(QWidget* parent) : QWidget(parent), model_(new HitTab
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);
+    layout->addLayout(storeBar);
     layout->addWidget(split, 1);
     layout->addWidget(status_);
 
@@ -109,8 +146,16 @@ HitTableView::HitTableView(QWidget* parent) : QWidget(parent), model_(new HitTab
         textFilter_->clear();
         rangeMin_->clear();
         rangeMax_->clear();
+        structurePattern_->clear();
+        interactionResidue_->setEditText(QString());
+        pendingRequest_ = 0; // an answer still on its way is dropped
+        storeFilterNote_.clear();
         model_->clearFilters();
     });
+    connect(storeApply, &QPushButton::clicked, this, &HitTableView::applyStoreFilterFromBar);
+    connect(structurePattern_, &QLineEdit::returnPressed, this, &HitTableView::applyStoreFilterFromBar);
+    connect(interactionResidue_->lineEdit(), &QLineEdit::returnPressed, this,
+            &HitTableView::applyStoreFilterFromBar);
     connect(histogramButton, &QPushButton::clicked, this, [this] {
         if (rangeColumn_->currentIndex() >= 0)
             showHistogram(rangeColumn_->currentData().toInt());
@@ -132,6 +177,8 @@ HitTableView::HitTableView(QWidget* parent) : QWidget(parent), model_(new HitTab
 }
 
 void HitTableView::setColumns(HitColumns columns) {
+    pendingRequest_ = 0; // an answer about the old table is dropped
+    storeFilterNote_.clear();
     model_->setColumns(std::move(columns));
     table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     rangeMin_->clear();
@@ -204,8 +251,74 @@ QList<qint64> HitTableView::selectedRowIds() const {
     return ids;
 }
 
+void HitTableView::addSelectionAction(QAction* action) {
+    auto* button = new QToolButton;
+    button->setDefaultAction(action);
+    bar_->addWidget(button);
+    table_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    table_->addAction(action);
+}
+
+HitStoreFilter HitTableView::storeFilterFromBar() const {
+    HitStoreFilter f;
+    f.pattern = structurePattern_->text().trimmed();
+    f.smarts = structureSyntax_->currentData().toBool();
+    f.residue = interactionResidue_->currentText().trimmed();
+    f.kind = interactionKind_->currentData().toString();
+    return f;
+}
+
+void HitTableView::applyStoreFilterFromBar() {
+    const HitStoreFilter f = storeFilterFromBar();
+    if (f.isEmpty()) {
+        pendingRequest_ = 0;
+        storeFilterNote_.clear();
+        model_->clearIdFilter();
+        updateStatus();
+        return;
+    }
+    pendingRequest_ = ++lastRequest_;
+    storeFilterNote_ = tr("matching in the store...");
+    updateStatus();
+    emit storeFilterRequested(pendingRequest_, f);
+}
+
+void HitTableView::setResidues(const QStringList& residues) {
+    const QString typed = interactionResidue_->currentText();
+    interactionResidue_->clear();
+    interactionResidue_->addItem(QString());
+    interactionResidue_->addItems(residues);
+    interactionResidue_->setEditText(typed);
+}
+
+void HitTableView::setStoreFilterResult(int request, const std::vector<std::int64_t>& ids) {
+    if (request != pendingRequest_)
+        return;
+    pendingRequest_ = 0;
+    const HitStoreFilter f = storeFilterFromBar();
+    QStringList what;
+    if (!f.pattern.isEmpty())
+        what << (f.smarts ? tr("SMARTS %1") : tr("SMILES %1")).arg(f.pattern);
+    if (!f.residue.isEmpty())
+        what << interactionKind_->currentText() + QLatin1Char(' ') + f.residue;
+    storeFilterNote_ = what.join(tr(" and "));
+    model_->setIdFilter(ids);
+    updateStatus();
+}
+
+void HitTableView::setStoreFilterError(int request, const QString& message) {
+    if (request != pendingRequest_)
+        return;
+    pendingRequest_ = 0;
+    storeFilterNote_ = tr("not applied: %1").arg(message);
+    updateStatus();
+}
+
 void HitTableView::updateStatus() {
-    status_->setText(tr("%1 of %2 hits").arg(model_->rowCount()).arg(model_->columns().rowCount()));
+    QString text = tr("%1 of %2 hits").arg(model_->rowCount()).arg(model_->columns().rowCount());
+    if (!storeFilterNote_.isEmpty())
+        text += QStringLiteral(" (") + storeFilterNote_ + QLatin1Char(')');
+    status_->setText(text);
 }
 
 void HitTableView::onSelectionChanged() {

@@ -8,15 +8,31 @@
 #include "HitTableColumns.h"
 
 #include <QList>
+#include <QStringList>
 #include <QWidget>
 
+#include <cstdint>
+#include <vector>
+
+class QAction;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
 class QTableView;
 
 namespace pw {
+
+// A filter only the store can answer (the table holds no molecules or contacts): a substructure
+// pattern, and/or a contact with a receptor residue. Empty pattern and residue: no such filter.
+struct HitStoreFilter {
+    QString pattern;     // SMARTS, or SMILES when !smarts
+    bool smarts = true;
+    QString residue;     // "ASP86" or "A:ASP86"
+    QString kind;        // hbond, saltbridge, pistack, halogen, hydrophobic; "interacts": any
+    bool isEmpty() const { return pattern.trimmed().isEmpty() && residue.trimmed().isEmpty(); }
+};
 
 class HitHistogram;
 class HitTableModel;
@@ -35,6 +51,10 @@ public:
     HitHistogram* histogram() const { return histogram_; }
     HitDepictionDelegate* depictionDelegate() const { return delegate_; }
 
+    // An action on the selected rows (Refine, Overlay, ...): a button in the filter bar and an
+    // entry of the table's context menu. Its owner keeps it enabled or not.
+    void addSelectionAction(QAction* action);
+
     // The store ids of the selected rows, in table order.
     QList<qint64> selectedRowIds() const;
 
@@ -43,9 +63,22 @@ public:
     // Shows the histogram of a numeric data column over the visible rows.
     void showHistogram(int dataColumn);
 
+    // The structure and interaction fields; applying them emits storeFilterRequested (or clears
+    // the store filter when they are empty). The answer comes back through setStoreFilterResult.
+    HitStoreFilter storeFilterFromBar() const;
+    void applyStoreFilterFromBar();
+    // The residues the interaction field offers (those the store has contacts with).
+    void setResidues(const QStringList& residues);
+    // The store's answer to request: the ids that pass; a stale request (a newer one was made, or
+    // the filters were cleared) is ignored.
+    void setStoreFilterResult(int request, const std::vector<std::int64_t>& ids);
+    void setStoreFilterError(int request, const QString& message);
+    bool storeFilterPending() const { return pendingRequest_ != 0; }
+
 signals:
     void selectionChanged(const QList<qint64>& rowIds);
     void exportRequested(const QList<qint64>& rowIds);
+    void storeFilterRequested(int request, const pw::HitStoreFilter& filter);
 
 private:
     void fillColumnChooser();
@@ -61,7 +94,15 @@ private:
     QLineEdit* rangeMin_;
     QLineEdit* rangeMax_;
     QPushButton* exportButton_;
+    QHBoxLayout* bar_ = nullptr;
     QLabel* status_;
+    QLineEdit* structurePattern_;
+    QComboBox* structureSyntax_;
+    QComboBox* interactionResidue_;
+    QComboBox* interactionKind_;
+    int lastRequest_ = 0;
+    int pendingRequest_ = 0; // 0: none in flight
+    QString storeFilterNote_; // shown in the status line: what the store filter is, or its error
 };
 
 } // namespace pw

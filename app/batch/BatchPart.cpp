@@ -36,6 +36,20 @@ void BatchPart::install(PartContext& context) {
             [this](bool locked) { refineAllAction_->setEnabled(!locked); });
     connect(&context.document(), &Document::deviceChanged, this, &BatchPart::updateDeviceTips);
     updateDeviceTips();
+    // Poses another part hands over (the Hits panel's selection) become the ligands and are
+    // refined as one batch.
+    context.setPoseTaker(QStringLiteral("refine"), [this](std::vector<Molecule> poses) {
+        if (context_->jobs().ligandsLocked()) {
+            context_->showError(tr("A refinement is running: wait for it or cancel it first."));
+            return;
+        }
+        QStringList paths;
+        for (size_t i = 0; i < poses.size(); ++i)
+            paths << QString();
+        context_->undoStack()->clear(); // the commands refer to the old ligands
+        context_->document().setLigands(std::move(poses), paths);
+        refineAll();
+    });
 }
 
 bool BatchPart::runStep(const QString& step, const std::function<void(bool ok)>& done) {

@@ -3,6 +3,7 @@
 #include "StructureDepictionView.h"
 #include "chem/Depiction2D.h"
 #include "hits/HitExport.h"
+#include "hits/HitFilter.h"
 
 #include <QPainter>
 
@@ -72,10 +73,71 @@ std::string whereIds(QList<qint64> ids) {
     return where;
 }
 
+namespace {
+
+std::string quoted(const QString& text) {
+    std::string out = "'";
+    for (char c : text.trimmed().toStdString()) {
+        out += c;
+        if (c == '\'')
+            out += c;
+    }
+    return out + "'";
+}
+
+} // namespace
+
+std::string storeFilterExpression(const HitStoreFilter& filter) {
+    std::string where;
+    if (!filter.pattern.trimmed().isEmpty())
+        where = (filter.smarts ? "smarts(" : "substructure(") + quoted(filter.pattern) + ")";
+    if (!filter.residue.trimmed().isEmpty()) {
+        const QString kind = filter.kind.isEmpty() ? QStringLiteral("interacts") : filter.kind;
+        where += (where.empty() ? "" : " and ") + kind.toStdString() + "(" +
+                 quoted(filter.residue) + ")";
+    }
+    return where;
+}
+
+std::vector<std::int64_t> matchingHitIds(const hits::HitStore& store, const std::string& where) {
+    const hits::SqlFragment w = hits::compileWhere(where, store);
+    hits::Statement q = store.prepare("SELECT id FROM poses WHERE " + w.sql);
+    for (size_t i = 0; i < w.params.size(); ++i)
+        q.bind(int(i) + 1, w.params[i]);
+    std::vector<std::int64_t> ids;
+    while (q.step())
+        ids.push_back(q.integer(0));
+    return ids;
+}
+
+QStringList contactResidues(const hits::HitStore& store) {
+    hits::Statement q = store.prepare(
+        "SELECT DISTINCT coalesce(chain, ''), residue, residue_number FROM interactions "
+        "ORDER BY 1, 3, 2");
+    std::vector<std::pair<QString, QString>> found; // (chain, residue)
+    while (q.step())
+        found.emplace_back(QString::fromStdString(q.text(0)).trimmed(),
+                           QString::fromStdString(q.text(1)));
+    const bool chains = std::any_of(found.begin(), found.end(), [&](const auto& r) {
+        return r.first != found.front().first;
+    });
+    QStringList labels;
+    for (const auto& [chain, residue] : found)
+        labels << (chains && !chain.isEmpty() ? chain + QLatin1Char(':') + residue : residue);
+    labels.removeDuplicates();
+    return labels;
+}
+
 long exportHitIdsToSdf(const hits::HitStore& store, const QList<qint64>& ids, const std::string& path) {
     hits::Selection selection;
     selection.where = whereIds(ids);
     return hits::exportSdf(store, selection, path);
+}
+
+long exportHitIdsToCsv(const hits::HitStore& store, const QList<qint64>& ids, const std::string& path) {
+    hits::Selection selection;
+    selection.where = whereIds(ids);
+    return hits::exportCsv(store, selection, path);
 }
 
 HitDepictionDelegate::Depictor hitDepictor() {

@@ -6,6 +6,7 @@
 
 #include "HitDepictionDelegate.h"
 #include "HitTableColumns.h"
+#include "HitTableView.h"
 #include "hits/HitStore.h"
 
 #include <QList>
@@ -28,6 +29,18 @@ inline constexpr int kMaxIdTerms = 15000;
 // Writes the poses with these ids to an SDF file (atomically, every column as an SD tag) through
 // engine/hits export; returns the number written.
 long exportHitIdsToSdf(const hits::HitStore& store, const QList<qint64>& ids, const std::string& path);
+// The same as CSV (every column, atomically).
+long exportHitIdsToCsv(const hits::HitStore& store, const QList<qint64>& ids, const std::string& path);
+
+// The engine/hits filter expression of the Hits panel's store filter: smarts('...') or
+// substructure('...') and/or KIND('RESIDUE'), joined by and (quotes in the text doubled, so the
+// text stays data); empty when the filter is empty.
+std::string storeFilterExpression(const HitStoreFilter& filter);
+// The ids of the poses an expression selects (throws hits::FilterError for a bad one).
+std::vector<std::int64_t> matchingHitIds(const hits::HitStore& store, const std::string& where);
+// The residues the store records contacts with, in chain and number order: "ASP86", or
+// "A:ASP86" when the contacts span several chains.
+QStringList contactResidues(const hits::HitStore& store);
 
 // A depictor for HitTableView: RDKit's 2D coordinates drawn as StructureDepictionView draws them;
 // a null image for a SMILES that cannot be parsed.

@@ -38,6 +38,17 @@ void OverlayPart::install(PartContext& context) {
     context.addAction(PartMenu::File, open);
     connect(panel_, &OverlayPanel::finished, this,
             [this](bool) { context_->statusBar()->showMessage(panel_->messages(), 5000); });
+    // Poses another part hands over (the Hits panel's selection): the first is the reference.
+    context.setPoseTaker(QStringLiteral("overlay"), [this](std::vector<Molecule> poses) {
+        if (poses.size() < 2)
+            return;
+        Molecule reference = std::move(poses.front());
+        poses.erase(poses.begin());
+        path_.clear(); // nothing to reopen from a file
+        dock_->show();
+        dock_->raise();
+        panel_->setMolecules(std::move(reference), std::move(poses));
+    });
 }
 
 void OverlayPart::openFile(const QString& path) {

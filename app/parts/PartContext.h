@@ -5,6 +5,8 @@
 
 #include <Qt>
 
+#include <functional>
+
 class QAction;
 class QDockWidget;
 class QMainWindow;
@@ -12,13 +14,18 @@ class QStatusBar;
 class QString;
 class QUndoStack;
 
+#include <functional> // the pose hand-off between parts
+#include <vector>
+
 namespace pw {
 
+class BoxEditor;
 class Document;
 class JobRunner;
 class MoleculeView;
 class SettingsPanel;
 class TargetBuilder;
+struct Molecule;
 
 // The frame's menus a part may add actions to.
 enum class PartMenu {
@@ -51,6 +58,17 @@ public:
     virtual void addDock(QDockWidget* dock, Qt::DockWidgetArea area, bool startHidden) = 0;
     // Adds an action to a menu of the frame, and to the main tool bar when onToolBar.
     virtual void addAction(PartMenu menu, QAction* action, bool onToolBar = false) = 0;
+
+    // Poses one part hands to another without either naming the other (the Hits panel's
+    // selection to refinement, overlay or docking). The part that takes a kind registers its
+    // taker at install: "refine" (minimize them), "overlay" (the first is the reference, the rest
+    // are fitted on it), "dock" (dock them again). handPoses is false when no part takes the
+    // kind; a giver disables its action then (hasPoseTaker).
+    using PoseTaker = std::function<void(std::vector<Molecule> poses)>;
+    virtual void setPoseTaker(const QString& kind, PoseTaker taker) = 0;
+    virtual bool hasPoseTaker(const QString& kind) const = 0;
+    virtual bool handPoses(const QString& kind, std::vector<Molecule> poses) = 0;
+
     // Shows an error the way the frame does (dialog unless turned off, lastError, errorOccurred).
     virtual void showError(const QString& message) = 0;
     // The folder of the last file opened, where file dialogs start; parts update it too.
@@ -63,6 +81,13 @@ public:
     virtual void showDocumentLigands() = 0;
     // The ligand list ordered best affinity first (View > Rank ligands by affinity).
     virtual void rankLigandsByAffinity() = 0;
+    // A part's own box fields (e.g. docking's): they set the document's one search box the way
+    // the settings panel's do (around the ligand, residues, a config file, typed, dragged with
+    // the frame's Edit box toggle) and show it whenever it changes.
+    virtual void connectBoxEditor(BoxEditor* editor) = 0;
+    // Another part's scripted step (e.g. "minimize" after docking), as the command line runs it:
+    // false when no installed part has it.
+    virtual bool runStep(const QString& step, const std::function<void(bool ok)>& done) = 0;
 };
 
 } // namespace pw

@@ -13,6 +13,19 @@ BatchStatus Backend::dock(const dock::DockTarget& target, const std::vector<Mole
     return dock::dockLigands(target, ligands, options, results, progress, reference, firstLigand);
 }
 
+void Backend::scoreExact(const DockingTarget& target, const std::vector<Molecule>& ligands,
+                         std::vector<VinaScore>& results) {
+    results.assign(ligands.size(), {});
+    for (size_t i = 0; i < ligands.size(); ++i) {
+        LigandScorer scorer(ligands[i], target.scoring(), target.receptor());
+        std::vector<Vec3> coords;
+        coords.reserve(ligands[i].atoms.size());
+        for (const Atom& a : ligands[i].atoms)
+            coords.push_back(a.position);
+        results[i] = scorer.finalScore(coords);
+    }
+}
+
 BatchStatus Backend::overlay(const shape::ShapeModel& reference,
                              const std::vector<shape::ShapeModel>& fits,
                              const shape::OverlayOptions& options, bool scoreOnly,

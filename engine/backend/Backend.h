@@ -27,6 +27,10 @@ struct MinimizeBatchOptions {
     // Device memory the batch may use beyond the receptor maps, in bytes (0 = all that is free);
     // larger batches go in smaller chunks (backend/DeviceMemoryBudget). The CPU ignores it.
     std::size_t maxDeviceBytes = 0;
+    // Report start and minimized poses with the mover's grid (Vina's grid-mode numbers) instead
+    // of the exact pair sums every device reports by default (one pose, one number). The tests
+    // that compare the float GPU minimizer with the double CPU one on the same maps use it.
+    bool gridReport = false;
 };
 
 class Backend {
@@ -52,6 +56,13 @@ public:
                              std::vector<dock::LigandDockResult>& results,
                              Progress* progress = nullptr, const Molecule* reference = nullptr,
                              long firstLigand = 0);
+
+    // Vina's reported numbers for every ligand as posed (vina --score_only: exact pair sums over
+    // the receptor atoms, unbound = own intra), results[i] for ligands[i]. The CPU also fills
+    // the per-term breakdown (VinaScore::terms); a GPU fills inter, intra and the out-of-box
+    // penalty only. The default runs LigandScorer::finalScore on the calling thread.
+    virtual void scoreExact(const DockingTarget& target, const std::vector<Molecule>& ligands,
+                            std::vector<VinaScore>& results);
 
     // Gaussian shape overlay: the reference (and options) prepared once on the device, then
     // overlaid against as many batches of fits as the caller has (bounded memory for big files).

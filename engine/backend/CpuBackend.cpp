@@ -35,10 +35,25 @@ public:
             RefinementOptions ro = options.refinement;
             if (progress)
                 ro.minimize.cancel = &progress->cancel;
-            results[i] = refinePose(lig, options.exact || !target.grid() ? exact : grid, exact, ro);
+            const bool onGrid = !options.exact && target.grid();
+            results[i] = refinePose(lig, onGrid ? grid : exact,
+                                    onGrid && options.gridReport ? grid : exact, ro);
             const long d = ++done;
             if (progress && progress->onProgress)
                 progress->onProgress(d, total);
+        });
+    }
+
+    void scoreExact(const DockingTarget& target, const std::vector<Molecule>& ligands,
+                    std::vector<VinaScore>& results) override {
+        results.assign(ligands.size(), {});
+        parallelFor(static_cast<long>(ligands.size()), threads_, [&](long i) {
+            LigandScorer scorer(ligands[i], target.scoring(), target.receptor());
+            std::vector<Vec3> coords;
+            coords.reserve(ligands[i].atoms.size());
+            for (const Atom& a : ligands[i].atoms)
+                coords.push_back(a.position);
+            results[i] = scorer.finalScore(coords);
         });
     }
 

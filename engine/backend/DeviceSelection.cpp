@@ -1,6 +1,9 @@
 #include "DeviceSelection.h"
 
 #include "core/InputError.h"
+#include "parallel/MultiDeviceBackend.h"
+
+#include <algorithm>
 
 #include <charconv>
 
@@ -17,7 +20,29 @@ DeviceRequest parseDeviceRequest(const std::string& text) {
         r.kind = DeviceRequest::Kind::Cpu;
     else if (text == "cuda")
         r.kind = DeviceRequest::Kind::Cuda;
-    else if (text.rfind("cuda:", 0) == 0) {
+    else if (text == "cuda:all") {
+        r.kind = DeviceRequest::Kind::Cuda;
+        r.allDevices = true;
+    } else if (text.rfind("cuda:", 0) == 0 && text.find(',') != std::string::npos) {
+        // cuda:0,2: distinct indices, comma-separated.
+        r.kind = DeviceRequest::Kind::Cuda;
+        size_t pos = 5;
+        while (true) {
+            const size_t comma = std::min(text.find(',', pos), text.size());
+            int i = -1;
+            auto [p, ec] = std::from_chars(text.data() + pos, text.data() + comma, i);
+            if (ec != std::errc() || p != text.data() + comma || comma == pos || i < 0 ||
+                std::find(r.indices.begin(), r.indices.end(), i) != r.indices.end())
+                throw InputError("--device", 0,
+                                 "expected auto, cpu, cuda or cuda:N, got '" + text +
+                                     "' (several GPUs: cuda:all or distinct indices cuda:0,2)");
+            r.indices.push_back(i);
+            if (comma == text.size())
+                break;
+            pos = comma + 1;
+        }
+        r.index = r.indices.front();
+    } else if (text.rfind("cuda:", 0) == 0) {
         r.kind = DeviceRequest::Kind::Cuda;
         const char* b = text.data() + 5;
         const char* e = text.data() + text.size();
@@ -31,8 +56,47 @@ DeviceRequest parseDeviceRequest(const std::string& text) {
     return r;
 }
 
+namespace {
+
+// cuda:all / cuda:N,M: a backend per usable GPU; one GPU alone is used as such.
+std::unique_ptr<Backend> createMultiBackend(const DeviceRequest& request, int cpuThreads,
+                                            std::string& note) {
+    std::string why;
+    std::vector<int> wanted = request.indices;
+    if (request.allDevices)
+        for (const CudaDeviceInfo& d : cudaDevices(&why))
+            wanted.push_back(d.index);
+    std::vector<std::unique_ptr<Backend>> gpus;
+    std::string left;
+    for (int i : wanted) {
+        std::string reason;
+        if (auto gpu = makeCudaBackend(i, reason))
+            gpus.push_back(std::move(gpu));
+        else
+            left += (left.empty() ? "" : "; ") + reason;
+    }
+    const std::string leftOut = left.empty() ? "" : " (left out: " + left + ")";
+    if (gpus.empty()) {
+        auto cpu = makeCpuBackend(cpuThreads);
+        note = "device: " + (left.empty() ? why : left) + "; using the " + cpu->description();
+        return cpu;
+    }
+    if (gpus.size() == 1) {
+        note = "device: " + gpus.front()->description() + leftOut;
+        return std::move(gpus.front());
+    }
+    auto multi = std::make_unique<MultiDeviceBackend>(std::move(gpus));
+    note = "device: " + multi->description() + leftOut;
+    return multi;
+}
+
+} // namespace
+
 std::unique_ptr<Backend> createBackend(const DeviceRequest& request, int cpuThreads,
                                        std::string& note) {
+    if (request.kind == DeviceRequest::Kind::Cuda &&
+        (request.allDevices || request.indices.size() > 1))
+        return createMultiBackend(request, cpuThreads, note);
     if (request.kind != DeviceRequest::Kind::Cpu) {
         std::string why;
         if (auto gpu = makeCudaBackend(request.index, why)) {

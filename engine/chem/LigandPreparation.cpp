@@ -69,6 +69,10 @@ Molecule largestFragment(const Molecule& m) {
 // C-N 1.47, C-C 1.54 Å; double and aromatic bonds are 1.20-1.40 Å). That is a PDB ligand;
 // sanitizing it as drawn would saturate every ring with hydrogens.
 bool lacksBondOrders(const Molecule& m) {
+    // A 2D drawing's bond lengths are the drawer's (Open Babel's cubane is drawn with 1.0 Å
+    // bonds): they tell nothing about bond orders.
+    if (isFlat(m))
+        return false;
     for (const Atom& a : m.atoms)
         if (a.element == 1)
             return false;

@@ -63,6 +63,7 @@ protected:
 private:
     void readAtom(std::string_view line, Molecule& out, long declared);
     void readBond(std::string_view line, Molecule& out);
+    void readAtomAttribute(std::string_view line, Molecule& out, long& atom, long& left);
 
     long record_ = 0;
     std::vector<std::string_view> tokens_;
@@ -108,7 +109,8 @@ bool Mol2Reader::readRecord(Molecule& out) {
     const long countsLine = lines_.lineNumber();
     out.atoms.reserve(static_cast<size_t>(std::min<long>(atoms, 1 << 16)));
 
-    enum class Section { Other, Atom, Bond } section = Section::Other;
+    enum class Section { Other, Atom, Bond, AtomAttributes } section = Section::Other;
+    long attributeAtom = -1, attributesLeft = 0; // UNITY_ATOM_ATTR: the atom being described
     while (lines_.next(line)) {
         if (text::startsWith(line, "@<TRIPOS>")) {
             std::string_view s = text::trim(line.substr(9));
@@ -116,7 +118,11 @@ bool Mol2Reader::readRecord(Molecule& out) {
                 lines_.pushBack();
                 break;
             }
-            section = s == "ATOM" ? Section::Atom : s == "BOND" ? Section::Bond : Section::Other;
+            section = s == "ATOM"              ? Section::Atom
+                      : s == "BOND"            ? Section::Bond
+                      : s == "UNITY_ATOM_ATTR" ? Section::AtomAttributes
+                                               : Section::Other;
+            attributesLeft = 0;
             continue;
         }
         std::string_view t = text::trim(line);
@@ -126,6 +132,8 @@ bool Mol2Reader::readRecord(Molecule& out) {
             readAtom(t, out, atoms);
         else if (section == Section::Bond)
             readBond(t, out);
+        else if (section == Section::AtomAttributes)
+            readAtomAttribute(t, out, attributeAtom, attributesLeft);
     }
     if (static_cast<long>(out.atoms.size()) != atoms)
         lines_.fail(countsLine, "the counts line declares " + std::to_string(atoms) +
@@ -137,7 +145,37 @@ bool Mol2Reader::readRecord(Molecule& out) {
                                     std::to_string(out.bonds.size()));
     if (out.atoms.empty())
         lines_.fail(moleculeLine, "molecule has no atoms; expected an @<TRIPOS>ATOM section");
+    repairRecord(out, moleculeLine);
     return true;
+}
+
+// @<TRIPOS>UNITY_ATOM_ATTR: "ATOM_ID COUNT", then COUNT lines "NAME VALUE". Open Babel writes the
+// formal charges there ("charge -1"); other attributes are skipped.
+void Mol2Reader::readAtomAttribute(std::string_view line, Molecule& out, long& atom,
+                                   long& left) {
+    text::split(line, tokens_);
+    if (left == 0) {
+        long id = 0;
+        if (tokens_.size() < 2 || !text::toLong(tokens_[0], id) ||
+            !text::toLong(tokens_[1], left) || left < 0)
+            lines_.fail("expected a UNITY_ATOM_ATTR header (atom id, number of attributes), "
+                        "found " +
+                        text::quote(line, 60));
+        auto it = idToIndex_.find(id);
+        if (it == idToIndex_.end())
+            lines_.fail("UNITY_ATOM_ATTR names atom id " + std::to_string(id) +
+                        ", which @<TRIPOS>ATOM does not have");
+        atom = it->second;
+        return;
+    }
+    --left;
+    if (tokens_.size() >= 2 && tokens_[0] == "charge") {
+        int charge = 0;
+        if (!text::toInt(tokens_[1], charge) || charge < -8 || charge > 8)
+            lines_.fail("expected a formal charge (an integer) after 'charge', found " +
+                        text::quote(line, 60));
+        out.atoms[atom].formalCharge = charge;
+    }
 }
 
 void Mol2Reader::readAtom(std::string_view line, Molecule& out, long declared) {

@@ -26,6 +26,11 @@ struct ReadOptions {
     int maxAtoms = 1000000;
     // SMILES without coordinates get 3D coordinates (RDKit ETKDG + MMFF) when true.
     bool embedSmiles = true;
+    // Checked on the graph before any 3D embedding (which can run for many minutes on a large
+    // molecule, and can only be stopped between attempts): larger SMILES records are refused
+    // with a message (the ligand limits of LigandPreparationOptions).
+    int maxEmbedHeavyAtoms = 1000;
+    int maxEmbedTorsions = 64;
 };
 
 class MoleculeReader {

@@ -5,6 +5,7 @@
 #include "TextFields.h"
 #include "core/BondPerception.h"
 #include "core/InputError.h"
+#include "core/RingClosure.h"
 
 #include <cctype>
 #include <unordered_map>
@@ -56,6 +57,7 @@ protected:
 private:
     void readRemark(std::string_view line, Molecule& out);
     void finishTree(Molecule& out);
+    void bondRingClosures(Molecule& out, const std::vector<int>& owner);
 
     std::string stem_;
     bool multi_ = false;
@@ -66,6 +68,7 @@ private:
     std::vector<int> openNodes_;         // ROOT/BRANCH scopes not closed yet
     bool inRoot_ = false;
     std::unordered_map<int, int> serialToIndex_;
+    std::vector<long> atomLines_; // line of each atom read, for messages
     PdbAtomFields fields_;
     PdbResidueTracker residues_;
 };
@@ -76,6 +79,7 @@ bool PdbqtReader::readRecord(Molecule& out) {
     openNodes_.clear();
     inRoot_ = false;
     serialToIndex_.clear();
+    atomLines_.clear();
     residues_.reset();
     bool inModel = false, sawContent = false;
     long startLine = 0;
@@ -113,13 +117,18 @@ bool PdbqtReader::readRecord(Molecule& out) {
             a.serial = fields_.serial;
             a.position = fields_.position;
             a.residue = residue;
-            std::string_view type = text::trim(text::columns(line, 78, 79));
+            // Columns 78-80 as Vina reads them: Meeko's ring-closure types (CG0..CG3) take three.
+            std::string_view type = text::trim(text::columns(line, 78, 80));
             if (type.empty())
                 lines_.fail("expected an AutoDock atom type in columns 78-79 (C, A, N, NA, OA, "
                             "HD, ...), found nothing");
+            if (type == "W" && out.torsionTree)
+                lines_.fail("atom type W: hydrated ligands (Vina 1.2 / AutoDock-GPU hydrated "
+                            "docking, Meeko -w) are not supported; expected a ligand without "
+                            "W water pseudo-atoms (prepare it without -w)");
             a.ad4Type.assign(type);
             a.element = elementOfAd4Type(type);
-            if (a.element == 0)
+            if (a.element == 0 && closureDummyIndex(type) < 0)
                 lines_.fail("unknown AutoDock atom type " + text::quote(type) +
                             " in columns 78-79; expected C, A, N, NA, OA, S, SA, HD, ... or an "
                             "element symbol");
@@ -136,6 +145,7 @@ bool PdbqtReader::readRecord(Molecule& out) {
                                 " is used twice; BRANCH records need unique serials");
             }
             out.atoms.push_back(std::move(a));
+            atomLines_.push_back(lines_.lineNumber());
             requireAtomLimit(static_cast<long>(out.atoms.size()), lines_.lineNumber());
         } else if (text::startsWith(line, "ROOT")) {
             if (out.torsionTree)
@@ -205,10 +215,12 @@ bool PdbqtReader::readRecord(Molecule& out) {
                                "ligand");
     if (inModel && !atRecordEnd_)
         lines_.fail("unexpected end of file, expected ENDMDL");
-    if (out.torsionTree)
+    if (out.torsionTree) {
         finishTree(out);
-    else
+    } else {
         perceiveBonds(out);
+        bondRingClosures(out, std::vector<int>(out.atoms.size(), 0));
+    }
     markAmmoniumCharges(out);
     return true;
 }
@@ -289,6 +301,44 @@ void PdbqtReader::finishTree(Molecule& out) {
         const TorsionNode& node = tree.nodes[n];
         out.bonds.push_back(Bond{node.axisParentAtom, node.axisChildAtom, BondOrder::Single, true});
     }
+    bondRingClosures(out, owner);
+}
+
+// A Gn pseudo-atom has no element: distance perception may bond it to anything. Its one bond is
+// to the nearest CGn carbon of its own rigid fragment (Meeko places it 1.5 Å from that carbon, on
+// the partner carbon's spot); then the closures must pair up (core/RingClosure.h).
+void PdbqtReader::bondRingClosures(Molecule& out, const std::vector<int>& owner) {
+    if (!hasRingClosures(out))
+        return;
+    std::erase_if(out.bonds, [&](const Bond& b) {
+        return isClosureDummy(out.atoms[b.a]) || isClosureDummy(out.atoms[b.b]);
+    });
+    // Å: C-C is 1.5; a CGn much closer than a bond is the partner carbon the Gn stands on.
+    constexpr double kMaxHostDistance = 2.0, kMinHostDistance = 0.5;
+    const int n = static_cast<int>(out.atoms.size());
+    for (int g = 0; g < n; ++g) {
+        const int k = closureDummyIndex(out.atoms[g].ad4Type);
+        if (k < 0)
+            continue;
+        int host = -1;
+        double best = kMaxHostDistance;
+        for (int c = 0; c < n; ++c) {
+            if (closureCarbonIndex(out.atoms[c].ad4Type) != k || owner[c] != owner[g])
+                continue;
+            const double d = (out.atoms[c].position - out.atoms[g].position).norm();
+            if (d > kMinHostDistance && d < best) {
+                best = d;
+                host = c;
+            }
+        }
+        if (host >= 0)
+            out.bonds.push_back(Bond{host, g, BondOrder::Single, false});
+    }
+    std::vector<ClosureBond> closures;
+    int atom = -1;
+    const std::string problem = findRingClosures(out, closures, &atom);
+    if (!problem.empty())
+        lines_.fail(atom >= 0 ? atomLines_[atom] : 0, problem);
 }
 
 } // namespace

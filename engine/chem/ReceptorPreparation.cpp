@@ -2,6 +2,7 @@
 
 #include "Ad4Typing.h"
 #include "RdkitConvert.h"
+#include "ReceptorProtonation.h"
 #include "core/BondPerception.h"
 #include "core/InputError.h"
 #include "core/Rings.h"
@@ -33,6 +34,15 @@ double shortBondLimit(int e1, int e2) {
     return 0.0; // other pairs never decide sp2 here
 }
 
+bool hasPolarHydrogens(const Molecule& m) {
+    for (const Bond& b : m.bonds) {
+        const int x = m.atoms[b.a].element, y = m.atoms[b.b].element;
+        if ((x == 1 && (y == 7 || y == 8)) || (y == 1 && (x == 7 || x == 8)))
+            return true;
+    }
+    return false;
+}
+
 std::string receptorName(const Molecule& m) {
     return m.sourceFile.empty() ? (m.name.empty() ? std::string("<receptor>") : m.name)
                                 : m.sourceFile;
@@ -52,19 +62,23 @@ Molecule prepareReceptor(const Molecule& input, const ReceptorPreparationOptions
     }
     if (m.bonds.empty())
         perceiveBonds(m);
+    if (!hasPolarHydrogens(m)) {
+        const std::string refusal = "receptor " + receptorName(m) +
+                                    " has no polar hydrogens: add them (e.g. reduce, pdbfixer, "
+                                    "or openbabel -h) or give a PDBQT";
+        if (!options.addPolarHydrogens)
+            throw InputError(m.sourceFile, 0, refusal);
+        const ProtonationReport report = addPolarHydrogens(m, options.pH);
+        if (report.hydrogensAdded == 0)
+            throw InputError(m.sourceFile, 0,
+                             refusal + " (it has no standard amino-acid residues to protonate)");
+        if (options.note)
+            options.note(InputError::format(m.sourceFile, 0,
+                                            "receptor had no polar hydrogens: " +
+                                                report.summary(options.pH)));
+    }
     const int n = static_cast<int>(m.atoms.size());
     const auto adj = m.neighbours();
-
-    bool polarH = false;
-    for (int i = 0; i < n && !polarH; ++i)
-        if (m.atoms[i].element == 1)
-            for (int nb : adj[i])
-                polarH = polarH || m.atoms[nb].element == 7 || m.atoms[nb].element == 8;
-    if (!polarH)
-        throw InputError(m.sourceFile, 0,
-                         "receptor " + receptorName(m) +
-                             " has no polar hydrogens: add them (e.g. reduce, pdbfixer, or "
-                             "openbabel -h) or give a PDBQT");
 
     // Short (multiple or aromatic) bonds from geometry.
     std::vector<bool> shortBond(m.bonds.size(), false);
@@ -103,7 +117,7 @@ Molecule prepareReceptor(const Molecule& input, const ReceptorPreparationOptions
         if (a.element != 6 || !sp2[i])
             continue;
         std::vector<int> bareO, nh;
-        bool carbonyl = false;
+        bool carbonyl = false, imine = false;
         for (int nb : adj[i]) {
             bool isShort = shortBond[m.findBond(i, nb)];
             if (m.atoms[nb].element == 8 && count(nb) == 1)
@@ -112,10 +126,13 @@ Molecule prepareReceptor(const Molecule& input, const ReceptorPreparationOptions
                 carbonyl = true;
             if (m.atoms[nb].element == 7 && count(nb) == 3 && isShort)
                 nh.push_back(nb);
+            // An =N- or =NH (two connections, not in a ring): a neutral amidine or guanidine.
+            if (m.atoms[nb].element == 7 && count(nb) == 2 && !rings.atomInRing[nb])
+                imine = true;
         }
         if (bareO.size() == 2)
             m.atoms[bareO[1]].formalCharge = -1; // carboxylate (Asp, Glu, C-terminus)
-        else if (!carbonyl && nh.size() >= 2)
+        else if (!carbonyl && !imine && nh.size() >= 2)
             m.atoms[nh[0]].formalCharge = 1; // guanidinium (Arg), imidazolium (His+)
     }
 

@@ -1,5 +1,6 @@
 #include "RecordReader.h"
 
+#include "StructureRepair.h"
 #include "TextFields.h"
 #include "core/InputError.h"
 
@@ -36,10 +37,13 @@ bool RecordReader::next(Molecule& out) {
     for (;;) {
         try {
             clearMolecule(out);
+            repairNote_.clear();
             if (!readRecord(out))
                 return false;
             ++read_;
             out.sourceFile = path_;
+            if (!repairNote_.empty() && options_.warn)
+                options_.warn(repairNote_);
             return true;
         } catch (const InputError& e) {
             if (!multiRecord())
@@ -50,6 +54,12 @@ bool RecordReader::next(Molecule& out) {
             skipToNextRecord();
         }
     }
+}
+
+void RecordReader::repairRecord(Molecule& out, long line) {
+    const std::vector<std::string> changes = repairStructure(out);
+    if (!changes.empty())
+        repairNote_ = repairWarning(path_, line, out, changes);
 }
 
 void RecordReader::requireUtf8(std::string_view s, long line, const char* what) const {

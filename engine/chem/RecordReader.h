@@ -37,8 +37,13 @@ protected:
     // Throws when a record has more atoms than ReadOptions::maxAtoms allows.
     void requireAtomLimit(long atoms, long line) const;
 
+    // Repairs a record just read (StructureRepair) and keeps the warning that next() reports
+    // (line: the record's first line). SDF and MOL2 call it at the end of readRecord.
+    void repairRecord(Molecule& out, long line);
+
     std::unique_ptr<std::istream> stream_;
     LineReader lines_;
+    std::string repairNote_; // the warning for the record just read; empty when none
 };
 
 // Clears a molecule for reuse, keeping the vectors' capacity (fewer allocations per record).

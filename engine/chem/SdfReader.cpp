@@ -191,6 +191,7 @@ bool SdfReader::readRecord(Molecule& out) {
         readV2000(out, atoms, bonds);
     }
     readDataItems(out);
+    repairRecord(out, start);
     return true;
 }
 
@@ -481,9 +482,11 @@ bool SdfReader::parseOne(Molecule& out, std::string& warning) {
     warning.clear();
     try {
         clearMolecule(out);
+        repairNote_.clear();
         if (!readRecord(out))
             return false;
         out.sourceFile = path_;
+        warning = repairNote_;
         return true;
     } catch (const InputError& e) {
         warning = std::string(e.what()) + " (record skipped)";

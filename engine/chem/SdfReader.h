@@ -34,8 +34,9 @@ public:
 // Parses one record cut by SdfRecordSource (thread-safe: each call has its own parser). True
 // with out filled (sourceFile = path) as next() would fill it; false with warning set to the
 // exact message next() would pass to ReadOptions::warn for this bad record (ending with
-// "(record skipped)"), or with warning empty when the text holds no record. options.warn is
-// not called: the caller reports in record order.
+// "(record skipped)"), or with warning empty when the text holds no record. A record read with
+// repairs (StructureRepair) returns true with warning set to the repair warning next() would
+// give. options.warn is not called: the caller reports in record order.
 bool parseSdfRecord(const SdfRecordText& record, const std::string& path,
                     const ReadOptions& options, Molecule& out, std::string& warning);
 

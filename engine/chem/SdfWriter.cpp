@@ -1,6 +1,7 @@
 #include "SdfWriter.h"
 
 #include "core/Element.h"
+#include "core/RingClosure.h"
 
 #include <cstdio>
 #include <string>
@@ -111,7 +112,16 @@ void writeV3000(std::string& out, const Molecule& m) {
 
 } // namespace
 
-void appendSdfRecord(std::string& out, const Molecule& m) {
+void appendSdfRecord(std::string& out, const Molecule& input) {
+    // SDF is chemistry: a macrocycle's ring-closure pseudo-atoms go, its broken bond comes back.
+    if (hasRingClosures(input)) {
+        const Molecule closed = withRingsClosed(input);
+        if (closed.atoms.size() < input.atoms.size()) {
+            appendSdfRecord(out, closed);
+            return;
+        }
+    }
+    const Molecule& m = input;
     out += titleLine(m.name);
     out += "\n  Posewrt           3D\n\n";
     if (m.atoms.size() > 999 || m.bonds.size() > 999)

@@ -2,7 +2,9 @@
 #include "SmilesReader.h"
 
 #include "RdkitConvert.h"
+#include "StructureRepair.h"
 #include "core/InputError.h"
+#include "core/RotatableBonds.h"
 
 #include <GraphMol/MolOps.h>
 #include <GraphMol/SmilesParse/SmilesParse.h>
@@ -14,13 +16,96 @@
 namespace pw {
 namespace {
 
-Molecule smilesToMolecule(const std::string& smiles, const std::string& name, bool embed,
-                          const std::string& file, long line) {
+// The SMILES as messages show it: long ones cut (a 102-nucleotide RNA is 6900 characters).
+std::string smilesLabel(const std::string& smiles) {
+    constexpr size_t kShown = 60;
+    if (smiles.size() <= kShown)
+        return "SMILES '" + smiles + "'";
+    return "SMILES '" + smiles.substr(0, kShown) + "...' (" + std::to_string(smiles.size()) +
+           " characters)";
+}
+
+// Refuses, from the graph alone, what is too large to embed in 3D: the embedding is the one
+// step that can run for minutes, and RDKit can stop it only between attempts.
+void checkEmbeddable(const RDKit::RWMol& mol, const Molecule& origin, const std::string& label,
+                     const ReadOptions& limits) {
+    Molecule graph = fromRdkit(mol, origin);
+    const int heavy = graph.heavyAtomCount();
+    if (heavy > limits.maxEmbedHeavyAtoms)
+        throw InputError(origin.sourceFile, origin.sourceRecord,
+                         label + " has " + std::to_string(heavy) +
+                             " heavy atoms; 3D coordinates are generated for at most " +
+                             std::to_string(limits.maxEmbedHeavyAtoms) +
+                             " (a ligand): give it with 3D coordinates (SDF, MOL2, PDB)");
+    const int torsions = markRotatableBonds(graph);
+    if (torsions > limits.maxEmbedTorsions)
+        throw InputError(origin.sourceFile, origin.sourceRecord,
+                         label + " has " + std::to_string(torsions) +
+                             " torsions; 3D coordinates are generated for at most " +
+                             std::to_string(limits.maxEmbedTorsions) +
+                             " (a ligand): give it with 3D coordinates (SDF, MOL2, PDB)");
+}
+
+// A SMILES that RDKit parses but cannot sanitize (Open Babel's aromatic chains such as "ccc",
+// a four-valent N written without its charge): its graph through StructureRepair, sanitized
+// again; the repair is reported through options.warn. Null when it cannot be mended.
+std::unique_ptr<RDKit::RWMol> repairedSmiles(const std::string& smiles, const Molecule& origin,
+                                             const ReadOptions& options) {
+    std::unique_ptr<RDKit::RWMol> raw;
+    try {
+        raw.reset(RDKit::SmilesToMol(smiles, 0, /*sanitize=*/false));
+    } catch (const std::exception&) {
+        return nullptr;
+    }
+    if (!raw || raw->getNumAtoms() == 0)
+        return nullptr;
+    Molecule graph = origin;
+    for (const RDKit::Atom* ra : raw->atoms()) {
+        Atom a;
+        a.element = ra->getAtomicNum();
+        a.formalCharge = ra->getFormalCharge();
+        a.aromatic = ra->getIsAromatic();
+        graph.atoms.push_back(a);
+    }
+    for (const RDKit::Bond* rb : raw->bonds()) {
+        BondOrder o = BondOrder::Single;
+        switch (rb->getBondType()) {
+        case RDKit::Bond::DOUBLE: o = BondOrder::Double; break;
+        case RDKit::Bond::TRIPLE: o = BondOrder::Triple; break;
+        case RDKit::Bond::AROMATIC: o = BondOrder::Aromatic; break;
+        case RDKit::Bond::SINGLE: break;
+        default: return nullptr; // dative, zero-order...: not ours to mend
+        }
+        graph.bonds.push_back(Bond{static_cast<int>(rb->getBeginAtomIdx()),
+                                   static_cast<int>(rb->getEndAtomIdx()), o});
+    }
+    const std::vector<std::string> changes = repairStructure(graph);
+    if (changes.empty())
+        return nullptr;
+    std::unique_ptr<RDKit::RWMol> mol = toRdkit(graph);
+    for (const RDKit::Atom* ra : raw->atoms()) { // bracket atoms keep their hydrogen counts
+        RDKit::Atom* a = mol->getAtomWithIdx(ra->getIdx());
+        a->setNumExplicitHs(ra->getNumExplicitHs());
+        a->setNoImplicit(ra->getNoImplicit());
+    }
+    try {
+        RDKit::MolOps::sanitizeMol(*mol);
+    } catch (const std::exception&) {
+        return nullptr;
+    }
+    if (options.warn)
+        options.warn(repairWarning(origin.sourceFile, origin.sourceRecord, origin, changes));
+    return mol;
+}
+
+Molecule smilesToMolecule(const std::string& smiles, const std::string& name,
+                          const ReadOptions& options, const std::string& file, long line) {
+    const bool embed = options.embedSmiles;
     Molecule origin;
     origin.name = name;
     origin.sourceFile = file;
     origin.sourceRecord = line;
-    const std::string label = "SMILES '" + smiles + "'";
+    const std::string label = smilesLabel(smiles);
 
     // RDKit prints parse and sanitization errors itself; we report them once, our way.
     RDLog::LogStateSetter quiet;
@@ -28,7 +113,9 @@ Molecule smilesToMolecule(const std::string& smiles, const std::string& name, bo
     try {
         mol.reset(RDKit::SmilesToMol(smiles));
     } catch (const std::exception& e) {
-        throw InputError(file, line, label + " is not a valid molecule (" + e.what() + ")");
+        mol = repairedSmiles(smiles, origin, options);
+        if (!mol)
+            throw InputError(file, line, label + " is not a valid molecule (" + e.what() + ")");
     }
     if (!mol)
         throw InputError(file, line, "cannot parse " + label + ": expected a SMILES string");
@@ -36,7 +123,13 @@ Molecule smilesToMolecule(const std::string& smiles, const std::string& name, bo
         throw InputError(file, line, label + " has no atoms");
 
     RDKit::MolOps::addHs(*mol);
+    if (static_cast<long>(mol->getNumAtoms()) > options.maxAtoms)
+        throw InputError(file, line,
+                         moleculeLabel(origin) + " has " + std::to_string(mol->getNumAtoms()) +
+                             " atoms with hydrogens; at most " + std::to_string(options.maxAtoms) +
+                             " are accepted");
     if (embed) {
+        checkEmbeddable(*mol, origin, label, options);
         embed3D(*mol, origin);
     }
     Molecule out = fromRdkit(*mol, origin);
@@ -78,14 +171,7 @@ public:
             if (name.empty())
                 name = stem_ + "_" + std::to_string(line_);
             try {
-                Molecule m = smilesToMolecule(smiles, name, options_.embedSmiles, path_, line_);
-                if (static_cast<int>(m.atoms.size()) > options_.maxAtoms)
-                    throw InputError(path_, line_,
-                                     "molecule '" + name + "' has " +
-                                         std::to_string(m.atoms.size()) +
-                                         " atoms with hydrogens; at most " +
-                                         std::to_string(options_.maxAtoms) + " are accepted");
-                out = std::move(m);
+                out = smilesToMolecule(smiles, name, options_, path_, line_);
                 ++read_;
                 return true;
             } catch (const InputError& e) {
@@ -111,7 +197,9 @@ std::unique_ptr<MoleculeReader> openSmilesReader(const std::string& path, ReadOp
 
 Molecule moleculeFromSmiles(const std::string& smiles, const std::string& name, bool embed,
                             const std::string& where) {
-    return smilesToMolecule(smiles, name, embed, where, 0);
+    ReadOptions options;
+    options.embedSmiles = embed;
+    return smilesToMolecule(smiles, name, options, where, 0);
 }
 
 } // namespace pw

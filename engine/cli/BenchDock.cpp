@@ -35,6 +35,7 @@ int runBenchDock(const std::vector<std::string>& args) {
                  {"population", OptionKind::Value},
                  {"ls-iterations", OptionKind::Value},
                  {"no-autostop", OptionKind::Flag},
+                 {"adadelta-stop", OptionKind::Value},
                  {"repeat", OptionKind::Value}});
     CommandLine cl(args, spec);
     if (!cl.positional().empty())
@@ -59,6 +60,8 @@ int runBenchDock(const std::vector<std::string>& args) {
     options.lga.localSearchIterations =
         cl.intValue("ls-iterations", options.lga.localSearchIterations, 1, 100000);
     options.lga.autoStop = !cl.flag("no-autostop");
+    // AutoDock-GPU v1.5's early stop of each ADADELTA search (its --rholb, 0.01); 0: off.
+    options.lga.adadelta.stopRhoLowerBound = cl.doubleValue("adadelta-stop", 0, 0, 1);
 
     DeviceChoice device = chooseDevice(cl, threads, "bench dock");
     const double setup0 = benchNow();

@@ -154,7 +154,9 @@ int runBench(const std::vector<std::string>& args) {
         return runBenchDock(rest);
     if (mode == "hits")
         return runBenchHits(rest);
-    throw UsageError("expected a benchmark: overlay, lingo, minimize, dock, ad4maps or hits" +
+    if (mode == "pairscore")
+        return runBenchPairScore(rest);
+    throw UsageError("expected a benchmark: overlay, lingo, minimize, dock, ad4maps, hits or pairscore" +
                      (mode.empty() ? std::string() : ", got '" + mode + "'"));
 }
 

@@ -29,6 +29,8 @@ int runDock(const std::vector<std::string>& args); // dock (DockCommand.cpp)
 int runBenchDock(const std::vector<std::string>& args); // bench dock (BenchDock.cpp)
 int runHits(const std::vector<std::string>& args);  // hit store (HitsCommand.cpp)
 int runBenchHits(const std::vector<std::string>& args); // bench hits (BenchHits.cpp)
+int runBenchPairScore(const std::vector<std::string>& args); // bench pairscore (BenchPairScore.cpp)
+int runMerge(const std::vector<std::string>& args); // merge shard outputs (MergeCommand.cpp)
 
 const std::vector<Command>& commands();
 

@@ -11,7 +11,8 @@ DeviceRequest deviceRequestOption(const CommandLine& cl) {
     try {
         return parseDeviceRequest(spec);
     } catch (const InputError&) {
-        throw UsageError("--device: expected auto, cpu, cuda or cuda:N, got '" + spec + "'");
+        throw UsageError("--device: expected auto, cpu, cuda or cuda:N, got '" + spec +
+                         "' (several GPUs: cuda:all, or distinct indices as cuda:0,2)");
     }
 }
 

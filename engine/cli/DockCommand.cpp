@@ -8,7 +8,9 @@
 #include "DockOutput.h"
 #include "DockTargetSetup.h"
 #include "Json.h"
+#include "Shard.h"
 #include "backend/Backend.h"
+#include "parallel/MultiDeviceBackend.h"
 #include "chem/AtomicFile.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
@@ -124,7 +126,9 @@ int runDock(const std::vector<std::string>& args) {
                  {"cluster-rmsd", OptionKind::Value},
                  {"poses", OptionKind::Value},
                  {"all-runs", OptionKind::Flag},
-                 {"batch", OptionKind::Value}});
+                 {"batch", OptionKind::Value},
+                 {"shard", OptionKind::Value},
+                 {"shard-block", OptionKind::Value}});
     CommandLine cl(args, spec);
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional()[0] + "'");
@@ -134,6 +138,7 @@ int runDock(const std::vector<std::string>& args) {
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const int threads = cl.intValue("threads", hw, 1, 1024);
     dock::DockOptions options = readDockOptions(cl, threads);
+    const std::optional<Shard> shard = shardOption(cl);
 
     // Ctrl-C from here on (setting up the target can take a while too) stops cleanly.
     Progress progress;
@@ -143,7 +148,10 @@ int runDock(const std::vector<std::string>& args) {
 
     DeviceChoice device = chooseDevice(cl, threads, "dock");
     // Ligands per batch: all runs of a batch go to the backend together.
-    const int batchSize = cl.intValue("batch", device.backend->isGpu() ? 256 : 8, 1, 1000000);
+    // (Several GPUs share each batch out, by work: a full batch for each.)
+    const int batchSize = cl.intValue(
+        "batch", device.backend->isGpu() ? 256 * backendDeviceCount(*device.backend) : 8, 1,
+        1000000);
 
     DockTargetSetup targetSetup(cl, files.front(), threads);
     std::optional<Molecule> reference;
@@ -165,6 +173,10 @@ int runDock(const std::vector<std::string>& args) {
     std::string lastError;
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<Molecule> raw;
+    // Each raw ligand's index in the input (all files, readable records): consecutive in a single
+    // run, consecutive within each block of a shard.
+    std::vector<long> rawIndex;
+    long read = 0; // readable records seen (a shard numbers them all, keeps its own)
     auto dockBatch = [&] {
         std::vector<Molecule> ligands(raw.size());
         std::vector<std::string> errors(raw.size());
@@ -179,7 +191,7 @@ int runDock(const std::vector<std::string>& args) {
         std::vector<long> readyIndex;
         std::vector<dock::LigandDockResult> all(raw.size());
         for (size_t i = 0; i < raw.size(); ++i) {
-            all[i].ligand = static_cast<int>(index + long(i));
+            all[i].ligand = static_cast<int>(rawIndex[i]);
             all[i].name = raw[i].name;
             all[i].error = errors[i];
             if (errors[i].empty()) {
@@ -200,11 +212,12 @@ int runDock(const std::vector<std::string>& args) {
             ready.empty() ? targetSetup.target() : targetSetup.targetFor(ready);
         while (k < ready.size() && !progress.cancelled()) {
             size_t end = k + 1;
-            while (end < ready.size() && readyIndex[end] == readyIndex[end - 1] + 1)
+            while (end < ready.size() && readyIndex[end] == readyIndex[end - 1] + 1 &&
+                   rawIndex[readyIndex[end]] == rawIndex[readyIndex[end - 1]] + 1)
                 ++end;
             batch.assign(ready.begin() + long(k), ready.begin() + long(end));
             device.backend->dock(dockTarget, batch, options, results, &progress,
-                                 reference ? &*reference : nullptr, index + readyIndex[k]);
+                                 reference ? &*reference : nullptr, rawIndex[readyIndex[k]]);
             for (size_t j = k; j < end; ++j)
                 all[readyIndex[j]] = std::move(results[j - k]);
             k = end;
@@ -225,19 +238,31 @@ int runDock(const std::vector<std::string>& args) {
             if (sdf) {
                 // The ligand's best score ranks all its poses (ties keep their cluster order),
                 // so a screen's SDF lists ligands best first, each with its poses together.
-                for (const Molecule& m : dockedPoses(ready[readyOf[i]], r, options))
-                    sdf->add(m, r.clusters.empty() ? 0.0 : r.clusters[0].bestScore);
+                const double score = r.clusters.empty() ? 0.0 : r.clusters[0].bestScore;
+                long seq = 0;
+                for (Molecule& m : dockedPoses(ready[readyOf[i]], r, options)) {
+                    if (shard) // the merge's key, last (MergeCommand strips it)
+                        m.setProperty(kShardKeyTag,
+                                      shardKeyValue(*shard, score, rawIndex[i], seq++));
+                    sdf->add(m, score);
+                }
             }
             ++docked;
         }
         std::cout.flush();
         index += static_cast<long>(raw.size());
         raw.clear();
+        rawIndex.clear();
     };
     for (const std::string& file : files) {
         auto reader = MoleculeReader::open(file, readOptions);
         Molecule m;
         while (!progress.cancelled() && reader->next(m)) {
+            if (shard && !shard->owns(read)) {
+                ++read;
+                continue;
+            }
+            rawIndex.push_back(read++);
             raw.push_back(std::move(m));
             if (static_cast<int>(raw.size()) >= batchSize)
                 dockBatch();
@@ -260,7 +285,9 @@ int runDock(const std::vector<std::string>& args) {
               << dock::localSearchName(options.lga.localSearch) << ")"
               << (refused + skipped ? ", " + std::to_string(refused + skipped) + " skipped" : "")
               << "\n";
-    if (docked == 0) {
+    if (shard && index == 0) { // a slice past the end of a short input
+        std::cerr << "note: shard " << shard->label() << " holds no ligand; its output is empty\n";
+    } else if (docked == 0) {
         std::cerr << "error: no ligand could be docked"
                   << (lastError.empty() ? "" : " (last: " + lastError + ")") << "\n";
         return 1;

@@ -55,7 +55,8 @@ DockTargetSetup::DockTargetSetup(const CommandLine& cl, const std::string& fallb
             throw UsageError("missing --box CONFIG, --autobox-ligand FILE or --maps FLD");
         target_.box = autoboxSmina(readMolecule(file));
     }
-    ad4Receptor_ = prepareReceptor(readMolecule(cl.required("receptor")));
+    ad4Receptor_ =
+        prepareReceptor(readMolecule(cl.required("receptor")), receptorPreparationOptions(cl));
 }
 
 const dock::DockTarget& DockTargetSetup::targetFor(const std::vector<Molecule>& ligands) {

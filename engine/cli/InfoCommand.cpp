@@ -4,10 +4,12 @@
 #include "Commands.h"
 #include "Json.h"
 #include "MoleculeRole.h"
+#include "TargetSetup.h"
 #include "chem/MoleculeReader.h"
 #include "core/Element.h"
 #include "core/InputError.h"
 
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -88,12 +90,15 @@ void describeText(std::ostream& out, const Molecule& m, long record, Role role) 
 } // namespace
 
 int runInfo(const std::vector<std::string>& args) {
-    CommandLine cl(args, {{"json", OptionKind::Flag}, {"role", OptionKind::Value}});
+    CommandLine cl(args, {{"json", OptionKind::Flag},
+                          {"role", OptionKind::Value},
+                          {"ph", OptionKind::Value}});
     if (cl.positional().size() != 1)
         throw UsageError("expected exactly one FILE");
     const std::string file = cl.positional()[0];
     Role requested = roleFromName(cl.value("role", "auto"));
     bool json = cl.flag("json");
+    const ReceptorPreparationOptions receptorOptions = receptorPreparationOptions(cl);
 
     ReadOptions options;
     int warnings = 0;
@@ -111,11 +116,23 @@ int runInfo(const std::vector<std::string>& args) {
             std::cerr << "warning: " << pending << "\n";
         pending.clear();
     };
+    // Long reads (a SMILES file embeds every record in 3D) say how far they are, every 10 s.
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point started = Clock::now();
+    Clock::time_point lastProgress = started;
     while (reader->next(m)) {
         long record = reader->recordsRead();
+        if (Clock::now() - lastProgress > std::chrono::seconds(10)) {
+            lastProgress = Clock::now();
+            std::cerr << "info: " << file << ": " << record << " records read, "
+                      << reader->recordsSkipped() << " skipped ("
+                      << std::chrono::duration_cast<std::chrono::seconds>(lastProgress - started)
+                             .count()
+                      << " s)\n";
+        }
         Role role = requested == Role::Auto ? guessRole(m, reader->format()) : requested;
         try {
-            prepareForRole(m, role);
+            prepareForRole(m, role, receptorOptions);
         } catch (const InputError& e) {
             if (++refused == 1 && described == 0) {
                 pending = e.what();

@@ -4,6 +4,7 @@
 #include "Commands.h"
 #include "DeviceOption.h"
 #include "Json.h"
+#include "ShardLingo.h"
 #include "chem/AtomicFile.h"
 #include "chem/LingoSmiles.h"
 #include "core/InputError.h"
@@ -85,6 +86,16 @@ void writeHits(std::ostream& out, const LingoMolecules& qm, const LingoMolecules
     }
 }
 
+// A shard's table: the single run's columns, then the query's and the hit's indices (merge).
+void writeShardHits(std::ostream& out, const LingoMolecules& qm, const LingoMolecules& dm,
+                    const lingo::HitLists& hits, const Shard& shard, int topK) {
+    out << lingoShardHeader(shard, topK) << '\n';
+    for (size_t i = 0; i < hits.size(); ++i)
+        for (const auto& h : hits[i])
+            out << label(qm, i) << '\t' << label(dm, h.index) << '\t' << floatText(h.similarity)
+                << '\t' << i << ' ' << h.index << '\n';
+}
+
 } // namespace
 
 int runLingo(const std::vector<std::string>& args) {
@@ -96,7 +107,9 @@ int runLingo(const std::vector<std::string>& args) {
                                 {"out", OptionKind::Value},
                                 {"device", OptionKind::Value},
                                 {"threads", OptionKind::Value},
-                                {"json", OptionKind::Flag}});
+                                {"json", OptionKind::Flag},
+                                {"shard", OptionKind::Value},
+                                {"shard-block", OptionKind::Value}});
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional().front() + "'");
     const std::string dbPath = cl.required("db");
@@ -107,6 +120,10 @@ int runLingo(const std::vector<std::string>& args) {
     opt.topK = cl.intValue("top", cl.value("threshold") ? 0 : 10, 0, 1 << 20);
     opt.threshold = float(cl.doubleValue("threshold", 0.0, 0.0, 1.0));
     opt.threads = threads;
+    const std::optional<Shard> shard = shardOption(cl);
+    if (shard && (cl.value("matrix") || cl.flag("json")))
+        throw UsageError("--shard writes the hit table (merge joins the shards' tables); "
+                         "--matrix and --json are for a single run");
     const DeviceChoice device = chooseDevice(cl, threads, "lingo");
 
     const LingoMolecules dm = load(dbPath, threads);
@@ -119,6 +136,18 @@ int runLingo(const std::vector<std::string>& args) {
     const lingo::LingoSet& q = allVsAll ? db : qset;
     opt.excludeSelf = allVsAll;
 
+    if (shard) { // the database is the sliced input; every query searched against the slice
+        const lingo::HitLists hits =
+            searchDatabaseShard(*device.backend, q, dm.canonical, allVsAll, opt, *shard);
+        if (const auto path = cl.value("out")) {
+            AtomicFile file(*path);
+            writeShardHits(file.stream(), queries, dm, hits, *shard, opt.topK);
+            file.commit();
+        } else {
+            writeShardHits(std::cout, queries, dm, hits, *shard, opt.topK);
+        }
+        return 0;
+    }
     const std::unique_ptr<LingoComparison> comparison =
         device.backend->prepareLingo(q, db, allVsAll);
 

@@ -21,7 +21,8 @@ int runMaps(const std::vector<std::string>& args) {
                                 {"receptor", OptionKind::Value},
                                 {"out", OptionKind::Value},
                                 {"device", OptionKind::Value},
-                                {"threads", OptionKind::Value}});
+                                {"threads", OptionKind::Value},
+                                {"ph", OptionKind::Value}});
     const std::string gpfPath = cl.required("gpf");
     const std::string out = cl.required("out");
     if (out.size() <= 9 || out.compare(out.size() - 9, 9, ".maps.fld") != 0)

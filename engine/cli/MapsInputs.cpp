@@ -1,9 +1,12 @@
 #include "MapsInputs.h"
 
+#include "TargetSetup.h"
 #include "chem/MoleculeReader.h"
+#include "chem/ReceptorPreparation.h"
 #include "core/InputError.h"
 #include "cuda/Ad4MapCuda.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -40,6 +43,11 @@ MapsInputs readMapsInputs(const CommandLine& cl, const std::string& gpfPath) {
             (std::filesystem::path(gpfPath).parent_path() / in.gpf.receptor).string();
     }
     in.receptor = readMolecule(in.receptorPath);
+    // A PDB receptor (no AD4 types) is prepared as score and dock prepare it: polar hydrogens
+    // at --ph when it has none, AD4 types, Gasteiger charges.
+    if (std::any_of(in.receptor.atoms.begin(), in.receptor.atoms.end(),
+                    [](const Atom& a) { return a.ad4Type.empty(); }))
+        in.receptor = prepareReceptor(in.receptor, receptorPreparationOptions(cl));
     return in;
 }
 

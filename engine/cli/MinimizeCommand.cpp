@@ -8,9 +8,11 @@
 #include "Commands.h"
 #include "DeviceOption.h"
 #include "Json.h"
+#include "Shard.h"
 #include "TargetSetup.h"
 #include "backend/DeviceMemoryBudget.h"
 #include "backend/DeviceSelection.h"
+#include "parallel/MultiDeviceBackend.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
 #include "chem/PreparedLigandCache.h"
@@ -102,21 +104,47 @@ private:
 };
 
 // Parses (SDF records cut by the reader) and prepares a chunk on `threads` threads (RDKit work
-// dominates here); then, in record order, drops the unreadable records with their warning and
-// numbers the others. `cache` is null when preparations are not reused (--no-reuse).
+// dominates here); in record order, drops the unreadable records with their warning and numbers
+// the others. With a shard, records of other shards are numbered (every shard numbers the input
+// as one run does) and then dropped before their preparation. `cache` is null when preparations
+// are not reused (--no-reuse).
 void prepareChunk(Chunk& chunk, const TargetInputs& inputs, int threads,
-                  const ReadOptions& readOptions, PreparedLigandCache* cache, long& index,
-                  long& skipped) {
+                  const ReadOptions& readOptions, PreparedLigandCache* cache,
+                  const std::optional<Shard>& shard, long& index, long& skipped) {
+    parallelFor(static_cast<long>(chunk.records.size()), threads, [&](long i) {
+        Pending& p = chunk.records[i];
+        if (p.parsed)
+            return;
+        p.parsed = parseSdfRecord(p.sdf, *p.file, readOptions, p.raw, p.readWarning);
+        p.sdf = SdfRecordText{};
+        if (p.parsed)
+            p.name = p.raw.name;
+    });
+    // The warnings the sequential reader would have given, in record order (before this chunk's
+    // refusals, which the writer reports); a shard reports the unreadable records that come
+    // just before one of its own numbers, so that each is reported once over all shards.
+    std::vector<Pending> kept;
+    kept.reserve(chunk.records.size());
+    for (Pending& p : chunk.records) {
+        if (!p.parsed) {
+            if (!p.readWarning.empty() && (!shard || shard->owns(index))) {
+                ++skipped;
+                if (readOptions.warn)
+                    readOptions.warn(p.readWarning);
+            }
+            continue;
+        }
+        p.index = index++;
+        if (shard && !shard->owns(p.index))
+            continue;
+        if (!p.readWarning.empty() && readOptions.warn) // read with repairs (StructureRepair)
+            readOptions.warn(p.readWarning);
+        kept.push_back(std::move(p));
+    }
+    chunk.records = std::move(kept);
     std::vector<std::optional<Molecule>> prepared(chunk.records.size());
     parallelFor(static_cast<long>(chunk.records.size()), threads, [&](long i) {
         Pending& p = chunk.records[i];
-        if (!p.parsed) {
-            p.parsed = parseSdfRecord(p.sdf, *p.file, readOptions, p.raw, p.readWarning);
-            p.sdf = SdfRecordText{};
-            if (!p.parsed)
-                return;
-            p.name = p.raw.name;
-        }
         try {
             Molecule lig = cache ? cache->prepare(p.raw) : prepareLigand(p.raw);
             requireInsideBox(lig, inputs.box, inputs.boxSource);
@@ -126,28 +154,11 @@ void prepareChunk(Chunk& chunk, const TargetInputs& inputs, int threads,
         }
         p.raw = Molecule{};
     });
-    // The warnings the sequential reader would have given, in record order (before this chunk's
-    // refusals, which the writer reports).
-    std::vector<Pending> kept;
-    kept.reserve(chunk.records.size());
-    for (size_t i = 0; i < prepared.size(); ++i) {
-        Pending& p = chunk.records[i];
-        if (!p.parsed) {
-            if (!p.readWarning.empty()) {
-                ++skipped;
-                if (readOptions.warn)
-                    readOptions.warn(p.readWarning);
-            }
-            continue;
-        }
-        p.index = index++;
+    for (size_t i = 0; i < prepared.size(); ++i)
         if (prepared[i]) {
             chunk.ligands.push_back(std::move(*prepared[i]));
-            chunk.ligandIndex.push_back(p.index);
+            chunk.ligandIndex.push_back(chunk.records[i].index);
         }
-        kept.push_back(std::move(p));
-    }
-    chunk.records = std::move(kept);
 }
 
 // Busy seconds of one stage (its waits on the queues not counted).
@@ -202,7 +213,9 @@ int runMinimize(const std::vector<std::string>& args) {
                  {"chunk", OptionKind::Value},
                  {"max-gpu-memory", OptionKind::Value},
                  {"no-reuse", OptionKind::Flag},
-                 {"reduction", OptionKind::Value}});
+                 {"reduction", OptionKind::Value},
+                 {"shard", OptionKind::Value},
+                 {"shard-block", OptionKind::Value}});
     CommandLine cl(args, spec);
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional()[0] + "'");
@@ -212,6 +225,7 @@ int runMinimize(const std::vector<std::string>& args) {
     const bool json = cl.flag("json");
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const int threads = cl.intValue("threads", hw, 1, 1024);
+    const std::optional<Shard> shard = shardOption(cl);
 
     MinimizeBatchOptions options;
     options.exact = cl.flag("exact");
@@ -264,7 +278,9 @@ int runMinimize(const std::vector<std::string>& args) {
                      "(--device cpu to have it)\n";
     // Records per chunk: enough to fill the GPU (8192 1iep poses keep it ~70% as busy as 100k;
     // preparation, not the GPU, bounds the command) while at most 7 chunks are in memory.
-    const int chunkSize = cl.intValue("chunk", backend->isGpu() ? 8192 : 1024, 1, 10000000);
+    // Several GPUs (cuda:all) share each chunk out: a full chunk for each.
+    const int chunkSize = cl.intValue(
+        "chunk", backend->isGpu() ? 8192 * backendDeviceCount(*backend) : 1024, 1, 10000000);
 
     TargetInputs inputs = loadTarget(cl, files.front());
     DockingTarget target(inputs.receptor, inputs.box, inputs.scoring, threads);
@@ -337,7 +353,7 @@ int runMinimize(const std::vector<std::string>& args) {
             while (auto chunk = read.pop()) {
                 prepareClock.time([&] {
                     prepareChunk(*chunk, inputs, threads, readOptions, cache ? &*cache : nullptr,
-                                 index, parseSkipped);
+                                 shard, index, parseSkipped);
                 });
                 if (!prepared.push(std::move(*chunk)))
                     return;
@@ -367,6 +383,11 @@ int runMinimize(const std::vector<std::string>& args) {
                         chunk->sdfRecords.resize(chunk->ligands.size());
                         parallelFor(static_cast<long>(chunk->ligands.size()), threads, [&](long k) {
                             annotate(chunk->ligands[k], chunk->results[k], chunk->ligandIndex[k]);
+                            if (shard) // the merge's key, last (MergeCommand strips it)
+                                chunk->ligands[k].setProperty(
+                                    kShardKeyTag,
+                                    shardKeyValue(*shard, chunk->results[k].score.affinity,
+                                                  chunk->ligandIndex[k], 0));
                             chunk->sdfRecords[k] = RankedSdfWriter::formatRecord(chunk->ligands[k]);
                         });
                     }
@@ -432,8 +453,11 @@ int runMinimize(const std::vector<std::string>& args) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     char secondsText[32];
     std::snprintf(secondsText, sizeof secondsText, "%.3f", seconds);
-    std::cerr << "minimized " << minimized << " of " << index + skipped << " poses in "
-              << secondsText << " s"
+    // (Every numbered record reaches the writer, minimized or refused; a shard numbers all
+    // records but writes its own only.)
+    std::cerr << "minimized " << minimized << " of " << minimized + refused + skipped
+              << " poses in " << secondsText << " s"
+              << (shard ? " (shard " + shard->label() + "; " + std::to_string(index) + " in the input)" : "")
               << (refused + skipped ? ", " + std::to_string(refused + skipped) + " skipped" : "")
               << "\n";
     // Where the time went: each stage's busy seconds (they overlap, so they may add up to more
@@ -448,6 +472,12 @@ int runMinimize(const std::vector<std::string>& args) {
     if (cache)
         std::cerr << "preparation reused for " << cache->reused() << " of "
                   << cache->reused() + cache->preparedFresh() << " records\n";
+    if (shard && minimized + refused == 0) { // a slice past the end of a short input
+        std::cerr << "note: shard " << shard->label() << " holds no record; its output is empty\n";
+        if (sdf)
+            sdf->commit();
+        return 0;
+    }
     if (minimized == 0) {
         std::cerr << "error: no ligand could be minimized\n";
         return 1;

@@ -29,11 +29,15 @@ Role guessRole(const Molecule& m, FileFormat format) {
         return Role::Receptor;
     if (format == FileFormat::Pdbqt && !m.torsionTree && m.atoms.size() > 300)
         return Role::Receptor;
+    // Beyond the ligand limit (LigandPreparationOptions::maxHeavyAtoms) a molecule can only be
+    // a receptor (a protein written as MOL2 or SDF, as Open Babel's 5sun_protein.mol2).
+    if (m.heavyAtomCount() > LigandPreparationOptions{}.maxHeavyAtoms)
+        return Role::Receptor;
     return Role::Ligand;
 }
 
-void prepareForRole(Molecule& m, Role role) {
-    m = role == Role::Receptor ? prepareReceptor(m) : prepareLigand(m);
+void prepareForRole(Molecule& m, Role role, const ReceptorPreparationOptions& receptor) {
+    m = role == Role::Receptor ? prepareReceptor(m, receptor) : prepareLigand(m);
 }
 
 } // namespace pw::cli

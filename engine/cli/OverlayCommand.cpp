@@ -5,6 +5,7 @@
 #include "DeviceOption.h"
 #include "Json.h"
 #include "OverlaySetup.h"
+#include "Shard.h"
 #include "chem/MoleculeReader.h"
 #include "chem/MoleculeWriter.h"
 #include "chem/ShapeFeatures.h"
@@ -56,7 +57,9 @@ int runOverlay(const std::vector<std::string>& args) {
                           {"device", OptionKind::Value},
                           {"out", OptionKind::Value},
                           {"json", OptionKind::Flag},
-                          {"threads", OptionKind::Value}});
+                          {"threads", OptionKind::Value},
+                          {"shard", OptionKind::Value},
+                          {"shard-block", OptionKind::Value}});
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional().front() + "'");
     const std::string refPath = cl.required("reference"), fitPath = cl.required("fit");
@@ -68,6 +71,10 @@ int runOverlay(const std::vector<std::string>& args) {
     const int threads = cl.intValue("threads", 0, 0, 1024);
     const DeviceChoice device = chooseDevice(cl, threads, "overlay");
     const auto out = cl.value("out");
+    const std::optional<Shard> shard = shardOption(cl);
+    // A shard's ranked output is merged by `posewright-cli merge`, which reads SDF.
+    if (shard && out && !(out->size() > 4 && out->compare(out->size() - 4, 4, ".sdf") == 0))
+        throw UsageError("--shard writes its ranked output as SDF (--out FILE.sdf) for merge");
 
     const Molecule refMol = readMolecule(refPath);
     const std::unique_ptr<OverlayBatch> overlay = device.backend->prepareOverlay(
@@ -81,22 +88,28 @@ int runOverlay(const std::vector<std::string>& args) {
     auto reader = MoleculeReader::open(fitPath, readOptions);
     std::vector<Molecule> kept; // aligned poses for --out
     std::vector<double> keptScore;
+    std::vector<long> keptIndex; // input position (readable records), the merge's tie-break
     if (!json)
         std::cout << "# name\tshape_tanimoto\ttversky_ref\ttversky_fit\tcolor_tanimoto\tcombo\n";
-    long total = 0;
+    long total = 0, read = 0;
     std::vector<Molecule> batch;
     std::vector<shape::ShapeModel> models;
+    std::vector<long> batchIndex;
     Molecule m;
     bool more = true;
     while (more) {
         batch.clear();
+        batchIndex.clear();
         models.clear();
         while (int(batch.size()) < kBatch && (more = reader->next(m))) {
+            if (shard && !shard->owns(read++))
+                continue; // another shard's record
             try {
                 models.push_back(shape::makeShapeModel(
                     m, modelOptions,
                     options.colour ? colourFeatures(m) : std::vector<shape::ColourFeature>{}));
                 batch.push_back(m);
+                batchIndex.push_back(read - 1);
             } catch (const InputError& e) {
                 std::cerr << "warning: " << e.what() << " (skipped)\n";
             }
@@ -126,12 +139,15 @@ int runOverlay(const std::vector<std::string>& args) {
                 tag(a, "PW_OVERLAP", s.overlap, 3);
                 kept.push_back(std::move(a));
                 keptScore.push_back(options.colour ? s.combo : s.tanimoto);
+                keptIndex.push_back(batchIndex[i]);
             }
         }
         total += long(batch.size());
     }
     std::cout.flush();
-    if (total == 0)
+    if (total == 0 && shard && read > 0)
+        std::cerr << "note: shard " << shard->label() << " holds no molecule; its output is empty\n";
+    else if (total == 0)
         throw InputError(fitPath, 0,
                          "no molecule could be read: expected at least one fit molecule");
     if (out) {
@@ -142,7 +158,10 @@ int runOverlay(const std::vector<std::string>& args) {
         auto writer = MoleculeWriter::create(*out);
         int rank = 0;
         for (size_t i : order) {
-            kept[i].setProperty("PW_RANK", std::to_string(++rank));
+            kept[i].setProperty("PW_RANK", std::to_string(++rank)); // merge renumbers it
+            if (shard) // higher scores rank first: the key's score is negated
+                kept[i].setProperty(kShardKeyTag,
+                                    shardKeyValue(*shard, -keptScore[i], keptIndex[i], 0));
             writer->write(kept[i]);
         }
         writer->commit();

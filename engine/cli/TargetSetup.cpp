@@ -14,7 +14,15 @@ std::map<std::string, OptionKind> targetOptionSpec() {
     return {{"receptor", OptionKind::Value},
             {"box", OptionKind::Value},
             {"autobox-ligand", OptionKind::Value},
-            {"scoring", OptionKind::Value}};
+            {"scoring", OptionKind::Value},
+            {"ph", OptionKind::Value}};
+}
+
+ReceptorPreparationOptions receptorPreparationOptions(const CommandLine& cl) {
+    ReceptorPreparationOptions o;
+    o.pH = cl.doubleValue("ph", o.pH, 0.0, 14.0);
+    o.note = [](const std::string& note) { std::fprintf(stderr, "note: %s\n", note.c_str()); };
+    return o;
 }
 
 TargetInputs loadTarget(const CommandLine& cl, const std::string& fallbackLigandFile) {
@@ -51,7 +59,8 @@ TargetInputs loadTarget(const CommandLine& cl, const std::string& fallbackLigand
         t.box = autoboxSmina(readMolecule(file));
         t.boxSource = "the box around " + file;
     }
-    t.receptor = prepareReceptor(readMolecule(cl.required("receptor")));
+    t.receptor =
+        prepareReceptor(readMolecule(cl.required("receptor")), receptorPreparationOptions(cl));
     return t;
 }
 

@@ -4,6 +4,7 @@
 
 #include "CommandLine.h"
 #include "Json.h"
+#include "chem/ReceptorPreparation.h"
 #include "score/BoxConfig.h"
 #include "score/ScoreBreakdown.h"
 
@@ -14,6 +15,11 @@ namespace pw::cli {
 
 // The option names the functions below read; merge into a command's spec.
 std::map<std::string, OptionKind> targetOptionSpec();
+
+// --ph X (0 to 14, default 7.4): the pH at which a PDB receptor without polar hydrogens is
+// protonated (ReceptorProtonation); what was added is said on stderr. Commands that read a
+// receptor without targetOptionSpec add {"ph", OptionKind::Value} to their spec.
+ReceptorPreparationOptions receptorPreparationOptions(const CommandLine& cl);
 
 struct TargetInputs {
     Molecule receptor; // prepared

@@ -3,6 +3,7 @@
 // Exit codes: 0 success, 1 bad input or a failed job, 2 usage error.
 #include "CommandLine.h"
 #include "Commands.h"
+#include "MpiRun.h"
 #include "StopSignals.h"
 #include "core/InputError.h"
 
@@ -15,37 +16,37 @@ namespace pw::cli {
 const std::vector<Command>& commands() {
     static const std::vector<Command> list{
         {"info", "describe molecules in a file (atoms, bonds, torsions, types, charges, box)",
-         "info FILE [--role auto|ligand|receptor] [--json]", runInfo},
+         "info FILE [--role auto|ligand|receptor] [--ph X] [--json]", runInfo},
         {"score", "Vina/Vinardo scores of poses as given (as vina --score_only)",
-         "score --receptor R --ligand L [--box CONFIG | --autobox-ligand L2] "
-         "[--scoring vina|vinardo] [--grid] [--json]\n"
+         "score --receptor R [--ph X] --ligand L [--box CONFIG | --autobox-ligand L2] "
+         "[--scoring vina|vinardo] [--grid] [--json] [--device cpu|cuda[:N]|auto [--chunk N]]\n"
          "      posewright-cli score --scoring ad4 --maps FLD --ligand L [--unbound zero|bound] [--json]",
          runScore},
         {"minimize", "flexible minimization of ligand poses in the receptor, ranked SDF out",
-         "minimize --receptor R --ligands L... [--box CONFIG | --autobox-ligand L2] "
-         "[--scoring vina|vinardo] [--device auto|cpu|cuda[:N]] [--threads N] [--out OUT.sdf] "
+         "minimize --receptor R [--ph X] --ligands L... [--box CONFIG | --autobox-ligand L2] "
+         "[--scoring vina|vinardo] [--device auto|cpu|cuda[:N|:all|:N,M]] [--threads N] [--out OUT.sdf] "
          "[--json] [--vina-steps | --smooth] [--no-vina-guard] [--exact] [--interpolation "
          "trilinear|catmull-rom|bspline] "
          "[--line-search wolfe|armijo] [--max-iterations N] [--max-step S] "
          "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse] "
-         "[--max-gpu-memory MiB]",
+         "[--max-gpu-memory MiB] [--shard K/N [--shard-block B]]",
          runMinimize},
         {"lingo", "LINGO similarity: top hits per query, threshold hits or the full matrix",
          "lingo [--query Q.smi] --db DB.smi [--top K] [--threshold T] [--matrix OUT.tsv] [--out "
-         "FILE] [--device auto|cpu|cuda[:N]] [--threads N] [--json]",
+         "FILE] [--device auto|cpu|cuda[:N]] [--threads N] [--json] [--shard K/N [--shard-block B]]",
          runLingo},
         {"overlay", "Gaussian shape overlay of every molecule of a file onto a reference",
          "overlay --reference REF.sdf --fit DB.sdf [--starts 1|4|12] [--ring-starts] [--color] "
-         "[--radii carbon|element] [--score-only] [--device auto|cpu|cuda[:N]] [--out aligned.sdf] "
-         "[--json] [--threads N]",
+         "[--radii carbon|element] [--score-only] [--device auto|cpu|cuda[:N|:all|:N,M]] [--out aligned.sdf] "
+         "[--json] [--threads N] [--shard K/N [--shard-block B]]",
          runOverlay},
         {"dock", "Lamarckian GA docking of ligands into a receptor, ranked SDF + JSON summary",
-         "dock --receptor R --ligands L... [--box CONFIG | --autobox-ligand L2] | --maps FLD "
+         "dock --receptor R [--ph X] --ligands L... [--box CONFIG | --autobox-ligand L2] | --maps FLD "
          "[--scoring vina|vinardo|ad4] [--runs N] [--seed S] [--local-search bfgs|adadelta|sw] "
-         "[--device auto|cpu|cuda[:N]] [--threads N] [--out ranked.sdf] [--json FILE] "
+         "[--device auto|cpu|cuda[:N|:all|:N,M]] [--threads N] [--out ranked.sdf] [--json FILE] "
          "[--reference XTAL] [--poses N] [--all-runs] [--cluster-rmsd A] [--population N] "
          "[--evaluations N] [--generations N] [--ls-iterations N] [--ls-rate PCT] "
-         "[--no-autostop] [--batch N]",
+         "[--no-autostop] [--batch N] [--shard K/N [--shard-block B]]",
          runDock},
         {"hits", "hit store (SQLite): import results, query, columns, cluster, export",
          "hits import STORE.db RESULTS.sdf... [--receptor R.pdb] [--lingo HITS.tsv] [--rank-by "
@@ -58,14 +59,22 @@ const std::vector<Command>& commands() {
          "      posewright-cli hits export STORE.db --out OUT.sdf|OUT.csv [--where EXPR] [--order "
          "...] [--limit N] [--columns a,b (CSV)]",
          runHits},
-        {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them", "maps --gpf GPF [--receptor R.pdbqt] --out OUT.maps.fld [--device auto|cpu|cuda[:N]] [--threads N]", runMaps},
-        {"bench", "benchmarks: overlay, lingo, minimize, dock, ad4maps, hits (one JSON object per run)",
+        {"merge", "join the outputs of --shard K/N runs into the single run's file",
+         "merge OUT.sdf SHARD.sdf...  (minimize, dock, overlay)\n"
+         "      posewright-cli merge OUT.tsv SHARD.tsv...  (lingo)", runMerge},
+        {"maps", "AutoDock 4 grid maps from a receptor and a GPF, written as autogrid4 writes them",
+         "maps --gpf GPF [--receptor R.pdbqt|R.pdb [--ph X]] --out OUT.maps.fld "
+         "[--device auto|cpu|cuda[:N]] [--threads N]",
+         runMaps},
+        {"bench", "benchmarks: overlay, lingo, minimize, dock, ad4maps, hits, pairscore (one JSON object per run)",
          "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device "
          "auto|cpu|cuda[:N]] "
          "[--size N...] [--repeat K] [--threads N] [--iterations N]\n"
          "      posewright-cli bench lingo|minimize|dock|ad4maps ... (see their own usage)\n"
          "      posewright-cli bench hits --molecules SDF --dir DIR [--poses 1000000] [--seed S] "
-         "[--threads N] [--sort a,b] [--where EXPR] [--sdf POSES.sdf] [--no-export] [--keep]",
+         "[--threads N] [--sort a,b] [--where EXPR] [--sdf POSES.sdf] [--no-export] [--keep]\n"
+         "      posewright-cli bench pairscore --receptor R --box CONFIG --ligand L [--poses 1000000] "
+         "[--cpu-poses 20000] [--repeat 5] [--seed S] [--threads N]",
          runBench},
     };
     return list;
@@ -79,6 +88,26 @@ void printUsage(std::ostream& out) {
     out << "usage: posewright-cli COMMAND [OPTIONS]\n\ncommands:\n";
     for (const auto& c : pw::cli::commands())
         out << "  " << c.name << "\t" << c.summary << "\n      posewright-cli " << c.usage << "\n";
+}
+
+// Runs a command; its exceptions become one message and the exit code (2: usage error).
+int runGuarded(const pw::cli::Command& c, const std::vector<std::string>& args) {
+    try {
+        return c.run(args);
+    } catch (const pw::cli::UsageError& e) {
+        std::cerr << "posewright-cli " << c.name << ": " << e.what()
+                  << "\nusage: posewright-cli " << c.usage << "\n";
+        return 2;
+    } catch (const pw::InputError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "error: out of memory\n";
+        return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 1;
+    }
 }
 
 } // namespace
@@ -95,26 +124,9 @@ int main(int argc, char** argv) {
         return 0;
     }
     std::vector<std::string> args(argv + 2, argv + argc);
-    for (const auto& c : pw::cli::commands()) {
-        if (c.name != std::string(argv[1]))
-            continue;
-        try {
-            return c.run(args);
-        } catch (const pw::cli::UsageError& e) {
-            std::cerr << "posewright-cli " << c.name << ": " << e.what()
-                      << "\nusage: posewright-cli " << c.usage << "\n";
-            return 2;
-        } catch (const pw::InputError& e) {
-            std::cerr << "error: " << e.what() << "\n";
-            return 1;
-        } catch (const std::bad_alloc&) {
-            std::cerr << "error: out of memory\n";
-            return 1;
-        } catch (const std::exception& e) {
-            std::cerr << "error: " << e.what() << "\n";
-            return 1;
-        }
-    }
+    for (const auto& c : pw::cli::commands())
+        if (c.name == std::string(argv[1]))
+            return pw::cli::runAcrossRanks(c, args, runGuarded); // one process unless mpirun
     std::cerr << "posewright-cli: unknown command '" << argv[1] << "'\n";
     printUsage(std::cerr);
     return 2;

@@ -16,11 +16,14 @@ struct Ad4Info {
     int element;
 };
 // AutoDock 4 types (AD4_parm.dat / Vina atom_constants.h ad_type names).
-constexpr std::array<Ad4Info, 27> kAd4{{
+constexpr std::array<Ad4Info, 30> kAd4{{
     {"C", 6},   {"A", 6},   {"N", 7},   {"NA", 7},  {"NS", 7},  {"O", 8},   {"OA", 8},
     {"OS", 8},  {"S", 16},  {"SA", 16}, {"H", 1},   {"HD", 1},  {"HS", 1},  {"P", 15},
     {"F", 9},   {"Cl", 17}, {"CL", 17}, {"Br", 35}, {"BR", 35}, {"I", 53},  {"Mg", 12},
-    {"Mn", 25}, {"Zn", 30}, {"Ca", 20}, {"Fe", 26}, {"Si", 14}, {"G0", 6}}};
+    {"Mn", 25}, {"Zn", 30}, {"Ca", 20}, {"Fe", 26}, {"Si", 14},
+    // Meeko's macrocycle ring-closure carbons (core/RingClosure.h); their Gn pseudo-atoms have
+    // no element (0).
+    {"CG0", 6}, {"CG1", 6}, {"CG2", 6}, {"CG3", 6}}};
 
 } // namespace
 

@@ -1,12 +1,15 @@
-// The CUDA backend: batched grid minimization (CudaMinimizer), shape overlay (ShapeOverlayGpu) and
-// LINGO (LingoGpu) on one GPU. Work the kernels do not cover (exact grid-free scoring, a target
-// without grid, a shape reference too large for the kernel) goes to the CPU reference, said once.
+// The CUDA backend: batched grid minimization (CudaMinimizer) reported with exact pair sums
+// (PairScorer), exact scoring of many poses, shape overlay (ShapeOverlayGpu) and LINGO (LingoGpu)
+// on one GPU. Work the kernels do not cover (exact grid-free minimization, a target without
+// grid, a shape reference too large for the kernel) goes to the CPU reference, said once.
 #include "CudaMinimizer.h"
 #include "DockBatchCuda.h"
 #include "LingoCuda.h"
+#include "PairRescore.h"
 #include "ShapeOverlayCuda.h"
 #include "backend/CpuBatches.h"
 #include "backend/DeviceSelection.h"
+#include "core/RingClosure.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -113,6 +116,13 @@ private:
     BatchTiming timing_;
 };
 
+bool anyRingClosures(const std::vector<Molecule>& ligands) {
+    for (const Molecule& m : ligands)
+        if (hasRingClosures(m))
+            return true;
+    return false;
+}
+
 class CudaBackend final : public Backend {
 public:
     CudaBackend(const CudaDeviceInfo& info) : info_(info), minimizer_(info.index) {
@@ -132,11 +142,16 @@ public:
     void minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
                   const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
                   Progress* progress) override {
-        if (options.exact || !target.grid()) {
+        // The CUDA kernels have no macrocycle ring-closure term (score/RingClosureTerm.h).
+        const bool macrocycles = anyRingClosures(ligands);
+        if (options.exact || !target.grid() || macrocycles) {
             if (!cpu_) {
                 cpu_ = makeCpuBackend(0);
-                std::cerr << "note: exact (grid-free) minimization runs on the "
-                          << cpu_->description() << "; the CUDA kernels use the grid\n";
+                std::cerr << "note: "
+                          << (macrocycles ? "macrocycle (ring-closure)" : "exact (grid-free)")
+                          << " minimization runs on the " << cpu_->description()
+                          << (macrocycles ? "; the CUDA kernels have no ring-closure term\n"
+                                          : "; the CUDA kernels use the grid\n");
             }
             cpu_->minimize(target, ligands, options, results, progress);
             return;
@@ -148,6 +163,8 @@ public:
                                         "' (expected shuffle, shared or wmma)");
         minimizer_.setReduction(reduction);
         minimizer_.minimize(target, ligands, options, results, progress);
+        if (!options.gridReport)
+            reportExactly(target, ligands, results);
         if (std::getenv("POSEWRIGHT_CUDA_TIMING")) {
             // Where the wall time went (benchmarks): host packing, waiting for the GPU (what
             // the overlap did not hide), unpacking into results.
@@ -157,6 +174,27 @@ public:
                       << ",\"gpu_wait\":" << t.gpu << ",\"unpack\":" << t.unpack
                       << ",\"total\":" << t.total << ",\"grid_upload\":" << t.gridUpload << "}\n";
         }
+    }
+
+    // Vina --score_only's numbers from the exact pair kernel (PairScorer), in double.
+    void scoreExact(const DockingTarget& target, const std::vector<Molecule>& ligands,
+                    std::vector<VinaScore>& results) override {
+        // The pair kernel has no macrocycle ring-closure pairs (score/RingClosureTerm.h).
+        if (anyRingClosures(ligands)) {
+            Backend::scoreExact(target, ligands, results);
+            return;
+        }
+        results.assign(ligands.size(), {});
+        std::vector<std::vector<Vec3>> coords(ligands.size());
+        std::vector<cuda::ExactPose> poses;
+        poses.reserve(ligands.size());
+        for (size_t i = 0; i < ligands.size(); ++i) {
+            for (const Atom& a : ligands[i].atoms)
+                coords[i].push_back(a.position);
+            poses.push_back({int(i), &coords[i], &results[i]});
+        }
+        cuda::scoreExactPoses(pairScorer(target), target.scoring(), target.receptor(), ligands,
+                              poses);
     }
 
     std::unique_ptr<OverlayBatch> prepareOverlay(const shape::ShapeModel& reference,
@@ -176,20 +214,21 @@ public:
         return std::make_unique<CudaLingoComparison>(queries, database, allVsAll, info_.index);
     }
 
-    // Vina/Vinardo docking with ADADELTA or BFGS runs on the GPU; AD4 scoring and Solis-Wets go
-    // to the CPU reference engine, said once.
+    // Docking (Vina, Vinardo or AD4 scoring) with ADADELTA or BFGS runs on the GPU; Solis-Wets
+    // goes to the CPU reference engine, said once.
     BatchStatus dock(const dock::DockTarget& target, const std::vector<Molecule>& ligands,
                      const dock::DockOptions& options, std::vector<dock::LigandDockResult>& results,
                      Progress* progress, const Molecule* reference, long firstLigand) override {
-        const char* cpuOnly = !target.vina ? "AD4 scoring"
-                              : options.lga.localSearch == dock::LocalSearchMethod::SolisWets
+        // The CUDA search has no macrocycle ring-closure term yet (score/RingClosureTerm.h).
+        const char* cpuOnly = options.lga.localSearch == dock::LocalSearchMethod::SolisWets
                                   ? "the Solis-Wets local search"
-                                  : nullptr;
+                              : anyRingClosures(ligands) ? "macrocycle ring closures (CG/G atoms)"
+                                                         : nullptr;
         if (cpuOnly) {
             if (!dockNoteGiven_) {
                 std::cerr << "note: docking with " << cpuOnly
-                          << " runs on the CPU reference engine; the CUDA search takes Vina or "
-                             "Vinardo scoring with ADADELTA or BFGS\n";
+                          << " runs on the CPU reference engine; the CUDA search takes ADADELTA or "
+                             "BFGS, without a ring-closure term\n";
                 dockNoteGiven_ = true;
             }
             return Backend::dock(target, ligands, options, results, progress, reference,
@@ -215,6 +254,69 @@ public:
     cuda::CudaMinimizer& minimizer() { return minimizer_; }
 
 private:
+    // The start and minimized poses re-scored by the exact pair kernel, so that the GPU reports
+    // the numbers the CPU backend reports for the same pose (its reporter is the exact scorer);
+    // the grid numbers the kernel moved by are replaced. Poses never minimized (cancelled before
+    // their chunk ran) keep their empty result.
+    void reportExactly(const DockingTarget& target, const std::vector<Molecule>& ligands,
+                       std::vector<RefinementResult>& results) {
+        std::vector<std::vector<Vec3>> starts(ligands.size());
+        std::vector<cuda::ExactPose> poses;
+        for (size_t i = 0; i < ligands.size(); ++i) {
+            if (results[i].coordinates.size() != ligands[i].atoms.size())
+                continue;
+            for (const Atom& a : ligands[i].atoms)
+                starts[i].push_back(a.position);
+            poses.push_back({int(i), &starts[i], &results[i].start});
+            poses.push_back({int(i), &results[i].coordinates, &results[i].score});
+        }
+        if (poses.empty())
+            return;
+        cuda::scoreExactPoses(pairScorer(target), target.scoring(), target.receptor(), ligands,
+                              poses);
+    }
+
+    // The pair kernel's receptor and tables stay on the device between calls for one target
+    // (`minimize` calls once per chunk); another target, or one made anew at the same address
+    // with other receptor atoms, box or scoring, uploads again.
+    cuda::PairScorer& pairScorer(const DockingTarget& target) {
+        const ReceptorModel& rec = target.receptor();
+        const ScoringFunction& sf = target.scoring();
+        double checksum = 0; // the receptor's atoms themselves (a few thousand: microseconds)
+        for (const ReceptorModel::Site& site : rec.sites())
+            checksum += site.x + 3 * site.y + 7 * site.z + 11 * site.type;
+        PairKey key{&target,
+                    &rec,
+                    rec.sites().size(),
+                    rec.cellSites().size(),
+                    checksum,
+                    rec.region().begin,
+                    rec.region().voxels,
+                    rec.penalizeOutside(),
+                    sf.kind(),
+                    sf.weights()};
+        if (!pair_ || !(key == pairKey_)) {
+            pair_.reset();
+            pair_ = std::make_unique<cuda::PairScorer>(sf, rec, info_.index);
+            pairKey_ = key;
+        }
+        return *pair_;
+    }
+    struct PairKey {
+        const DockingTarget* target = nullptr;
+        const ReceptorModel* receptor = nullptr;
+        size_t sites = 0, cellSites = 0;
+        double checksum = 0;
+        Vec3 begin = Vec3::Zero();
+        std::array<int, 3> voxels{};
+        bool penalize = false;
+        ScoringKind kind = ScoringKind::Vina;
+        TermArray weights{};
+        bool operator==(const PairKey&) const = default;
+    };
+    std::unique_ptr<cuda::PairScorer> pair_;
+    PairKey pairKey_;
+
     CudaDeviceInfo info_;
     cuda::CudaMinimizer minimizer_;
     // What an empty MinimizeBatchOptions::gpuReduction means.

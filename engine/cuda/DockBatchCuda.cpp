@@ -44,7 +44,7 @@ BatchStatus dockBatchOnGpu(CudaDocker& docker, const dock::DockTarget& target,
     std::vector<long> keys; // the CPU engine's stream keys: the ligand's index in the batch
     for (int i : validIndex)
         keys.push_back(firstLigand + i);
-    const std::vector<GpuDockRun> gpu = docker.dock(*target.vina, valid, o, progress, &keys);
+    const std::vector<GpuDockRun> gpu = docker.dock(target, valid, o, progress, &keys);
 
     BatchStatus status;
     status.total = static_cast<long>(valid.size()) * runs;

@@ -1,6 +1,7 @@
 #include "DockGpu.h"
 
 #include "DeviceMemory.h"
+#include "DockAd4Target.h"
 #include "DockKernel.cuh"
 #include "MinimizeDeviceTarget.h"
 #include "MinimizeTemplates.h"
@@ -52,7 +53,7 @@ SearchParamsGpu bfgsSearchParams() {
     return sp;
 }
 
-DockParamsGpu dockParams(const dock::DockOptions& options, const DockingTarget& target,
+DockParamsGpu dockParams(const dock::DockOptions& options, const SearchBox& box,
                          int warpsPerBlock) {
     const dock::LgaOptions& o = options.lga;
     if (o.populationSize < 2 || options.runs < 1 || o.localSearchRate < 0 ||
@@ -75,6 +76,8 @@ DockParamsGpu dockParams(const dock::DockOptions& options, const DockingTarget& 
     p.lsTolerance = 1e-4f; // BFGS: |g| below which a pose is converged (dock::bfgsLocalSearch)
     p.adadeltaRho = static_cast<float>(o.adadelta.rho);
     p.adadeltaEpsilon = static_cast<float>(o.adadelta.epsilon);
+    p.adadeltaStopBound = static_cast<float>(o.adadelta.stopRhoLowerBound);
+    p.adadeltaConsecutive = std::max(1, o.adadelta.consecutiveLimit);
     p.crossoverRate = static_cast<float>(o.crossoverRate);
     p.mutationRate = static_cast<float>(o.mutationRate);
     p.tournamentRate = static_cast<float>(o.tournamentRate);
@@ -83,7 +86,7 @@ DockParamsGpu dockParams(const dock::DockOptions& options, const DockingTarget& 
     p.autostopEvery = o.autoStop ? o.autoStopFrequency : 0;
     p.autostopStd = static_cast<float>(o.autoStopTolerance);
     for (int d = 0; d < 3; ++d)
-        p.boxHalf[d] = static_cast<float>(0.5 * target.box().size[d]);
+        p.boxHalf[d] = static_cast<float>(0.5 * box.size[d]);
     p.seed = options.seed;
     return p;
 }
@@ -94,6 +97,9 @@ struct CudaDocker::Impl {
     int device = 0;
     cudaStream_t stream = nullptr, controlStream = nullptr;
     DeviceScoringTarget target;
+    DeviceAd4Maps ad4Maps;
+    DeviceBuffer<float> charges;
+    DeviceBuffer<Ad4PairGpu> ad4Pairs;
     DeviceBuffer<TemplateGpu> templates;
     DeviceBuffer<int> atoms;
     DeviceBuffer<NodeGpu> nodes;
@@ -133,33 +139,76 @@ std::vector<GpuDockRun> CudaDocker::dock(const DockingTarget& target,
                                          const std::vector<Molecule>& ligands,
                                          const dock::DockOptions& options, Progress* progress,
                                          const std::vector<long>* ligandKeys) {
+    return dockOn(&target, nullptr, target.box(), ligands, options, progress, ligandKeys);
+}
+
+std::vector<GpuDockRun> CudaDocker::dock(const dock::DockTarget& target,
+                                         const std::vector<Molecule>& ligands,
+                                         const dock::DockOptions& options, Progress* progress,
+                                         const std::vector<long>* ligandKeys) {
+    if (target.scoring == dock::DockScoring::Ad4) {
+        if (!target.ad4)
+            throw std::invalid_argument("CudaDocker: AD4 scoring without maps");
+        return dockOn(nullptr, target.ad4.get(), target.box, ligands, options, progress,
+                      ligandKeys);
+    }
+    if (!target.vina)
+        throw std::invalid_argument("CudaDocker: Vina scoring without a DockingTarget");
+    return dockOn(target.vina.get(), nullptr, target.box, ligands, options, progress, ligandKeys);
+}
+
+std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4::Ad4Maps* ad4,
+                                           const SearchBox& box,
+                                           const std::vector<Molecule>& ligands,
+                                           const dock::DockOptions& options, Progress* progress,
+                                           const std::vector<long>* ligandKeys) {
     const double t0 = now();
     Impl& im = *impl_;
     timing_ = {};
     if (ligands.empty()) // a batch whose every ligand was refused: nothing to search
         return {};
     check(cudaSetDevice(im.device), "set device");
-    if (!target.grid())
+    if (vina && !vina->grid())
         throw std::invalid_argument("CudaDocker: the target has no grid (DockingTarget::gridFor)");
-    const DockParamsGpu params = dockParams(options, target, warpsPerBlock_);
+    const DockParamsGpu params = dockParams(options, box, warpsPerBlock_);
     const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    {
+    ScoringParamsGpu scoring{};
+    Vec3 centre;
+    if (vina) {
         const double u0 = now();
-        if (im.target.upload(target, threads))
+        if (im.target.upload(*vina, threads))
             timing_.gridUpload = now() - u0;
+        scoring = im.target.params();
+        scoring.interpolation = 0; // Vina's trilinear read, for the search and the reported terms
+        scoring.rampHalfWidth = 0.0f;
+        scoring.shiftCutoff = 0;
+        scoring.ad4 = {};
+        centre = im.target.centre();
+    } else {
+        const double u0 = now();
+        if (im.ad4Maps.upload(*ad4))
+            timing_.gridUpload = now() - u0;
+        scoring.ad4 = im.ad4Maps.params();
+        centre = im.ad4Maps.centre();
     }
-    ScoringParamsGpu scoring = im.target.params();
-    scoring.interpolation = 0; // Vina's trilinear read, for the search and the reported terms
-    scoring.rampHalfWidth = 0.0f;
-    scoring.shiftCutoff = 0;
-    const Vec3 centre = im.target.centre();
 
-    // One template per ligand (its kinematic order), its reference coordinates.
+    // One template per ligand (its kinematic order), its reference coordinates; AD4: charges
+    // and internal pairs beside it.
     const long nLig = static_cast<long>(ligands.size());
     std::vector<HostTemplate> templates(nLig);
+    std::vector<float> charges;
+    std::vector<Ad4PairGpu> ad4Pairs;
     const MinimizeBatchOptions templateOptions;
     for (long k = 0; k < nLig; ++k) {
-        templates[k] = buildTemplate(ligands[k], target, templateOptions);
+        if (vina) {
+            templates[k] = buildTemplate(ligands[k], *vina, templateOptions);
+        } else {
+            Ad4HostTemplate a = buildAd4Template(ligands[k], *ad4);
+            a.kinematics.gpu.pairBegin = static_cast<int>(ad4Pairs.size());
+            charges.insert(charges.end(), a.charges.begin(), a.charges.end());
+            ad4Pairs.insert(ad4Pairs.end(), a.pairs.begin(), a.pairs.end());
+            templates[k] = std::move(a.kinematics);
+        }
         const int torsions = templates[k].gpu.nodeCount - 1;
         if (torsions > dock::kMaxDockTorsions) {
             const Molecule& m = ligands[k];
@@ -180,7 +229,8 @@ std::vector<GpuDockRun> CudaDocker::dock(const DockingTarget& target,
         HostTemplate& h = templates[k];
         h.gpu.atomBegin = static_cast<int>(atoms.size());
         h.gpu.nodeBegin = static_cast<int>(nodes.size());
-        h.gpu.pairBegin = static_cast<int>(pairs.size());
+        if (vina) // AD4 templates index ad4Pairs (set above)
+            h.gpu.pairBegin = static_cast<int>(pairs.size());
         atoms.insert(atoms.end(), h.atoms.begin(), h.atoms.end());
         nodes.insert(nodes.end(), h.nodes.begin(), h.nodes.end());
         pairs.insert(pairs.end(), h.pairs.begin(), h.pairs.end());
@@ -210,6 +260,10 @@ std::vector<GpuDockRun> CudaDocker::dock(const DockingTarget& target,
     uploadVector(im.atoms, atoms);
     uploadVector(im.nodes, nodes);
     uploadVector(im.pairs, pairs);
+    if (ad4) {
+        uploadVector(im.charges, charges);
+        uploadVector(im.ad4Pairs, ad4Pairs);
+    }
     uploadVector(im.reference, reference);
 
     const int maxTorsions = maxNodes - 1;
@@ -253,6 +307,8 @@ std::vector<GpuDockRun> CudaDocker::dock(const DockingTarget& target,
         DockBatchGpu b{};
         b.templates = im.templates.p, b.atoms = im.atoms.p, b.nodes = im.nodes.p;
         b.pairs = im.pairs.p, b.runs = im.runs.p, b.runCount = static_cast<int>(count);
+        b.charges = ad4 ? im.charges.p : nullptr;
+        b.ad4Pairs = ad4 ? im.ad4Pairs.p : nullptr;
         b.reference = im.reference.p, b.final = im.final.p, b.results = im.results.p;
         b.population = im.population.p, b.genes = genes;
         b.maxAtoms = maxAtoms, b.maxNodes = maxNodes, b.maxTorsions = maxTorsions;

@@ -6,6 +6,7 @@
 #include "DockTypes.h"
 #include "backend/Backend.h"
 #include "dock/DockOptions.h"
+#include "dock/DockTarget.h"
 
 #include <cstdint>
 #include <memory>
@@ -48,6 +49,13 @@ public:
     std::vector<GpuDockRun> dock(const DockingTarget& target, const std::vector<Molecule>& ligands,
                                  const dock::DockOptions& options, Progress* progress = nullptr,
                                  const std::vector<long>* ligandKeys = nullptr);
+    // The same on a docking target of any scoring: Vina/Vinardo (its grid, as above) or AD4 (its
+    // maps: one per ligand atom type, "e" and "d"; gpuInter and gpuIntra are then the search's
+    // inter and intra, ad4::Ad4LigandScorer::interAnalytic and intraAnalytic in float).
+    std::vector<GpuDockRun> dock(const dock::DockTarget& target,
+                                 const std::vector<Molecule>& ligands,
+                                 const dock::DockOptions& options, Progress* progress = nullptr,
+                                 const std::vector<long>* ligandKeys = nullptr);
 
     // Warps per block (one block per run): 1-32 (above 16 with 64 registers per thread).
     void setWarpsPerBlock(int w) { warpsPerBlock_ = w; }
@@ -55,6 +63,12 @@ public:
     const DockGpuTiming& lastTiming() const { return timing_; }
 
 private:
+    // Exactly one of vina and ad4 is set.
+    std::vector<GpuDockRun> dockOn(const DockingTarget* vina, const ad4::Ad4Maps* ad4,
+                                   const SearchBox& box, const std::vector<Molecule>& ligands,
+                                   const dock::DockOptions& options, Progress* progress,
+                                   const std::vector<long>* ligandKeys);
+
     struct Impl;
     std::unique_ptr<Impl> impl_;
     DockGpuTiming timing_;

@@ -12,7 +12,8 @@ namespace {
 
 using namespace mk;
 
-constexpr int kControlInts = 8; // evaluations, stop, best, autostopped, records, cancelled
+// evaluations, stop, best, autostopped, records, cancelled, next individual to search
+constexpr int kControlInts = 8;
 // AutoStop's window (dock::AutoStop): the last 4 records of (best, sum, sum of squares, count)
 // of the best tenth of the population, in doubles.
 constexpr int kAutoStopRecords = 4;
@@ -99,6 +100,8 @@ __global__ void __launch_bounds__(maxThreads)
     w.atoms = b.atoms + tp.atomBegin;
     w.nodes = b.nodes + tp.nodeBegin;
     w.pairs = b.pairs + tp.pairBegin;
+    w.charge = b.charges ? b.charges + tp.atomBegin : nullptr;
+    w.ad4Pairs = b.ad4Pairs ? b.ad4Pairs + tp.pairBegin : nullptr;
     m = smem + floatsPerBlock + static_cast<size_t>(warp) * floatsPerWarp;
     w.misc = m, m += 4;
     w.mma = nullptr;
@@ -202,6 +205,7 @@ __global__ void __launch_bounds__(maxThreads)
                 if (!stop && b.cancel && *static_cast<const volatile int*>(b.cancel))
                     stop = 1, control[5] = 1;
                 control[1] = stop, control[2] = bi;
+                control[6] = 0; // the local searches below start at the first individual
             }
         }
         __syncthreads();
@@ -276,8 +280,16 @@ __global__ void __launch_bounds__(maxThreads)
             atomicAdd(&control[0], pop - 1); // the local searches below add theirs atomically
 
         // Lamarckian local search on the first lsCount individuals (as the CPU engine: the
-        // offspring are in random order; the elite, index 0, is searched like the others).
-        for (int i = warp; i < lsCount; i += warps) {
+        // offspring are in random order; the elite, index 0, is searched like the others). The
+        // searches differ in length (ADADELTA's early stop), so a warp takes the next individual
+        // when it is free, not a fixed share; each search depends only on its individual.
+        for (;;) {
+            int i = 0;
+            if (w.lane == 0)
+                i = atomicAdd(&control[6], 1);
+            i = __shfl_sync(kFull, i, 0);
+            if (i >= lsCount)
+                break;
             for (int f = w.lane; f < genes; f += 32)
                 w.x[f] = current[i * b.genes + f];
             __syncwarp();
@@ -341,7 +353,8 @@ __global__ void __launch_bounds__(maxThreads)
         }
     }
 
-    // The run's result: its best individual, placed and scored as Vina reports (warp 0).
+    // The run's result: its best individual, placed and scored (Vina: as Vina reports; AD4: the
+    // search's own terms) by warp 0.
     if (warp == 0) {
         const int best = control[2];
         for (int f = w.lane; f < genes; f += 32)

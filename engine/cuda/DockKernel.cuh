@@ -12,7 +12,9 @@ struct DockBatchGpu {
     const TemplateGpu* templates;
     const int* atoms; // packAtom values
     const NodeGpu* nodes;
-    const PairGpu* pairs;
+    const PairGpu* pairs;    // Vina/Vinardo internal pairs (TemplateGpu::pairBegin)
+    const float* charges;    // AD4: per template atom (TemplateGpu::atomBegin); else null
+    const Ad4PairGpu* ad4Pairs; // AD4: internal pairs (TemplateGpu::pairBegin); else null
     const RunInputGpu* runs;
     int runCount;
     const float3* reference; // per ligand, kinematic atom order, relative to the box centre

@@ -19,9 +19,11 @@ __device__ inline void clampToBox(WarpState& w, float* pose, const DockParamsGpu
 
 // ADADELTA (Zeiler 2012) as the CPU engine runs it (dock::adadelta): per gene in AutoDock-GPU's
 // gene units (translation 0.375 A, angles 1 degree: dock::kTranslationGeneUnit,
-// kAngleGeneUnit), the position kept in the box. Keeps the best point seen (the last step is not
-// evaluated) in w.x and returns its energy (never above f0); evaluations are counted. Scratch:
-// w.y = E[g^2], w.hy = E[dx^2], w.p = the step, w.start = the best pose.
+// kAngleGeneUnit), the position kept in the box, and AutoDock-GPU v1.5's early stop (a step
+// counter doubled after a run of improvements, halved after a run of non-improvements, the search
+// ends at dp.adadeltaStopBound). Keeps the best point seen (the last step is not evaluated) in w.x
+// and returns its energy (never above f0); evaluations are counted. Scratch: w.y = E[g^2],
+// w.hy = E[dx^2], w.p = the step, w.start = the best pose.
 __device__ inline float adadeltaSearch(WarpState& w, const ScoringParamsGpu& s,
                                        const DockParamsGpu& dp, float f0, int& evaluations) {
     constexpr float kTranslationUnit = 0.375f, kAngleUnit = kPi / 180.0f;
@@ -31,13 +33,27 @@ __device__ inline float adadeltaSearch(WarpState& w, const ScoringParamsGpu& s,
     for (int i = w.lane; i < w.D; i += 32)
         w.y[i] = 0.0f, w.hy[i] = 0.0f;
     __syncwarp();
+    float stepCounter = 1.0f, searchBest = INFINITY; // the early stop's state (warp-uniform)
+    int successes = 0, failures = 0;
     for (int it = 0; it < dp.lsMaxIterations; ++it) {
+        if (dp.adadeltaStopBound > 0.0f && stepCounter <= dp.adadeltaStopBound)
+            break;
         const float f = evaluate(w, s, Reduction::WarpShuffle, w.x, w.g);
         ++evaluations;
         if (f < best) { // warp-uniform: every lane holds the same sum
             best = f;
             copyPose(w, w.start, w.x);
         }
+        if (f < searchBest) {
+            searchBest = f;
+            ++successes, failures = 0;
+        } else {
+            ++failures, successes = 0;
+        }
+        if (successes >= dp.adadeltaConsecutive)
+            stepCounter *= 2.0f, successes = 0;
+        else if (failures >= dp.adadeltaConsecutive)
+            stepCounter *= 0.5f, failures = 0;
         for (int i = w.lane; i < w.D; i += 32) {
             const float unit = i < 3 ? kTranslationUnit : kAngleUnit;
             const float g = w.g[i] * unit;

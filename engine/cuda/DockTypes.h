@@ -20,6 +20,8 @@ struct DockParamsGpu {
     int lsMaxIterations; // per local search: ADADELTA iterations / BFGS evaluations
     float lsTolerance;   // BFGS: gradient-norm stop; ADADELTA: unused
     float adadeltaRho, adadeltaEpsilon;
+    float adadeltaStopBound; // ADADELTA's early stop (dock::AdadeltaOptions); 0: off
+    int adadeltaConsecutive;
     float crossoverRate, mutationRate, tournamentRate;
     float mutationPosition; // A: uniform in [-x, x]
     float mutationAngle;    // rad: orientation and torsion mutations, uniform in [-x, x]

@@ -1,7 +1,10 @@
 // MinimizeEnergy.cuh: energy and pose-space gradient of a pose (inter from the maps, intra pairs,
-// torsion-tree roll-up) and Vina's reported numbers; all lanes of the warp take part.
+// torsion-tree roll-up) and Vina's reported numbers; all lanes of the warp take part. The docking
+// search's AD4 scoring (DockAd4Scoring.cuh) takes the place of the Vina terms when s.ad4.maps is
+// set.
 #pragma once
 
+#include "DockAd4Scoring.cuh"
 #include "MinimizeReduction.cuh"
 #include "MinimizeScoring.cuh"
 
@@ -12,41 +15,47 @@ __device__ inline float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduct
                                  const float* pose, float* grad) {
     placeAtoms(w, pose);
     double e = 0.0;
-    for (int i = w.lane; i < w.A; i += 32) {
-        const int type = (w.atoms[i] & 255) - 1;
-        float3 g = make_float3(0, 0, 0);
-        if (type >= 0)
-            e += atomInter(s, type, w.coords[i], &g, s.interpolation);
-        w.grad[i] = g;
-    }
-    __syncwarp();
-    for (int q = w.lane; q < w.nPairs; q += 32) {
-        const PairGpu pr = w.pairs[q];
-        const float3 d = w.coords[pr.j] - w.coords[pr.i];
-        float dEdr2, scale;
-        const float pe = pairEnergy(s, pr.typePair, dot3(d, d), dEdr2);
-        e += curl(pe, s.curlV, scale);
-        float k = 2.0f * scale * dEdr2;
-        if (s.rampHalfWidth > 0.0f) {
-            float cd;
-            e += pairRampCorrection(s, pr.typePair, dot3(d, d), cd);
-            k += 2.0f * cd;
+    if (s.ad4.maps) {
+        e = ad4InterAtoms(w, s.ad4, true);
+        __syncwarp();
+        e += ad4IntraPairs(w, s.ad4, true);
+    } else {
+        for (int i = w.lane; i < w.A; i += 32) {
+            const int type = (w.atoms[i] & 255) - 1;
+            float3 g = make_float3(0, 0, 0);
+            if (type >= 0)
+                e += atomInter(s, type, w.coords[i], &g, s.interpolation);
+            w.grad[i] = g;
         }
-        if (s.shiftCutoff) {
-            const float r2 = dot3(d, d);
-            if (r2 < s.cutoff2) {
-                const float2 c = __ldg(s.cutoffShift + pr.typePair);
-                e -= c.x + (r2 - s.cutoff2) * c.y;
-                k -= 2.0f * c.y;
+        __syncwarp();
+        for (int q = w.lane; q < w.nPairs; q += 32) {
+            const PairGpu pr = w.pairs[q];
+            const float3 d = w.coords[pr.j] - w.coords[pr.i];
+            float dEdr2, scale;
+            const float pe = pairEnergy(s, pr.typePair, dot3(d, d), dEdr2);
+            e += curl(pe, s.curlV, scale);
+            float k = 2.0f * scale * dEdr2;
+            if (s.rampHalfWidth > 0.0f) {
+                float cd;
+                e += pairRampCorrection(s, pr.typePair, dot3(d, d), cd);
+                k += 2.0f * cd;
             }
-        }
-        if (k != 0.0f) {
-            atomicAdd(&w.grad[pr.j].x, k * d.x);
-            atomicAdd(&w.grad[pr.j].y, k * d.y);
-            atomicAdd(&w.grad[pr.j].z, k * d.z);
-            atomicAdd(&w.grad[pr.i].x, -k * d.x);
-            atomicAdd(&w.grad[pr.i].y, -k * d.y);
-            atomicAdd(&w.grad[pr.i].z, -k * d.z);
+            if (s.shiftCutoff) {
+                const float r2 = dot3(d, d);
+                if (r2 < s.cutoff2) {
+                    const float2 c = __ldg(s.cutoffShift + pr.typePair);
+                    e -= c.x + (r2 - s.cutoff2) * c.y;
+                    k -= 2.0f * c.y;
+                }
+            }
+            if (k != 0.0f) {
+                atomicAdd(&w.grad[pr.j].x, k * d.x);
+                atomicAdd(&w.grad[pr.j].y, k * d.y);
+                atomicAdd(&w.grad[pr.j].z, k * d.z);
+                atomicAdd(&w.grad[pr.i].x, -k * d.x);
+                atomicAdd(&w.grad[pr.i].y, -k * d.y);
+                atomicAdd(&w.grad[pr.i].z, -k * d.z);
+            }
         }
     }
     __syncwarp();
@@ -87,6 +96,11 @@ __device__ inline float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduct
 // minimizer reads the maps, PoseRefinement's grid reporter does the same) and tabulated intra.
 __device__ inline void reportedTerms(WarpState& w, const ScoringParamsGpu& s, float& inter,
                                      float& intra) {
+    if (s.ad4.maps) { // AD4: the search's own terms (the CPU re-scores them exactly)
+        inter = static_cast<float>(warpSumD(ad4InterAtoms(w, s.ad4, false)));
+        intra = static_cast<float>(warpSumD(ad4IntraPairs(w, s.ad4, false)));
+        return;
+    }
     double ei = 0.0, ea = 0.0;
     float scale;
     for (int i = w.lane; i < w.A; i += 32) {

@@ -2,6 +2,7 @@
 // gradient, torsion-tree roll-up, line search and BFGS update all on the GPU) and its launch.
 #pragma once
 
+#include "DockAd4Types.h"
 #include "MinimizeTypes.h"
 
 #include <cuda_runtime.h>
@@ -35,6 +36,8 @@ struct ScoringParamsGpu {
     float rampHalfWidth;
     int shiftCutoff;
     const float2* cutoffShift;
+    // AutoDock 4 scoring instead of the above when ad4.maps is set (the docking search only).
+    Ad4ScoringGpu ad4;
 };
 
 // The minimizer's algorithm (mirrors pw::MinimizeOptions).

@@ -2,6 +2,7 @@
 // fragment frames and atom coordinates from a pose, pose steps (position, quaternion, torsions).
 #pragma once
 
+#include "DockAd4Types.h"
 #include "MinimizeDeviceMath.cuh"
 #include "MinimizeTypes.h"
 
@@ -19,6 +20,10 @@ struct WarpState {
     const int* atoms;
     const NodeGpu* nodes;
     const PairGpu* pairs;
+    // AD4 scoring (docking only; null otherwise): per-atom charges and the internal pairs (then
+    // nPairs counts these).
+    const float* charge = nullptr;
+    const Ad4PairGpu* ad4Pairs = nullptr;
     int A, N, nPairs, T, D;
     int lane;
 };

@@ -1,6 +1,7 @@
 #include "Ad4DockMaps.h"
 
 #include "core/InputError.h"
+#include "core/RingClosure.h"
 
 #include <algorithm>
 #include <cmath>
@@ -31,7 +32,9 @@ std::vector<std::string> ad4TypesOf(const std::vector<Molecule>& ligands) {
     std::vector<std::string> types;
     for (const Molecule& m : ligands)
         for (const Atom& a : m.atoms)
-            if (!a.ad4Type.empty() &&
+            // Macrocycle ring-closure types have no AD4 map: the AD4 scorer refuses those
+            // ligands by name (Ad4LigandScorer), the others of the batch dock on.
+            if (!a.ad4Type.empty() && !isClosureCarbon(a) && !isClosureDummy(a) &&
                 std::find(types.begin(), types.end(), a.ad4Type) == types.end())
                 types.push_back(a.ad4Type);
     return types;

@@ -133,6 +133,7 @@ BatchStatus dockLigands(const DockTarget& target, const std::vector<Molecule>& l
         s.ligand = static_cast<std::uint64_t>(firstLigand + i);
         s.run = static_cast<std::uint64_t>(r);
         s.cancel = progress ? &progress->cancel : nullptr;
+        s.observer = options.onGeneration ? &options.onGeneration : nullptr;
         DockRun run = runLga(s);
         run.score = jobs[i].scoring->rescore(run.coordinates, run.terms);
         results[i].runs[r] = std::move(run);

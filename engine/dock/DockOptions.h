@@ -3,8 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string_view>
+
+namespace pw {
+struct Pose;
+class LigandKinematics;
+} // namespace pw
 
 namespace pw::dock {
 
@@ -38,9 +44,17 @@ struct SolisWetsOptions {
 };
 
 // ADADELTA (Zeiler 2012) on the pose-space gradient, the constants AutoDock-GPU uses.
+// AutoDock-GPU v1.5 also ends each ADADELTA search early (its ADADELTA_AUTOSTOP): a step counter
+// that starts at 1 doubles after consecutiveLimit iterations in a row that improve on the best
+// energy of the search so far and halves after as many that do not; the search stops once it
+// falls to stopRhoLowerBound (at least 29 iterations; AutoDock-GPU's own searches average ~34).
+// Off by default (0): on the GPU with AD4 (tests/bench/RESULTS.md, helper gpudock) our searches
+// still ran ~200 iterations with it, and the best 3ce3 pose moved from 1.95 to 2.14 A.
 struct AdadeltaOptions {
     double rho = 0.8;
     double epsilon = 1e-2;
+    double stopRhoLowerBound = 0; // AD-GPU --rholb 0.01 turns AutoDock-GPU's early stop on
+    int consecutiveLimit = 4;     // AD-GPU --cslim
 };
 
 struct LgaOptions {
@@ -80,6 +94,22 @@ long heuristicEvaluations(int torsions, int runs, LocalSearchMethod method, long
 // The budget a run actually uses: options.maxEvaluations when set, else the heuristic.
 long evaluationBudget(const LgaOptions& options, int torsions, int runs);
 
+// One generation of one LGA run, as a watcher sees it (the app's live view of a search).
+struct GenerationReport {
+    long ligand = 0;       // the ligand's index (firstLigand + its place in the batch)
+    int run = 0;           // the run within the ligand
+    long generation = 0;   // generations done by this run (1 after the first)
+    double bestEnergy = 0; // lowest searched energy (inter + intra) of the population
+    double meanEnergy = 0; // mean searched energy of the population
+    // The population's best genotype and the kinematics that turn it into coordinates
+    // (kinematics->coordinates(*best)); both valid during the call only.
+    const Pose* best = nullptr;
+    const LigandKinematics* kinematics = nullptr;
+};
+// Called from the CPU engine's worker threads after every generation of every run: must be
+// thread-safe and quick (copy what it needs, hand it on). The GPU backend does not call it.
+using GenerationObserver = std::function<void(const GenerationReport&)>;
+
 struct DockOptions {
     LgaOptions lga;
     int runs = 20;            // independent LGA runs per ligand
@@ -89,6 +119,8 @@ struct DockOptions {
     bool allRuns = false;     // write every run's pose instead of one per cluster
     DockScoring scoring = DockScoring::Vina;
     int threads = 0; // CPU workers (0 = all cores); runs of all ligands share them
+    // Off (empty) by default: the runs then skip the report entirely. Never changes a result.
+    GenerationObserver onGeneration;
 };
 
 } // namespace pw::dock

@@ -28,6 +28,22 @@ int tournament(const Population& p, double rate, DockRandom& rng) {
     return (aFitter == fitterWins) ? a : b;
 }
 
+// Tells the observer about the generation just done: best and mean energy, best genotype.
+void report(const GenerationObserver& observer, const LgaRunSetup& s, const Population& p,
+            long generation) {
+    const auto best = std::min_element(p.energies.begin(), p.energies.end());
+    GenerationReport r;
+    r.ligand = static_cast<long>(s.ligand);
+    r.run = static_cast<int>(s.run);
+    r.generation = generation;
+    r.bestEnergy = *best;
+    r.meanEnergy = std::accumulate(p.energies.begin(), p.energies.end(), 0.0) /
+                   static_cast<double>(p.energies.size());
+    r.best = &p.poses[static_cast<size_t>(best - p.energies.begin())];
+    r.kinematics = s.kinematics;
+    observer(r);
+}
+
 } // namespace
 
 DockRun runLga(const LgaRunSetup& s) {
@@ -79,6 +95,8 @@ DockRun runLga(const LgaRunSetup& s) {
             localSearch(o.localSearch, f, next.poses[i], next.energies[i], o, s.box, rng, ws);
         std::swap(pop, next);
         ++generation;
+        if (s.observer && *s.observer)
+            report(*s.observer, s, pop, generation);
         if (o.autoStop && autoStop.converged(generation, pop.energies)) {
             result.autoStopped = true;
             break;

@@ -25,6 +25,7 @@ struct LgaRunSetup {
     std::uint64_t ligand = 0; // keys of the run's random stream with seed and run
     std::uint64_t run = 0;
     const std::atomic<bool>* cancel = nullptr; // polled between generations
+    const GenerationObserver* observer = nullptr; // told after each generation when set
 };
 
 // The run's best individual: pose, coordinates, searched energy, evaluations and generations

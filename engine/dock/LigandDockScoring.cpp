@@ -25,7 +25,12 @@ public:
     }
 
     double rescore(const std::vector<Vec3>& coords, std::vector<DockTerm>& terms) const override {
-        const VinaScore s = exact_.finalScore(coords);
+        VinaScore s = exact_.finalScore(coords);
+        // A macrocycle: Vina's docking gives every pose one shared unbound energy, so a ring left
+        // open is not rewarded the way --score_only's own-pose glue would reward it (LigandScorer
+        // finalScore); the glue of the closed ring stands in for it.
+        if (s.ringClosure > 0)
+            s = exact_.finalScore(coords, s.intra + exact_.closedRingGlue());
         static const char* const names[kScoreTermCount] = {"gauss1", "gauss2", "repulsion",
                                                            "hydrophobic", "hydrogen"};
         terms.clear();

@@ -2,7 +2,9 @@
 
 #include "Genotype.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace pw::dock {
 namespace {
@@ -86,12 +88,29 @@ long adadelta(DockObjective& f, Pose& pose, double& energy, const LgaOptions& op
     ws.step.resize(n);
     ws.trial = pose;
     const long start = f.evaluations();
+    // The early stop (AdadeltaOptions): successes and failures against the search's own best.
+    const double stopBound = options.adadelta.stopRhoLowerBound;
+    const int limit = std::max(1, options.adadelta.consecutiveLimit);
+    double stepCounter = 1.0, searchBest = std::numeric_limits<double>::infinity();
+    int successes = 0, failures = 0;
     for (int it = 0; it < options.localSearchIterations; ++it) {
+        if (stopBound > 0 && stepCounter <= stopBound)
+            break;
         const double e = f.evaluate(ws.trial, ws.gradient.data());
         if (e < energy) {
             pose = ws.trial;
             energy = e;
         }
+        if (e < searchBest) {
+            searchBest = e;
+            ++successes, failures = 0;
+        } else {
+            ++failures, successes = 0;
+        }
+        if (successes >= limit)
+            stepCounter *= 2, successes = 0;
+        else if (failures >= limit)
+            stepCounter *= 0.5, failures = 0;
         for (int i = 0; i < n; ++i) {
             // In gene units (AutoDock-GPU's genotype), then back to pose units.
             const double unit = geneUnit(i);

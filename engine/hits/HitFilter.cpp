@@ -2,6 +2,9 @@
 // keywords and registered column names; numbers and strings go out as bound parameters.
 #include "HitFilter.h"
 
+#include "SubstructureFunction.h"
+#include "chem/SubstructureQuery.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -175,7 +178,11 @@ private:
         }
         if (peek().kind == Tok::Ident && pos_ + 1 < tokens_.size() &&
             tokens_[pos_ + 1].kind == Tok::LParen) {
-            interaction();
+            const std::string name = lower(peek().text);
+            if (name == "smarts" || name == "substructure")
+                substructure();
+            else
+                interaction();
             return;
         }
         comparison();
@@ -197,7 +204,7 @@ private:
         if (!any && std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
             throw FilterError(name.column, "unknown function '" + name.text +
                                                "': expected hbond, saltbridge, pistack, halogen, "
-                                               "hydrophobic or interacts");
+                                               "hydrophobic, interacts, smarts or substructure");
         take(); // (
         const Token arg = peek();
         if (arg.kind != Tok::String)
@@ -232,6 +239,32 @@ private:
             out_.params.emplace_back(chain);
         }
         out_.sql += ")";
+    }
+
+    // smarts('PATTERN') / substructure('SMILES'): the pattern is checked here (a bad one is a
+    // FilterError at its position, not an SQL error later) and bound; the stored canonical SMILES
+    // is matched by the connection's pw_substructure function.
+    void substructure() {
+        const Token name = take();
+        const bool smarts = lower(name.text) == "smarts";
+        take(); // (
+        const Token arg = peek();
+        if (arg.kind != Tok::String)
+            throw FilterError(arg.column, std::string("expected a quoted ") +
+                                              (smarts ? "SMARTS such as 'c1ccccc1C(=O)[OH]'"
+                                                      : "SMILES such as 'c1ccccc1C(=O)O'") +
+                                              ", got " + describe(arg));
+        take();
+        expect(Tok::RParen, "')'");
+        try {
+            SubstructureQuery(arg.text, smarts ? SubstructureQuery::Syntax::Smarts
+                                               : SubstructureQuery::Syntax::Smiles);
+        } catch (const PatternError& e) {
+            throw FilterError(arg.column + 1, e.what());
+        }
+        out_.sql += std::string(kSubstructureSqlFunction) + "(?, ?, poses.smiles)";
+        out_.params.emplace_back(std::string(smarts ? "smarts" : "smiles"));
+        out_.params.emplace_back(arg.text);
     }
 
     // Returns the operand's type: Text, Real (numbers and numeric columns).

@@ -31,7 +31,9 @@ struct SqlFragment {
 // ( expr ) | KIND('RES') | operand (< <= > >= = == != <>) operand | operand is [not] null |
 // operand like 'TEXT'. Operands are column names, numbers and quoted strings. KIND is one of
 // hbond, saltbridge, pistack, halogen, hydrophobic, or interacts (any kind); RES is a residue
-// label as "ASP86" or "A:ASP86". Keywords are case-insensitive.
+// label as "ASP86" or "A:ASP86". smarts('PATTERN') and substructure('SMILES') hold when the
+// pose's molecule (its stored canonical SMILES) contains the pattern; they are unknown (as NULL)
+// for a pose without SMILES. Keywords are case-insensitive.
 SqlFragment compileWhere(const std::string& expression, const HitStore& store);
 
 // order := item {, item}; item := [-|+]column [asc|desc]. NULLs sort last either way.

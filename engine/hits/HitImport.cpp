@@ -197,9 +197,8 @@ std::string DescriptorCache::key(const Molecule& m) {
     return k;
 }
 
-PoseRecord makePoseRecord(const Molecule& in, const ImportOptions& options, std::string* warning,
+PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string* warning,
                           DescriptorCache* cache, std::string_view recordText) {
-    Molecule m = in;
     // Tags that export added for computed columns are recomputed, not kept.
     const size_t tagCount = m.properties.size();
     std::erase_if(m.properties,
@@ -318,7 +317,8 @@ ImportStats importSdf(HitStore& store, const std::string& path, const ImportOpti
                 if (!parseSdfRecord(b.texts[i], path, readOptions, m, b.parseWarnings[i]))
                     return;
                 b.records[i] =
-                    makePoseRecord(m, options, &b.chemWarnings[i], &cache, b.texts[i].text);
+                    makePoseRecord(std::move(m), options, &b.chemWarnings[i], &cache,
+                                   b.texts[i].text);
                 b.ok[i] = 1;
             } catch (...) {
                 std::lock_guard lock(failureMutex);
@@ -339,6 +339,8 @@ ImportStats importSdf(HitStore& store, const std::string& path, const ImportOpti
                 }
                 continue;
             }
+            if (!b.parseWarnings[i].empty() && options.warn) // read with repairs
+                options.warn(b.parseWarnings[i]);
             ++rows;
             if (!b.chemWarnings[i].empty()) {
                 ++stats.noProperties;

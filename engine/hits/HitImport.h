@@ -50,7 +50,7 @@ private:
 // One pose as the store keeps it: molblock and tag text as the record's text has them when it
 // is given and is a plain V2000 record without export tags, else re-written from the parsed
 // molecule (bond orders as read); numeric tags as columns, properties and interactions computed.
-PoseRecord makePoseRecord(const Molecule& m, const ImportOptions& options, std::string* warning,
+PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string* warning,
                           DescriptorCache* cache = nullptr, std::string_view recordText = {});
 
 // Adds every record of an SDF file. Must run inside a HitStore::Transaction, so that a failed or

@@ -38,6 +38,9 @@ public:
     void bind(int i, double v);
     void bind(int i, long long v);
     void bind(int i, std::string_view text);
+    // Binds text without SQLite's copy: it must stay alive and unchanged until reset() (run()
+    // resets). For the import's large texts (a ~4 KB molblock per pose).
+    void bindStatic(int i, std::string_view text);
     // One step: true while a row is ready, false when done; throws on error.
     bool step();
     // Runs to completion (for statements that return no rows).

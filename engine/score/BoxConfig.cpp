@@ -22,8 +22,8 @@ std::string_view trim(std::string_view s) {
 }
 
 // Keys of Vina 1.2.3's command line (main.cpp) that this program reads but does not use: the
-// files and search settings have their own posewright-cli options, and the AD4/glue weights
-// belong to scoring functions posewright does not have.
+// files and search settings have their own posewright-cli options, and the AD4 weights
+// belong to a scoring function posewright takes from AutoDock 4 itself.
 constexpr std::string_view kUnusedVinaKeys[] = {"receptor",
                                                 "flex",
                                                 "ligand",
@@ -52,7 +52,6 @@ constexpr std::string_view kUnusedVinaKeys[] = {"receptor",
                                                 "weight_ad4_elec",
                                                 "weight_ad4_dsolv",
                                                 "weight_ad4_rot",
-                                                "weight_glue",
                                                 "size",
                                                 "center",
                                                 "config"};
@@ -125,7 +124,7 @@ VinaConfig parseVinaConfig(std::istream& in, const std::string& sourceName) {
         // `ligand = ...` lines are valid for Vina) and are only warned about below.
         const bool used = indexOf(kBoxKeys, key) >= 0 || key == "scoring" ||
                           indexOf(kVinaWeightKeys, key) >= 0 ||
-                          indexOf(kVinardoWeightKeys, key) >= 0;
+                          indexOf(kVinardoWeightKeys, key) >= 0 || key == "weight_glue";
         if (used && std::find(seen.begin(), seen.end(), key) != seen.end())
             throw InputError(sourceName, lineNo, std::string(key) + " is given twice");
         seen.emplace_back(key);
@@ -157,6 +156,8 @@ VinaConfig parseVinaConfig(std::istream& in, const std::string& sourceName) {
         } else if (const int dw = indexOf(kVinardoWeightKeys, key); dw >= 0) {
             config.vinardoWeights[dw] = parseNumber(key, value, sourceName, lineNo, "");
             config.vinardoWeightLines[dw] = lineNo;
+        } else if (key == "weight_glue") {
+            config.glueWeight = parseNumber(key, value, sourceName, lineNo, "");
         } else if (indexOf(kIgnoredRotKeys, key) >= 0) {
             parseNumber(key, value, sourceName, lineNo, "");
             config.warnings.push_back(warning(
@@ -202,7 +203,10 @@ ScoringFunction VinaConfig::scoringFunction(ScoringKind kind,
                                      std::string(otherKeys[t]) + " is ignored with scoring " +
                                          std::string(scoringKindName(kind)) + " (as Vina does)"));
     }
-    return ScoringFunction(kind, weights);
+    ScoringFunction sf(kind, weights);
+    if (glueWeight)
+        sf.setGlueWeight(*glueWeight);
+    return sf;
 }
 
 VinaConfig readVinaConfig(const std::string& path) {

@@ -30,6 +30,7 @@ struct VinaConfig {
     // that set each (0 = not set).
     std::array<std::optional<double>, kScoreTermCount> vinaWeights, vinardoWeights;
     std::array<long, kScoreTermCount> vinaWeightLines{}, vinardoWeightLines{};
+    std::optional<double> glueWeight; // weight_glue (macrocycles), for either kind
     // "file:line: warning: ..." for keys read but not used (weight_rot, exhaustiveness, ...).
     std::vector<std::string> warnings;
 

@@ -25,7 +25,8 @@ inline double curl(double e, double* scale) {
 
 LigandScorer::LigandScorer(const Molecule& ligand, const ScoringFunction& sf,
                            const ReceptorModel& receptor, const ReceptorGrid* grid)
-    : sf_(sf), receptor_(receptor), grid_(grid), topo_(buildVinaLigandTopology(ligand)) {
+    : sf_(sf), closure_(sf), receptor_(receptor), grid_(grid),
+      topo_(buildVinaLigandTopology(ligand)) {
     types_.resize(ligand.atoms.size());
     for (size_t i = 0; i < ligand.atoms.size(); ++i) {
         types_[i] = static_cast<int>(topo_.types[i]);
@@ -185,6 +186,22 @@ double LigandScorer::intraTabulated(const std::vector<Vec3>& coords) const {
         if (r2 < cut2)
             total += curl(sf_.tabulatedEnergy(pr.ti, pr.tj, r2), &scale);
     }
+    for (const auto& [i, j] : topo_.pseudoAtomPairs)
+        total +=
+            curl(closure_.pseudoAtomPairTabulated((coords[j] - coords[i]).squaredNorm()), &scale);
+    return total;
+}
+
+double LigandScorer::closedRingGlue() const {
+    double scale;
+    return static_cast<double>(topo_.gluePairs.size()) *
+           curl(closure_.gluePairTabulated(0.0), &scale);
+}
+
+double LigandScorer::glueTabulated(const std::vector<Vec3>& coords) const {
+    double total = 0.0, scale;
+    for (const auto& [i, j] : topo_.gluePairs)
+        total += curl(closure_.gluePairTabulated((coords[j] - coords[i]).squaredNorm()), &scale);
     return total;
 }
 
@@ -207,6 +224,31 @@ double LigandScorer::intraEnergy(const std::vector<Vec3>& coords,
             (*gradient)[pr.i] -= g;
         }
     }
+    if (!topo_.gluePairs.empty() || !topo_.pseudoAtomPairs.empty())
+        total += closureEnergy(coords, gradient);
+    return total;
+}
+
+double LigandScorer::closureEnergy(const std::vector<Vec3>& coords,
+                                   std::vector<Vec3>* gradient) const {
+    double total = 0.0;
+    auto add = [&](int i, int j, bool glue) {
+        const Vec3 d = coords[j] - coords[i];
+        const double r = d.norm();
+        double dEdr, scale;
+        double e = glue ? closure_.gluePair(r, &dEdr) : closure_.pseudoAtomPair(r, &dEdr);
+        e = curl(e, &scale);
+        total += e;
+        if (gradient && r > 0.0) {
+            const Vec3 g = (scale * dEdr / r) * d;
+            (*gradient)[j] += g;
+            (*gradient)[i] -= g;
+        }
+    };
+    for (const auto& [i, j] : topo_.pseudoAtomPairs)
+        add(i, j, false);
+    for (const auto& [i, j] : topo_.gluePairs)
+        add(i, j, true);
     return total;
 }
 
@@ -269,7 +311,8 @@ VinaScore LigandScorer::finalScore(const std::vector<Vec3>& coords,
     s.intra = intraTabulated(coords);
     s.terms.inter = s.inter;
     s.terms.intra = s.intra;
-    s.unbound = unbound ? *unbound : s.intra;
+    s.ringClosure = glueTabulated(coords);
+    s.unbound = unbound ? *unbound : s.intra + s.ringClosure;
     s.numTors = topo_.numTors;
     const double e = s.inter + s.intra - s.unbound;
     s.affinity = affinityFromEnergy(e);

@@ -4,6 +4,7 @@
 
 #include "ReceptorGrid.h"
 #include "ReceptorModel.h"
+#include "RingClosureTerm.h"
 #include "ScoreBreakdown.h"
 #include "ScoringFunction.h"
 #include "VinaTopology.h"
@@ -40,6 +41,7 @@ public:
                     ScoreBreakdown* terms = nullptr) const;
     double interEnergy(const std::vector<Vec3>& coords, std::vector<Vec3>* gradient,
                        double* penalty = nullptr) const; // adds to *gradient
+    // The ligand's internal energy, macrocycle ring-closure pairs included (RingClosureTerm).
     double intraEnergy(const std::vector<Vec3>& coords, std::vector<Vec3>* gradient) const;
 
     // Vina's final numbers for a pose, computed as Vina reports them: from its tabulated
@@ -47,7 +49,7 @@ public:
     // mode, so they agree with Vina's printout to its last digit; evaluate() uses the analytic
     // potential instead (exact gradients), within a few hundredths of these numbers.
     // unbound: the ligand's intra energy in its unbound state; Vina --score_only and
-    // --local_only take the pose's own intra energy (the default).
+    // --local_only take the pose's own intra energy plus its ring-closure glue (the default).
     VinaScore finalScore(const std::vector<Vec3>& coords,
                          std::optional<double> unbound = std::nullopt) const;
     // The affinity for an energy E = inter + intra - unbound: E / (1 + w * Nrot).
@@ -56,13 +58,21 @@ public:
     // The tabulated sums behind finalScore (Vina's non_cache::eval and model::evali).
     double interTabulated(const std::vector<Vec3>& coords, double* penalty = nullptr) const;
     double intraTabulated(const std::vector<Vec3>& coords) const;
+    // Vina's tabulated glue of a macrocycle (Gn with the CGn across each broken ring bond); 0
+    // for other ligands. Vina counts it in the unbound energy, not in (2) intra.
+    double glueTabulated(const std::vector<Vec3>& coords) const;
+    // The same glue with every ring closed (each Gn on its CGn): Vina's value for a closed pose.
+    double closedRingGlue() const;
 
 private:
     // Out-of-box handling of the exact mode: the point to score, its penalty and gradient.
     Vec3 clampToRegion(const Vec3& x, double& penalty, Vec3& penaltyGrad, bool clamped[3]) const;
+    // The pseudo-atom and glue pairs of a macrocycle, analytic (adds to *gradient).
+    double closureEnergy(const std::vector<Vec3>& coords, std::vector<Vec3>* gradient) const;
     void addTerms(const std::vector<Vec3>& coords, ScoreBreakdown& t) const;
 
     const ScoringFunction& sf_;
+    RingClosureTerm closure_;
     const ReceptorModel& receptor_;
     const ReceptorGrid* grid_;
     GridInterpolation interpolation_ = GridInterpolation::Trilinear;

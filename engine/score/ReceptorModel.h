@@ -46,6 +46,12 @@ public:
         return {cellSites_.data() + cellStart_[idx], cellSites_.data() + cellStart_[idx + 1]};
     }
 
+    // The cell list as candidates() reads it, for a device copy (engine/cuda/PairScore*).
+    const int* cellCounts() const { return cells_; }          // cells along x, y, z
+    const double* inverseCellEdge() const { return invCell_; } // 1 / cell edge along x, y, z
+    const std::vector<int>& cellStart() const { return cellStart_; }
+    const std::vector<Site>& cellSites() const { return cellSites_; }
+
 private:
     GridDims region_;
     bool penalizeOutside_;

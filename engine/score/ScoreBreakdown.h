@@ -25,6 +25,7 @@ struct VinaScore {
     double torsional = 0; // (3) = affinity - (inter + intra - unbound)
     double unbound = 0;   // (4) is -unbound: the ligand's intra energy in its unbound state
     double numTors = 0;   // Vina's Nrot used in the divisor 1 + w * Nrot
+    double ringClosure = 0; // macrocycles: the glue of the broken ring bonds (part of unbound)
     ScoreBreakdown terms;
 };
 

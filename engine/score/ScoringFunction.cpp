@@ -57,6 +57,7 @@ ScoringFunction::ScoringFunction(ScoringKind kind, const TermArray& weights)
     if (!v)
         weights_[Gauss2] = 0.0; // Vinardo has no second gaussian
     weightRot_ = v ? vina::kVinaWeightRot : vina::kVinardoWeightRot;
+    glueWeight_ = vina::kGlueWeight;
     g1Offset_ = v ? vina::kVinaGauss1Offset : vina::kVinardoGaussOffset;
     g1InvWidth_ = 1.0 / (v ? vina::kVinaGauss1Width : vina::kVinardoGaussWidth);
     g2Offset_ = vina::kVinaGauss2Offset;
@@ -119,6 +120,20 @@ void ScoringFunction::buildTable() {
             }
     splineStore_ = spline;
     spline_ = splineStore_->data();
+}
+
+ScoringFunction::TableView ScoringFunction::tableView() const {
+    TableView v;
+    v.tableSize = tableSize_;
+    v.tableRows = kXsTypeCount * (kXsTypeCount + 1) / 2;
+    v.tablePair = tablePair_.data();
+    v.table = table_;
+    v.spline = spline_;
+    v.hydGood = hydGood_;
+    v.hydBad = hydBad_;
+    v.hbGood = hbGood_;
+    v.hbBad = hbBad_;
+    return v;
 }
 
 double ScoringFunction::cutoff() const {

@@ -33,6 +33,9 @@ public:
     const TermArray& weights() const { return weights_; }
     // Weight of the rotatable-bond divisor: affinity = E / (1 + weightRot * Nrot).
     double weightRot() const { return weightRot_; }
+    // Weight of the macrocycle glue (score/RingClosureTerm.h; Vina's --weight_glue).
+    double glueWeight() const { return glueWeight_; }
+    void setGlueWeight(double w) { glueWeight_ = w; }
     double cutoff() const;
     double cutoffSquared() const { return cutoff() * cutoff(); }
     double radius(XsType t) const;
@@ -94,6 +97,25 @@ public:
         return e;
     }
 
+    // What a device kernel needs to reproduce splineEnergy and tabulatedEnergy exactly
+    // (engine/cuda/PairScore*): the tables, their row of each type pair, the ramp shapes.
+    struct TableView {
+        int tableSize = 0, tableRows = 0;
+        const int* tablePair = nullptr; // kXsTypeCount^2 entries: the row of a type pair
+        const double* table = nullptr;  // tableRows x tableSize (tabulatedEnergy)
+        const double* spline = nullptr; // tableRows x tableSize x 2 (splineEnergy's knots)
+        double hydGood = 0, hydBad = 0, hbGood = 0, hbBad = 0;
+    };
+    TableView tableView() const;
+    // The ramp terms of a type pair: optimal distance R_i + R_j, and whether the pair is
+    // hydrophobic / donor-acceptor (splineEnergy adds rampEnergy for these).
+    void rampShape(int t1, int t2, double* optimal, bool* hydrophobic, bool* hbond) const {
+        const PairParams& p = pair_[t1 * kXsTypeCount + t2];
+        *optimal = p.optimal;
+        *hydrophobic = p.hydrophobic != 0.0;
+        *hbond = p.hbond != 0.0;
+    }
+
 private:
     struct PairParams {
         double optimal = 0;     // R_i + R_j
@@ -109,6 +131,7 @@ private:
     ScoringKind kind_;
     TermArray weights_{};
     double weightRot_ = 0;
+    double glueWeight_ = 0;
     double cutoff_ = 0;
     // Term shapes (see VinaConstants.h): gaussian offsets and inverse widths, linear ramps.
     double g1Offset_ = 0, g1InvWidth_ = 0, g2Offset_ = 0, g2InvWidth_ = 0;

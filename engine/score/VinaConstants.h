@@ -46,6 +46,12 @@ constexpr double kVinardoHbondGood = -0.6, kVinardoHbondBad = 0.0;
 constexpr std::array<double, 5> kVinardoWeights{-0.045, 0.0, 0.8, -0.035, -0.600};
 constexpr double kVinardoWeightRot = 0.05846;
 
+// Macrocycle ring closure (Meeko's CGn/Gn, score/RingClosureTerm.h): the linear attraction
+// pulling each Gn onto its partner CGn (main.cpp --weight_glue default 50, potentials.h
+// linearattraction with its cutoff of 20 Å, scoring_function.h max cutoff 20 Å).
+constexpr double kGlueWeight = 50.0;
+constexpr double kGlueCutoff = 20.0;
+
 // Positive energies are softened per ligand atom (inter) and per pair (intra) as
 // e * v / (v + e) with v = 1000 (curl.h, vina.cpp authentic_v).
 constexpr double kCurlV = 1000.0;

@@ -2,6 +2,7 @@
 
 #include "VinaConstants.h"
 #include "core/Element.h"
+#include "core/RingClosure.h"
 #include "core/XsTyping.h"
 
 #include <algorithm>
@@ -183,6 +184,29 @@ void bondedWithin(const std::vector<std::vector<int>>& adj, int a, int depth,
             bondedWithin(adj, b, depth - 1, out);
 }
 
+// Vina's is_closure_clash: i and j are, or are bonded to, two CGn carbons of the same n (the
+// ends of one broken ring bond): 1-2, 1-3 and 1-4 pairs across it once the ring is closed.
+bool nearBrokenRingBond(const Molecule& m, const std::vector<std::vector<int>>& adj, int i, int j) {
+    bool closureNearI[4] = {false, false, false, false};
+    auto markNear = [&](int a) {
+        if (int k = closureCarbonIndex(m.atoms[a].ad4Type); k >= 0)
+            closureNearI[k] = true;
+    };
+    markNear(i);
+    for (int a : adj[i])
+        markNear(a);
+    auto nearJ = [&](int a) {
+        const int k = closureCarbonIndex(m.atoms[a].ad4Type);
+        return k >= 0 && closureNearI[k];
+    };
+    if (nearJ(j))
+        return true;
+    for (int a : adj[j])
+        if (nearJ(a))
+            return true;
+    return false;
+}
+
 } // namespace
 
 double vinaCovalentRadius(const Atom& a, bool* known) {
@@ -292,20 +316,41 @@ VinaLigandTopology buildVinaLigandTopology(const Molecule& ligand) {
         topo.numTors += 0.5 * rotors;
     }
 
+    // Gn pseudo-atoms have no XS type but take part in intramolecular pairs (Vina gives them an
+    // XS type of their own).
+    auto scored = [&](int i) {
+        return topo.types[i] != XsType::None || isClosureDummy(ligand.atoms[i]);
+    };
+    const bool macrocycle = hasRingClosures(ligand);
     std::vector<int> near;
     for (int v = 0; v < n; ++v) {
         const int i = layout.order[v];
-        if (topo.types[i] == XsType::None)
+        if (!scored(i))
             continue;
         near.clear();
         bondedWithin(adj, v, 3, near);
         for (int w = v + 1; w < n; ++w) {
             const int j = layout.order[w];
-            if (topo.types[j] == XsType::None || mob.fixed(v, w))
+            if (!scored(j) || mob.fixed(v, w))
                 continue;
             if (std::find(near.begin(), near.end(), w) != near.end())
                 continue;
-            topo.intraPairs.emplace_back(i, j);
+            if (!macrocycle) {
+                topo.intraPairs.emplace_back(i, j);
+                continue;
+            }
+            const int ci = closureCarbonIndex(ligand.atoms[i].ad4Type);
+            const int cj = closureCarbonIndex(ligand.atoms[j].ad4Type);
+            const int di = closureDummyIndex(ligand.atoms[i].ad4Type);
+            const int dj = closureDummyIndex(ligand.atoms[j].ad4Type);
+            if ((ci >= 0 && ci == dj) || (cj >= 0 && cj == di))
+                topo.gluePairs.emplace_back(i, j);
+            else if (nearBrokenRingBond(ligand, topo.adjacency, i, j))
+                continue;
+            else if (di >= 0 || dj >= 0)
+                topo.pseudoAtomPairs.emplace_back(i, j);
+            else
+                topo.intraPairs.emplace_back(i, j);
         }
     }
     return topo;

@@ -18,6 +18,12 @@ struct VinaLigandTopology {
     // Heavy-atom pairs Vina scores inside the ligand: not rigid relative to each other (different
     // fragments, neither on the other's torsion axis) and not within three bonds.
     std::vector<std::pair<int, int>> intraPairs;
+    // Macrocycles (core/RingClosure.h), as Vina 1.2.3 pairs them (model.cpp initialize_pairs):
+    // each Gn pseudo-atom with the CGn across its broken ring bond (the glue), and with every
+    // other scored atom (gaussians only, RingClosureTerm). Pairs within three bonds of both ends
+    // of a broken ring bond are in none of the lists (Vina's is_closure_clash).
+    std::vector<std::pair<int, int>> gluePairs;
+    std::vector<std::pair<int, int>> pseudoAtomPairs;
     // Vina's Nrot (conf_independent.cpp num_tors): half a count per end of each rotatable bond
     // whose other end is a heavy atom with more than one heavy neighbour.
     double numTors = 0;

@@ -7,7 +7,13 @@
 #   screen.tar.xz (screen/: prepared ligands as all.pdbqt, lig*.pdbqt and AutoDock-GPU's
 #   filelist.txt, whose first line is ../ad4/1iep/1iep_protein.maps.fld; all100.pdbqt and
 #   filelist100.txt: the first 100).
-# Usage: tests/bench/dock_device.sh [tests|complex|screen|vina]...  (default: all)
+# Usage: tests/bench/dock_device.sh [tests|complex|screen|vina|ad4tests|ad4race]...
+#   (default: tests complex screen vina)
+# ad4tests: the gpu suites that AD4 docking touches (gpu_test_dock_gpu_ad4 reads the 1stp and 3ce3
+#   maps from the shared data path it was built with: BUILT_AT, default /work/wt/gpudock);
+# ad4race: AD4 docking of 1stp and 3ce3 (nrun 100, ADADELTA, AutoDock-GPU's population, budget
+#   heuristics and AutoStop) beside AutoDock-GPU on the same maps: search time against its "Job
+#   took", whole process against whole process, and the evaluations per run from its DLG.
 set -uo pipefail
 C=${C:-$PWD/.carry-cudadock}
 OUT=${OUT:-/tmp/out}
@@ -18,9 +24,16 @@ done
 export LD_LIBRARY_PATH=$C/libs
 CLI=$C/bin/posewright-cli
 # The test binary names its data by the path it was built at.
-if [ ! -e /work/wt/cudadock/tests/data ]; then
-    mkdir -p /work/wt/cudadock/tests && ln -s "$PWD/tests/data" /work/wt/cudadock/tests/data
+BUILT_AT=${BUILT_AT:-/work/wt/cudadock}
+if [ ! -e $BUILT_AT/tests/data ]; then
+    mkdir -p $BUILT_AT/tests && ln -s "$PWD/tests/data" $BUILT_AT/tests/data
 fi
+SHARED=$(dirname "$BUILT_AT")/shared/data
+for id in 1stp 3ce3; do
+    if [ -d "$C/ad4/$id" ] && [ ! -e "$SHARED/complexes/$id/ad4maps" ]; then
+        mkdir -p "$SHARED/complexes/$id" && ln -s "$C/ad4/$id" "$SHARED/complexes/$id/ad4maps"
+    fi
+done
 nvidia-smi --query-gpu=name,uuid --format=csv,noheader
 nproc
 parts=${*:-tests complex screen vina}
@@ -86,6 +99,37 @@ for part in $parts; do
             --receptor $D/receptor.pdbqt --ligand $D/ligand_xtal.pdbqt --config $D/box.txt \
             --exhaustiveness 8 --seed 42 --cpu "$(nproc)" --out /tmp/vina_1iep_out.pdbqt 2>&1 |
             grep -E "^ +1 |vina_process" | tee "$OUT/vina1iep.txt"
+        ;;
+    ad4tests)
+        for t in dock_gpu_ad4 dock_gpu backend_gpu minimize; do
+            timeout ${TEST_TIMEOUT:-150} "$C/bin/gpu_test_$t" >"$OUT/$t.log" 2>&1
+            echo "gpu_test_$t rc=$? $(grep -E '^Totals' "$OUT/$t.log")"
+            grep -hE "^(FAIL|QINFO)" -A2 "$OUT/$t.log" | cut -c1-300 | head -20
+        done
+        ;;
+    ad4race)
+        for id in 1stp 3ce3; do
+            D=$C/ad4/$id
+            POSEWRIGHT_CUDA_TIMING=1 timeout 120 $CLI bench dock --device cuda \
+                --local-search adadelta --maps $D/${id}_protein.maps.fld \
+                --ligands $D/ligand_xtal.pdbqt --reference $D/ligand_xtal.pdbqt --runs 100 \
+                --seed 42 --repeat ${REPEAT:-3} 2>&1 | grep -E '"bench"|cuda_dock' |
+                tee -a "$OUT/ad4race.jsonl" | cut -c1-700
+            /usr/bin/time -f "posewright_process_seconds %e" timeout 90 $CLI dock --device cuda \
+                --local-search adadelta --maps $D/${id}_protein.maps.fld \
+                --ligands $D/ligand_xtal.pdbqt --runs 100 --seed 42 --out /tmp/$id.sdf 2>&1 |
+                tail -2
+            for seed in 42 43 44; do
+                echo "AutoDock-GPU $id seed $seed"
+                adgpu "$D" --ffile ${id}_protein.maps.fld --lfile ligand_xtal.pdbqt \
+                    --nrun 100 --seed $seed
+            done
+            # Its evaluations and generations per run (the last seed's DLG), counted as printed.
+            grep -hiE "evaluation|generation" "$D/ligand_xtal.dlg" | sed 's/[0-9.]\+/N/g' |
+                sort | uniq -c | sort -rn | head -6
+            grep -hiE "evaluation|generation" "$D/ligand_xtal.dlg" | head -6
+            cp "$D/ligand_xtal.dlg" "$OUT/adgpu_$id.dlg" 2>/dev/null
+        done
         ;;
     esac
 done

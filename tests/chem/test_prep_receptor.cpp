@@ -83,10 +83,14 @@ private slots:
     }
 
     void receptorWithoutPolarHydrogensIsRefused() {
+        // Only when protonation is switched off: by default ReceptorProtonation adds them
+        // (tests/chem/test_receptor_protonation.cpp).
         const std::string path = kComplexes + "1stp/receptor.pdb";
         Molecule pdb = readMolecule(path);
+        ReceptorPreparationOptions noProtonation;
+        noProtonation.addPolarHydrogens = false;
         try {
-            prepareReceptor(pdb);
+            prepareReceptor(pdb, noProtonation);
             QFAIL("a receptor without hydrogens was accepted");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromStdString(e.detail()),

@@ -113,8 +113,11 @@ private slots:
         Molecule m;
         QVERIFY(reader->next(m));
         QCOMPARE(m.atoms[2].formalCharge, -1); // charge code 5 = -1
-        QCOMPARE(m.bonds[0].order, BondOrder::Aromatic);
-        QVERIFY(m.atoms[0].aromatic && m.atoms[1].aromatic && !m.atoms[2].aromatic);
+        // Type 4 is read as aromatic; on a chain no toolkit accepts it, so StructureRepair
+        // kekulizes it (two carbons short of a bond: C=C) and clears the flags
+        // (tests/chem/test_structure_repair.cpp).
+        QCOMPARE(m.bonds[0].order, BondOrder::Double);
+        QVERIFY(!m.atoms[0].aromatic && !m.atoms[1].aromatic && !m.atoms[2].aromatic);
         QVERIFY(!reader->next(m));
         QCOMPARE(reader->recordsRead(), 1);
     }

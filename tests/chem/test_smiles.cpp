@@ -139,6 +139,70 @@ private slots:
                  warning.c_str());
     }
 
+    void largeMoleculesAreRefusedBeforeEmbedding() {
+        // A 40-residue poly-uridine phosphate chain (the shape of Open Babel's 102Uridine.smi,
+        // which kept `info` busy for minutes inside one embedding attempt): refused from its
+        // graph at once, the next line still read. Its SMILES is cut in the message.
+        std::string chain = "OCC1OC(n2ccc(=O)[nH]c2=O)C(O)C1O";
+        for (int k = 0; k < 40; ++k)
+            chain = "OP(=O)(O)OCC1OC(n2ccc(=O)[nH]c2=O)C(O)C1O" + chain.substr(1);
+        QTemporaryDir dir;
+        std::string path = writeFile(dir, "rna.smi", chain + " polyU\nCCO ethanol\n");
+        std::vector<std::string> warnings;
+        ReadOptions options;
+        options.warn = [&](const std::string& w) { warnings.push_back(w); };
+        auto reader = openSmilesReader(path, options);
+        Molecule m;
+        QVERIFY(reader->next(m));
+        QCOMPARE(m.name, std::string("ethanol"));
+        QCOMPARE(warnings.size(), size_t(1));
+        QVERIFY2(warnings[0].find(":1: SMILES 'OP(=O)(O)OCC1OC(") != std::string::npos &&
+                     warnings[0].find("characters) has ") != std::string::npos &&
+                     warnings[0].find("torsions; 3D coordinates are generated for at most 64") !=
+                         std::string::npos,
+                 warnings[0].c_str());
+        // The heavy-atom bound applies too, and both are options.
+        warnings.clear();
+        options.maxEmbedTorsions = 1000;
+        options.maxEmbedHeavyAtoms = 100;
+        reader = openSmilesReader(path, options);
+        QVERIFY(reader->next(m));
+        QCOMPARE(warnings.size(), size_t(1));
+        QVERIFY2(warnings[0].find("heavy atoms; 3D coordinates are generated for at most 100") !=
+                     std::string::npos,
+                 warnings[0].c_str());
+    }
+
+    void openBabelStyleSmilesAreRepaired() {
+        // Open Babel reads lower-case chains as conjugated ("cccc" is butadiene) and a neutral
+        // four-bonded N as N+; RDKit refuses both. Each is read with one warning; a SMILES
+        // that cannot be mended ("C1CC": an unclosed ring) is still refused.
+        QTemporaryDir dir;
+        std::string path = writeFile(dir, "ob.smi",
+                                     "cccc butadiene\nC[N](C)(C)C quat\nC1CC bad\nCCO ethanol\n");
+        std::vector<std::string> warnings;
+        ReadOptions options;
+        options.embedSmiles = false;
+        options.warn = [&](const std::string& w) { warnings.push_back(w); };
+        std::vector<Molecule> mols = readMolecules(path, options);
+        QCOMPARE(mols.size(), size_t(3));
+        QCOMPARE(warnings.size(), size_t(3));
+        int doubles = 0;
+        for (const Bond& b : mols[0].bonds)
+            doubles += b.order == BondOrder::Double;
+        QCOMPARE(doubles, 2);
+        QCOMPARE(mols[0].atoms.size(), size_t(10)); // C4H6
+        QVERIFY2(warnings[0].find(":1: molecule 'butadiene' was repaired") != std::string::npos,
+                 warnings[0].c_str());
+        QCOMPARE(mols[1].atoms[1].formalCharge, 1);
+        QCOMPARE(mols[1].atoms.size(), size_t(17)); // C4H12N+
+        QVERIFY2(warnings[2].find(":3: SMILES 'C1CC' is not a valid molecule") !=
+                     std::string::npos ||
+                     warnings[2].find(":3: cannot parse SMILES 'C1CC'") != std::string::npos,
+                 warnings[2].c_str());
+        QCOMPARE(mols[2].name, std::string("ethanol"));
+    }
+
     void streamsTheNciFile() {
         ReadOptions options;
         options.embedSmiles = true;

@@ -11,6 +11,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace pw;
@@ -169,6 +170,41 @@ private slots:
         QVERIFY2(totalEnd < 0.2 * totalStart,
                  qPrintable(QString("start %1 end %2").arg(totalStart).arg(totalEnd)));
     }
+    // AutoDock-GPU's early stop of ADADELTA (AdadeltaOptions::stopRhoLowerBound): off, every
+    // search spends its iterations; on, searches end once improvements stop (never before 29
+    // iterations) and still lower the energy.
+    void adadeltaEarlyStopEndsStalledSearches() {
+        const SearchBox box = testBox();
+        LgaOptions o;
+        DockObjective f(kin_, scoring_);
+        LocalSearchWorkspace ws;
+        DockRandom rng(5, 0, 0);
+        long usedOff = 0, usedOn = 0, shortest = o.localSearchIterations;
+        for (int i = 0; i < 10; ++i) {
+            Pose start = target_;
+            start.position += Vec3(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1));
+            const double e0 = f.energy(start);
+            for (const double bound : {0.0, 0.01}) {
+                o.adadelta.stopRhoLowerBound = bound;
+                Pose p = start;
+                double e = e0;
+                const long used = localSearch(LocalSearchMethod::Adadelta, f, p, e, o, box, rng, ws);
+                QVERIFY(e <= e0);
+                if (bound == 0) {
+                    QCOMPARE(used, long(o.localSearchIterations));
+                    usedOff += used;
+                } else {
+                    QVERIFY(used >= 29);
+                    usedOn += used;
+                    shortest = std::min(shortest, used);
+                }
+            }
+        }
+        qInfo("ADADELTA evaluations over 10 searches: %ld without the early stop, %ld with it "
+              "(shortest %ld)", usedOff, usedOn, shortest);
+        QVERIFY(shortest < o.localSearchIterations);
+    }
+
     void aRunFindsTheMinimumDeterministically_data() {
         QTest::addColumn<int>("method");
         QTest::newRow("sw") << int(LocalSearchMethod::SolisWets);

@@ -198,6 +198,7 @@ private slots:
         QVERIFY2(gpu->isGpu(), "a CUDA device is usable, so the backend must be the GPU");
         const std::vector<Molecule> ligands = poses(c.ligand, 2026, 1000);
         MinimizeBatchOptions options;
+        options.gridReport = true; // grid numbers on both sides (Backend.h)
         options.refinement.vinaSteps = true;
         std::vector<RefinementResult> g;
         gpu->minimize(*c.target, ligands, options, g);
@@ -225,6 +226,7 @@ private slots:
         auto gpu = gpuBackend();
         const std::vector<Molecule> ligands = poses(c.ligand, 77, 1000, nearNative());
         MinimizeBatchOptions options; // strong Wolfe to |g| < 1e-5, at most 1000 iterations
+        options.gridReport = true; // grid numbers on both sides (Backend.h)
         options.refinement.gridInterpolation = GridInterpolation::CatmullRom;
         std::vector<RefinementResult> g;
         gpu->minimize(*c.target, ligands, options, g);
@@ -251,6 +253,7 @@ private slots:
             auto gpu = gpuBackend();
             const std::vector<Molecule> ligands = poses(c.ligand, 91, 1000, nearNative());
             MinimizeBatchOptions options;
+            options.gridReport = true; // grid numbers on both sides (Backend.h)
             options.refinement = RefinementOptions::wellConditioned();
             std::vector<RefinementResult> g;
             gpu->minimize(*c.target, ligands, options, g);
@@ -275,6 +278,7 @@ private slots:
             auto gpu = gpuBackend();
             const std::vector<Molecule> ligands = poses(c.ligand, 91, 1000, nearNative());
             MinimizeBatchOptions options;
+            options.gridReport = true; // grid numbers on both sides (Backend.h)
             options.refinement = RefinementOptions::wellConditioned();
             std::vector<RefinementResult> g, shuffle;
             options.gpuReduction = "wmma";
@@ -302,6 +306,7 @@ private slots:
         auto gpu = gpuBackend();
         const std::vector<Molecule> ligands = poses(c.ligand, 3, 100000);
         MinimizeBatchOptions options;
+        options.gridReport = true; // grid numbers on both sides (Backend.h)
         options.refinement = RefinementOptions::wellConditioned(); // ~1e5 poses/s: ~1 s in all
         std::vector<RefinementResult> ref;
         gpu->minimize(*c.target, ligands, options, ref); // also the warm-up
@@ -368,6 +373,8 @@ private slots:
         auto gpu = gpuBackend();
         const std::vector<Molecule> ligands = poses(c.ligand, 1, 100000);
         MinimizeBatchOptions vina, smooth;
+        vina.gridReport = true; // grid numbers on both sides (Backend.h)
+        smooth.gridReport = true; // grid numbers on both sides (Backend.h)
         vina.refinement.vinaSteps = true;                         // bench's default
         smooth.refinement = RefinementOptions::wellConditioned(); // bench --smooth
         std::vector<RefinementResult> warm;
@@ -415,6 +422,7 @@ private slots:
         auto gpu = gpuBackend();
         const std::vector<Molecule> ligands = poses(c.ligand, 77, 1000, nearNative());
         MinimizeBatchOptions options;
+        options.gridReport = true; // grid numbers on both sides (Backend.h)
         options.refinement.vinaSteps = true;
         std::vector<RefinementResult> g;
         gpu->minimize(*c.target, ligands, options, g);
@@ -436,6 +444,7 @@ private slots:
         auto gpu = gpuBackend();
         const std::vector<Molecule> ligands = poses(c.ligand, 2026, 1000);
         MinimizeBatchOptions options;
+        options.gridReport = true; // grid numbers on both sides (Backend.h)
         options.refinement.gridInterpolation = GridInterpolation::CatmullRom;
         options.refinement.minimize.maxStepNorm = 0.3;
         std::vector<RefinementResult> g;
@@ -456,6 +465,7 @@ private slots:
         auto gpu = gpuBackend();
         const std::vector<Molecule> ligands = poses(c.ligand, 11, 1000, nearNative());
         MinimizeBatchOptions options; // strong Wolfe, tolerance 1e-5, 1000 iterations
+        options.gridReport = true; // grid numbers on both sides (Backend.h)
         options.refinement.gridInterpolation = GridInterpolation::CatmullRom;
         std::vector<RefinementResult> g;
         gpu->minimize(*c.target, ligands, options, g);
@@ -491,6 +501,7 @@ private slots:
             mixed.push_back(b[i]);
         }
         MinimizeBatchOptions options;
+        options.gridReport = true; // grid numbers on both sides (Backend.h)
         options.refinement.vinaSteps = true;
         auto gpu = gpuBackend();
         std::vector<RefinementResult> gm, ga, gb;
@@ -533,6 +544,7 @@ private slots:
         auto gpu = gpuBackend();
         const std::vector<Molecule> ligands = poses(c.ligand, 11, 2000, nearNative());
         MinimizeBatchOptions options;
+        options.gridReport = true; // grid numbers on both sides (Backend.h)
         options.refinement.vinaSteps = true;
         std::vector<RefinementResult> whole, capped;
         gpu->minimize(*c.target, ligands, options, whole);

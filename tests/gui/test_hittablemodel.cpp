@@ -130,6 +130,7 @@ private slots:
     void selectionFollowsRowsThroughSort();
     void depictionColumnShiftsDataColumns();
     void malformedTableIsRefused();
+    void idFilterCombinesWithTheOthers();
 };
 
 void TestHitTableModel::everyColumnSortsLikeBruteForce() {
@@ -210,6 +211,47 @@ void TestHitTableModel::filtersMatchBruteForce() {
     QCOMPARE(model.rowCount(), kRows);
     QVERIFY(some < kRows);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model.setRangeFilter(0, 1.0, 2.0)); // text column
+}
+
+// The store's answer (ids) narrows the rows with the range filter, in any sort order; ids the
+// table lacks are ignored; an empty answer keeps nothing; clearing it brings the rows back.
+void TestHitTableModel::idFilterCombinesWithTheOthers() {
+    const HitColumns h = randomHits(31);
+    HitTableModel model;
+    model.setColumns(h);
+    std::mt19937 rng(9);
+    std::vector<std::int64_t> ids{999999, -5}; // not in the table
+    std::vector<char> kept(h.rowCount(), 0);
+    for (size_t row = 0; row < h.rowCount(); ++row)
+        if (rng() % 3 == 0) {
+            ids.push_back(h.rowIds[row]);
+            kept[row] = 1;
+        }
+    std::shuffle(ids.begin(), ids.end(), rng);
+    model.sortByData(3, Qt::DescendingOrder);
+    model.setRangeFilter(2, -10.0, -5.0);
+    model.setIdFilter(ids);
+    QVERIFY(model.hasIdFilter());
+    ReferenceFilter f;
+    f.column = 2;
+    f.min = -10.0;
+    f.max = -5.0;
+    std::vector<int> expected;
+    for (int row : referenceFilter(h, referenceSort(h, identity(h.rowCount()), 3, true), f))
+        if (kept[size_t(row)])
+            expected.push_back(row);
+    QVERIFY(expected.size() > 50);
+    QCOMPARE(model.visibleRows(), expected);
+    model.clearRangeFilter(2); // the id filter stays
+    QCOMPARE(model.rowCount(), int(std::count(kept.begin(), kept.end(), 1)));
+    model.setIdFilter({});
+    QCOMPARE(model.rowCount(), 0);
+    model.clearIdFilter();
+    QCOMPARE(model.rowCount(), kRows);
+    model.setIdFilter({h.rowIds[7]});
+    model.clearFilters();
+    QVERIFY(!model.hasIdFilter());
+    QCOMPARE(model.rowCount(), kRows);
 }
 
 void TestHitTableModel::cellsShowValuesAndNulls() {

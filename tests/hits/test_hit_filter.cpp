@@ -23,6 +23,42 @@ struct Row {
     std::optional<double> dock, minAff, mw, qed;
     std::optional<int> hbd;
     std::vector<std::pair<std::string, std::string>> contacts; // (kind, residue)
+    // The molecule, built from a ring core and substituents so that what it contains is known
+    // without RDKit; no smiles, or one RDKit cannot read, makes substructure filters unknown.
+    bool hasMolecule = false;
+    int core = 0;      // 0 phenyl, 1 pyridyl, 2 cyclohexyl
+    int groups = 0;    // bits: 1 carboxylic acid, 2 primary amide, 4 chlorine, 8 hydroxyl
+};
+
+const char* const kGroupSmiles[] = {"C(=O)O", "C(=O)N", "Cl", "O"};
+
+// The SMILES of a core with up to two substituents (x on the second ring atom, y on the last).
+std::string buildSmiles(int core, int x, int y) {
+    const char* const rings[][3] = {{"c1", "c", "cccc1"}, {"c1", "c", "cncc1"}, {"C1", "C", "CCCC1"}};
+    std::string s = rings[core][0];
+    s += rings[core][1];
+    if (x >= 0)
+        s += std::string("(") + kGroupSmiles[x] + ")";
+    s += rings[core][2];
+    if (y >= 0)
+        s += kGroupSmiles[y];
+    return s;
+}
+
+// Substructure filters and what each means for a built molecule.
+struct PatternCase {
+    const char* text;
+    bool (*holds)(int core, int groups);
+};
+const PatternCase kPatterns[] = {
+    {"smarts('c1ccccc1C(=O)[OH]')", [](int c, int g) { return c == 0 && (g & 1) != 0; }},
+    {"smarts('Cl')", [](int, int g) { return (g & 4) != 0; }},
+    {"substructure('NC=O')", [](int, int g) { return (g & 2) != 0; }},
+    {"smarts('[nX2]')", [](int c, int) { return c == 1; }},
+    {"SMARTS('[C;R]')", [](int c, int) { return c == 2; }},
+    {"substructure('Oc1ccccc1')", [](int c, int g) { return c == 0 && (g & 8) != 0; }},
+    {"smarts('[OX2H][CX4]')", [](int c, int g) { return c == 2 && (g & 8) != 0; }},
+    {"substructure('c1ccncc1')", [](int c, int) { return c == 1; }},
 };
 
 enum class Truth { False, True, Unknown };
@@ -81,6 +117,14 @@ Expr randomExpr(std::mt19937& rng, int depth) {
     if (depth > 0 && p < 42) {
         Expr a = randomExpr(rng, depth - 1);
         return {"not " + a.text, [a](const Row& r) { return negate(a.eval(r)); }};
+    }
+    if (p < 47) {
+        const PatternCase& pc = kPatterns[pick(rng) % std::size(kPatterns)];
+        return {pc.text, [&pc](const Row& r) {
+                    if (!r.hasMolecule)
+                        return Truth::Unknown;
+                    return pc.holds(r.core, r.groups) ? Truth::True : Truth::False;
+                }};
     }
     if (p < 52) {
         const std::string kind = kKinds[pick(rng) % 4], res = kResidues[pick(rng) % 4];
@@ -196,6 +240,16 @@ private slots:
             p.mw = r.mw;
             p.qed = r.qed;
             p.hbd = r.hbd;
+            const double m = u(rng);
+            if (m < 0.9) {
+                r.hasMolecule = true;
+                r.core = int(u(rng) * 3);
+                const int x = int(u(rng) * 5) - 1, y = int(u(rng) * 5) - 1; // -1: none
+                r.groups = (x >= 0 ? 1 << x : 0) | (y >= 0 ? 1 << y : 0);
+                p.smiles = buildSmiles(r.core, x, y);
+            } else if (m < 0.95) {
+                p.smiles = u(rng) < 0.5 ? "c1ccccc" : "c1cccc1"; // unclosed ring, not aromatic
+            }
             p.interactions.emplace();
             for (int k = 0; k < 4; ++k)
                 for (int res = 0; res < 4; ++res)
@@ -307,6 +361,10 @@ private slots:
             << "mw < 500; drop table poses" << 9 << "unexpected character";
         QTest::newRow("unterminated") << "name = 'abc" << 8 << "unterminated";
         QTest::newRow("empty") << "" << 1 << "empty";
+        QTest::newRow("bad smarts") << "mw < 500 and smarts('c1ccc(')" << 22 << "cannot read the SMARTS";
+        QTest::newRow("bad smiles") << "substructure('C1CC')" << 15 << "cannot read the SMILES";
+        QTest::newRow("empty pattern") << "smarts('')" << 9 << "empty SMARTS";
+        QTest::newRow("unquoted pattern") << "smarts(mw)" << 8 << "expected a quoted SMARTS";
     }
     void badExpressionsNamePosition() {
         QFETCH(QString, where);
@@ -318,6 +376,23 @@ private slots:
         } catch (const FilterError& e) {
             QVERIFY2(QString(e.what()).contains(fragment), e.what());
             QCOMPARE(e.column(), column);
+        }
+    }
+
+    // Each pattern alone, and negated: NOT keeps unknown rows (no or unreadable SMILES) out.
+    void substructureFiltersMatchConstruction() {
+        for (const PatternCase& pc : kPatterns) {
+            std::vector<long long> yes, no;
+            for (const Row& r : rows_)
+                if (r.hasMolecule)
+                    (pc.holds(r.core, r.groups) ? yes : no).push_back(r.id);
+            QVERIFY2(yes.size() > 50 && no.size() > 50, pc.text);
+            auto got = selectedIds(*store_, {pc.text, "", -1});
+            std::sort(got.begin(), got.end());
+            QVERIFY2(got == yes, pc.text);
+            got = selectedIds(*store_, {std::string("not ") + pc.text, "", -1});
+            std::sort(got.begin(), got.end());
+            QVERIFY2(got == no, pc.text);
         }
     }
 

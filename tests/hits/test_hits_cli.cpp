@@ -2,6 +2,7 @@
 // overlay wrote, SDF -> store -> SDF keeps bond orders and tags, CSV export, LINGO similarity and
 // clustering, and bad input (clear message, exit code, nothing half-written, store unchanged).
 #include "chem/MoleculeReader.h"
+#include "chem/SubstructureQuery.h"
 #include "hits/HitStore.h"
 
 #include <QDir>
@@ -277,6 +278,45 @@ private slots:
                 QCOMPARE(o["non_null"].toInt(), 47);
             }
         QVERIFY(sawEnergy);
+    }
+
+    // --where smarts(...) / substructure(...): the rows whose stored SMILES RDKit matches,
+    // combined with a numeric condition, checked row by row on the whole store.
+    void substructureWhere() {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("h.db");
+        QCOMPARE(runCli({"hits", "import", db, data("shapes/cdk2.sdf")}).exitCode, 0);
+        CliRun all = runCli({"hits", "query", db, "--json", "--columns", "id,smiles,mw"});
+        QCOMPARE(all.exitCode, 0);
+        const auto rows = jsonLines(all.out);
+        QCOMPARE(rows.size(), qsizetype(47));
+        const std::pair<const char*, SubstructureQuery::Syntax> cases[] = {
+            {"[NX3;H2]c", SubstructureQuery::Syntax::Smarts},
+            {"c1ccccc1", SubstructureQuery::Syntax::Smiles},
+            {"[#7;R]", SubstructureQuery::Syntax::Smarts},
+            {"S(=O)(=O)N", SubstructureQuery::Syntax::Smiles}};
+        for (const auto& [pattern, syntax] : cases) {
+            const SubstructureQuery query(pattern, syntax);
+            QStringList expected;
+            for (const QJsonObject& r : rows)
+                if (r["mw"].toDouble() < 350 &&
+                    query.matchesSmiles(r["smiles"].toString().toStdString()).value_or(false))
+                    expected << QString::number(r["id"].toInt());
+            const bool smarts = syntax == SubstructureQuery::Syntax::Smarts;
+            const QString where = QString(smarts ? "smarts('%1')" : "substructure('%1')")
+                                      .arg(pattern) + " and mw < 350";
+            CliRun q = runCli({"hits", "query", db, "--json", "--columns", "id", "--order", "id",
+                               "--where", where});
+            QVERIFY2(q.exitCode == 0, q.err.constData());
+            QStringList got;
+            for (const QJsonObject& r : jsonLines(q.out))
+                got << QString::number(r["id"].toInt());
+            QCOMPARE(got, expected);
+            QVERIFY2(!got.isEmpty() && got.size() < rows.size(), pattern); // discriminates
+        }
+        CliRun bad = runCli({"hits", "query", db, "--where", "smarts('c1cc(')"});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("column 9") && bad.err.contains("SMARTS"), bad.err.constData());
     }
 
     void lingoSimilarityAndClusters() {

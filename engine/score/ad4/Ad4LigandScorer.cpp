@@ -1,6 +1,7 @@
 #include "score/ad4/Ad4LigandScorer.h"
 
 #include "core/InputError.h"
+#include "core/RingClosure.h"
 #include "score/ad4/Ad4R2Spline.h"
 #include "score/ad4/Ad4Topology.h"
 
@@ -124,6 +125,11 @@ Ad4LigandScorer::Ad4LigandScorer(Ad4LigandScorer&&) noexcept = default;
 
 Ad4LigandScorer::Ad4LigandScorer(const Molecule& ligand, const Ad4Maps& maps)
     : maps_(maps), tables_(std::make_unique<Tables>()) {
+    if (hasRingClosures(ligand))
+        throw InputError(ligand.sourceFile, 0,
+                         "ligand '" + ligand.name +
+                             "' is a macrocycle with ring-closure atoms (CG0-CG3/G0-G3); AD4 "
+                             "scoring does not take them yet: use --scoring vina or vinardo");
     const int n = static_cast<int>(ligand.atoms.size());
     std::vector<const AtomParameters*> params(n);
     for (int i = 0; i < n; ++i) {

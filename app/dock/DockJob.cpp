@@ -1,0 +1,118 @@
+#include "DockJob.h"
+
+#include "PostToGui.h"
+#include "backend/Backend.h"
+#include "backend/DeviceSelection.h"
+#include "chem/LigandPreparation.h"
+#include "core/InputError.h"
+#include "core/LigandKinematics.h"
+
+#include <QPointer>
+#include <QtConcurrent>
+
+#include <algorithm>
+#include <chrono>
+
+namespace pw {
+
+void DockWatch::record(const dock::GenerationReport& r) {
+    std::lock_guard lock(mutex_);
+    const size_t g = static_cast<size_t>(std::max(r.generation, 1L) - 1);
+    if (s_.best.size() <= g) {
+        s_.best.resize(g + 1, std::numeric_limits<double>::infinity());
+        s_.mean.resize(g + 1, 0.0);
+        meanSum_.resize(g + 1, 0.0);
+        meanCount_.resize(g + 1, 0);
+    }
+    s_.best[g] = std::min(s_.best[g], r.bestEnergy);
+    meanSum_[g] += r.meanEnergy;
+    s_.mean[g] = meanSum_[g] / ++meanCount_[g];
+    if (r.bestEnergy < s_.bestEnergy && r.best && r.kinematics) {
+        s_.bestEnergy = r.bestEnergy;
+        s_.bestCoordinates = r.kinematics->coordinates(*r.best);
+    }
+    ++s_.version;
+}
+
+void DockWatch::setLigand(const Molecule& prepared) {
+    std::lock_guard lock(mutex_);
+    s_.ligand = prepared;
+}
+
+bool DockWatch::changedSince(long version, Snapshot* out) const {
+    std::lock_guard lock(mutex_);
+    if (s_.version == version)
+        return false;
+    *out = s_;
+    return true;
+}
+
+DockJobResult runDocking(const DockJobInput& in, DockMaps& maps, Progress& progress,
+                         DockWatch* watch) {
+    DockJobResult out;
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        out.prepared = prepareLigand(in.ligand);
+        const auto target = maps.targetFor(in.receptor, in.receptorGeneration, in.box,
+                                           in.settings.scoring, out.prepared, in.threads);
+        if (watch) {
+            watch->setLigand(out.prepared);
+            watch->mapsReady = true;
+        }
+        std::string note;
+        const std::unique_ptr<Backend> backend = createBackend(
+            parseDeviceRequest(in.settings.device.toStdString()), in.threads, note);
+        if (in.settings.device != QLatin1String("cpu") && !backend->isGpu())
+            out.deviceNote = QString::fromStdString(note); // "device: no CUDA device found; ..."
+        dock::DockOptions options = in.settings.options(in.threads);
+        if (watch) {
+            watch->runsTotal = options.runs;
+            options.onGeneration = [watch](const dock::GenerationReport& r) { watch->record(r); };
+            progress.onProgress = [watch](long done, long) { watch->runsDone = done; };
+        }
+        std::vector<dock::LigandDockResult> results;
+        const BatchStatus status =
+            backend->dock(*target, {out.prepared}, options, results, &progress, &in.ligand);
+        out.cancelled = status.cancelled || progress.cancelled();
+        if (!out.cancelled) {
+            if (results.empty())
+                throw InputError(in.ligand.sourceFile, 0, "the docking returned no result");
+            if (!results.front().error.empty())
+                throw InputError(in.ligand.sourceFile, 0, results.front().error);
+            out.outcome = outcomeOf(out.prepared, results.front(), options,
+                                    QString::fromStdString(backend->description()));
+        }
+    } catch (const std::exception& e) {
+        out.error = QString::fromStdString(e.what());
+    }
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+DockJob::DockJob(DockJobInput input, std::shared_ptr<DockMaps> maps, QObject* parent)
+    : QObject(parent), input_(std::move(input)), maps_(std::move(maps)),
+      progress_(std::make_shared<Progress>()), watch_(std::make_shared<DockWatch>()) {
+    qRegisterMetaType<DockJobResult>();
+}
+
+DockJob::~DockJob() {
+    progress_->cancel.store(true);
+    future_.waitForFinished();
+}
+
+void DockJob::cancel() {
+    progress_->cancel.store(true);
+}
+
+void DockJob::start() {
+    QPointer<DockJob> self(this);
+    future_ = QtConcurrent::run(
+        [self, input = input_, maps = maps_, progress = progress_, watch = watch_] {
+            DockJobResult result = runDocking(input, *maps, *progress, watch.get());
+            postToGui(self, [result = std::move(result)](DockJob& job) {
+                emit job.finished(result);
+            });
+        });
+}
+
+} // namespace pw

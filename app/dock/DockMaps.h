@@ -1,0 +1,50 @@
+// DockMaps: the docking target (Vina/Vinardo grid, or AutoDock 4 maps) of the document's receptor
+// and box, built when a run needs it and reused by the next runs while the receptor, the box and
+// the scoring stay the same (AD4 maps also through the engine's map cache, per ligand type set).
+#pragma once
+
+#include "core/Molecule.h"
+#include "dock/DockTarget.h"
+#include "score/ad4/Ad4MapCache.h"
+
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace pw {
+
+class DockMaps {
+public:
+    // The target for docking `ligand` (prepared) into receptor (as loaded) over box: the last one
+    // when it matches, else built now (seconds: call it on a worker). Throws InputError for a
+    // receptor the scoring cannot use (AD4: no charges). Safe to call from any thread.
+    std::shared_ptr<const dock::DockTarget> targetFor(const Molecule& receptor,
+                                                      int receptorGeneration, const SearchBox& box,
+                                                      dock::DockScoring scoring,
+                                                      const Molecule& ligand, int threads);
+    // A run with these inputs would reuse the maps (the status bar's "maps ready"). Never waits
+    // for a build in progress.
+    bool readyFor(int receptorGeneration, const SearchBox& box, dock::DockScoring scoring) const;
+    // Targets built so far (a reused one is not counted).
+    int builds() const;
+
+private:
+    struct Key {
+        int receptorGeneration = -1;
+        SearchBox box;
+        dock::DockScoring scoring = dock::DockScoring::Vina;
+        bool operator==(const Key& k) const {
+            return receptorGeneration == k.receptorGeneration && scoring == k.scoring &&
+                   box.center == k.box.center && box.size == k.box.size;
+        }
+    };
+    std::mutex buildMutex_;     // one build at a time; held while building
+    mutable std::mutex mutex_; // the fields below; never held while building
+    int builds_ = 0;
+    std::optional<Key> key_;
+    std::optional<Molecule> preparedReceptor_; // of key_'s receptor
+    std::shared_ptr<const dock::DockTarget> target_;
+    ad4::MapCache ad4Cache_{2};
+};
+
+} // namespace pw

@@ -1,0 +1,222 @@
+#include "DockPanel.h"
+
+#include "BoxEditor.h"
+#include "EnergyPlot.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <limits>
+
+namespace pw {
+
+DockPanel::DockPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    auto* boxGroup = new QGroupBox(tr("Search box (shared with minimization)"), this);
+    auto* boxLayout = new QVBoxLayout(boxGroup);
+    box_ = new BoxEditor(boxGroup);
+    box_->setObjectName(QStringLiteral("dockBoxEditor"));
+    boxLayout->addWidget(box_);
+    layout->addWidget(boxGroup);
+
+    auto* form = new QFormLayout;
+    scoring_ = new QComboBox(this);
+    scoring_->setObjectName(QStringLiteral("dockScoringBox"));
+    scoring_->addItem(QStringLiteral("Vina"), static_cast<int>(dock::DockScoring::Vina));
+    scoring_->addItem(QStringLiteral("Vinardo"), static_cast<int>(dock::DockScoring::Vinardo));
+    scoring_->addItem(QStringLiteral("AutoDock 4"), static_cast<int>(dock::DockScoring::Ad4));
+    form->addRow(tr("Scoring"), scoring_);
+    runs_ = new QSpinBox(this);
+    runs_->setObjectName(QStringLiteral("dockRunsBox"));
+    runs_->setRange(1, 1000);
+    runs_->setToolTip(tr("Independent LGA runs; their final poses are clustered at 2 Å"));
+    form->addRow(tr("Runs"), runs_);
+    seed_ = new QSpinBox(this);
+    seed_->setObjectName(QStringLiteral("dockSeedBox"));
+    seed_->setRange(0, std::numeric_limits<int>::max());
+    seed_->setToolTip(tr("The same seed and settings dock the same way on the CPU"));
+    form->addRow(tr("Seed"), seed_);
+    budget_ = new QComboBox(this);
+    budget_->setObjectName(QStringLiteral("dockBudgetBox"));
+    budget_->addItem(tr("Quick (30,000 evaluations/run)"), true);
+    budget_->addItem(tr("Full (AutoDock-GPU's defaults)"), false);
+    budget_->setToolTip(tr("Quick: population 50, 100 local-search steps, 30,000 energy "
+                           "evaluations per run. Full: population 150, 300 steps, "
+                           "AutoDock-GPU's heuristic budget (millions per run)"));
+    form->addRow(tr("Budget"), budget_);
+    device_ = new QComboBox(this);
+    device_->setObjectName(QStringLiteral("dockDeviceBox"));
+    device_->addItem(tr("CPU (watched live)"), QStringLiteral("cpu"));
+    device_->addItem(tr("Automatic"), QStringLiteral("auto"));
+    device_->addItem(tr("CUDA GPU"), QStringLiteral("cuda"));
+    device_->setToolTip(tr("The CPU reference reports every generation to the live view; a GPU "
+                           "docks the whole run at once and shows only its result"));
+    form->addRow(tr("Device"), device_);
+    layout->addLayout(form);
+
+    maps_ = new QLabel(this);
+    maps_->setObjectName(QStringLiteral("dockMapsLabel"));
+    maps_->setWordWrap(true);
+    layout->addWidget(maps_);
+    auto* buttons = new QHBoxLayout;
+    run_ = new QPushButton(tr("&Dock"), this);
+    run_->setObjectName(QStringLiteral("dockRunButton"));
+    run_->setToolTip(tr("Dock the active ligand into the box"));
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setObjectName(QStringLiteral("dockCancelButton"));
+    cancel_->setToolTip(tr("Stop the runs; the previous results stay"));
+    buttons->addWidget(run_);
+    buttons->addWidget(cancel_);
+    layout->addLayout(buttons);
+    progress_ = new QLabel(this);
+    progress_->setObjectName(QStringLiteral("dockProgressLabel"));
+    progress_->setWordWrap(true);
+    layout->addWidget(progress_);
+
+    plot_ = new EnergyPlot(this);
+    plot_->setObjectName(QStringLiteral("dockPlot"));
+    plot_->setSeries({tr("best"), tr("mean")}, {QColor(250, 250, 250), QColor(90, 170, 255)});
+    plot_->setToolTip(tr("Best and mean searched energy (kcal/mol) of the population per "
+                         "generation, over the runs so far"));
+    plot_->setMinimumHeight(140);
+    layout->addWidget(plot_, 2);
+
+    table_ = new QTableWidget(0, 4, this);
+    table_->setObjectName(QStringLiteral("dockClusterTable"));
+    table_->setHorizontalHeaderLabels(
+        {tr("Rank"), tr("kcal/mol"), tr("Size"), tr("RMSD (Å)")});
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->verticalHeader()->hide();
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setToolTip(tr("Clusters of the runs' final poses (2 Å), best first; RMSD to the "
+                          "loaded ligand when it is the same molecule"));
+    layout->addWidget(table_, 2);
+    auto* results = new QHBoxLayout;
+    refine_ = new QPushButton(tr("Refine"), this);
+    refine_->setObjectName(QStringLiteral("dockRefineButton"));
+    refine_->setToolTip(tr("Make the selected pose the active ligand's and minimize it"));
+    export_ = new QPushButton(tr("Export..."), this);
+    export_->setObjectName(QStringLiteral("dockExportButton"));
+    export_->setToolTip(tr("Write the ranked poses to an SDF with dock's SD tags"));
+    add_ = new QPushButton(tr("Add to ligands..."), this);
+    add_->setObjectName(QStringLiteral("dockAddButton"));
+    add_->setToolTip(tr("Save the ranked poses to an SDF and add them to the ligand list"));
+    results->addWidget(refine_);
+    results->addWidget(export_);
+    results->addWidget(add_);
+    layout->addLayout(results);
+
+    connect(scoring_, &QComboBox::currentIndexChanged, this, &DockPanel::scoringChanged);
+    connect(run_, &QPushButton::clicked, this, &DockPanel::runRequested);
+    connect(cancel_, &QPushButton::clicked, this, &DockPanel::cancelRequested);
+    connect(table_, &QTableWidget::itemSelectionChanged, this, [this] {
+        updateResultButtons();
+        emit clusterSelected(selectedRow());
+    });
+    connect(refine_, &QPushButton::clicked, this, [this] { emit refineRequested(selectedRow()); });
+    connect(export_, &QPushButton::clicked, this, &DockPanel::exportRequested);
+    connect(add_, &QPushButton::clicked, this, &DockPanel::addToLigandsRequested);
+    setSettings(DockSettings{});
+    setRunning(false);
+}
+
+DockSettings DockPanel::settings() const {
+    DockSettings s;
+    s.scoring = static_cast<dock::DockScoring>(scoring_->currentData().toInt());
+    s.runs = runs_->value();
+    s.seed = static_cast<std::uint64_t>(seed_->value());
+    s.quick = budget_->currentData().toBool();
+    s.device = device_->currentData().toString();
+    return s;
+}
+
+void DockPanel::setSettings(const DockSettings& s) {
+    scoring_->setCurrentIndex(std::max(0, scoring_->findData(static_cast<int>(s.scoring))));
+    runs_->setValue(s.runs);
+    seed_->setValue(static_cast<int>(std::min<std::uint64_t>(s.seed, seed_->maximum())));
+    budget_->setCurrentIndex(s.quick ? 0 : 1);
+    int device = device_->findData(s.device);
+    if (device < 0) { // cuda:N and the like
+        device_->addItem(s.device, s.device);
+        device = device_->count() - 1;
+    }
+    device_->setCurrentIndex(device);
+}
+
+void DockPanel::setRunning(bool running) {
+    running_ = running;
+    run_->setEnabled(!running);
+    cancel_->setEnabled(running);
+    for (QWidget* w : std::initializer_list<QWidget*>{scoring_, runs_, seed_, budget_, device_})
+        w->setEnabled(!running);
+    updateResultButtons();
+}
+
+void DockPanel::setMapsText(const QString& text) {
+    maps_->setText(text);
+}
+
+void DockPanel::setProgressText(const QString& text) {
+    progress_->setText(text);
+}
+
+void DockPanel::showOutcome(const DockOutcome& outcome) {
+    {
+    const QSignalBlocker block(table_);
+    table_->setRowCount(0);
+    for (const DockedPose& p : outcome.poses) {
+        const int row = table_->rowCount();
+        table_->insertRow(row);
+        auto number = [](double v, int decimals) {
+            auto* item = new QTableWidgetItem(QString::number(v, 'f', decimals));
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            return item;
+        };
+        table_->setItem(row, 0, number(p.rank, 0));
+        table_->setItem(row, 1, number(p.score, 3));
+        table_->setItem(row, 2, number(p.clusterSize, 0));
+        table_->setItem(row, 3,
+                        p.rmsdToLoaded ? number(*p.rmsdToLoaded, 2)
+                                       : new QTableWidgetItem(QStringLiteral("–")));
+    }
+    }
+    // Outside the blocker: the selection's signal draws the best pose.
+    if (table_->rowCount() > 0)
+        table_->selectRow(0);
+    else
+        emit clusterSelected(-1);
+    updateResultButtons();
+}
+
+int DockPanel::selectedRow() const {
+    const QList<QTableWidgetSelectionRange> ranges = table_->selectedRanges();
+    return ranges.isEmpty() ? -1 : ranges.front().topRow();
+}
+
+void DockPanel::selectRow(int row) {
+    if (row >= 0 && row < table_->rowCount())
+        table_->selectRow(row);
+    else
+        table_->clearSelection();
+}
+
+void DockPanel::updateResultButtons() {
+    const bool any = table_->rowCount() > 0;
+    refine_->setEnabled(!running_ && selectedRow() >= 0);
+    export_->setEnabled(any);
+    add_->setEnabled(!running_ && any);
+}
+
+} // namespace pw

@@ -1,0 +1,398 @@
+#include "DockPart.h"
+
+#include "BoxEditor.h"
+#include "DockPanel.h"
+#include "Document.h"
+#include "EnergyPlot.h"
+#include "InteractionLines.h"
+#include "JobRunner.h"
+#include "LigandEditCommand.h"
+#include "MoleculeDrawings.h"
+#include "MoleculeLoader.h"
+#include "MoleculeView.h"
+#include "ScoringTarget.h"
+#include "TargetBuilder.h"
+#include "core/InputError.h"
+#include "parts/PartContext.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QStatusBar>
+#include <QUndoStack>
+
+#include <cmath>
+
+POSEWRIGHT_REGISTER_PART(dock, pw::DockPart)
+
+namespace pw {
+namespace {
+
+constexpr int kLiveTickMs = 33; // ~30 redraws a second at most, whatever the generation rate
+
+QString scoringTitle(dock::DockScoring s) {
+    switch (s) {
+    case dock::DockScoring::Vina:
+        return QStringLiteral("Vina");
+    case dock::DockScoring::Vinardo:
+        return QStringLiteral("Vinardo");
+    case dock::DockScoring::Ad4:
+        return QStringLiteral("AutoDock 4");
+    }
+    return {};
+}
+
+} // namespace
+
+DockPart::~DockPart() {
+    job_.reset(); // cancels and waits for the worker before the document goes
+}
+
+void DockPart::install(PartContext& context) {
+    context_ = &context;
+    QMainWindow* window = context.window();
+    dock_ = new QDockWidget(tr("Docking"), window);
+    dock_->setObjectName(QStringLiteral("dockingDock"));
+    auto* scroll = new QScrollArea(dock_);
+    scroll->setWidgetResizable(true);
+    panel_ = new DockPanel(scroll);
+    scroll->setWidget(panel_);
+    dock_->setWidget(scroll);
+    context.addDock(dock_, Qt::RightDockWidgetArea, true);
+    // Beside the Energy dock when the watched minimization is installed: one click apart.
+    if (auto* energy = window->findChild<QDockWidget*>(QStringLiteral("energyDock")))
+        window->tabifyDockWidget(energy, dock_);
+    context.connectBoxEditor(panel_->boxEditor());
+
+    dockAction_ = new QAction(tr("&Dock ligand..."), window);
+    dockAction_->setObjectName(QStringLiteral("dockAction"));
+    dockAction_->setShortcut(QKeySequence(tr("Ctrl+Shift+D"))); // Ctrl+D is Edit pose
+    dockAction_->setStatusTip(tr("Show the Docking panel: dock the active ligand into the box"));
+    connect(dockAction_, &QAction::triggered, this, [this] {
+        dock_->show();
+        dock_->raise();
+    });
+    context.addAction(PartMenu::Refine, dockAction_);
+    // Poses another part hands over (the Hits panel's Dock again) become the ligands; the first
+    // is docked with the panel's settings, the others wait in the ligand list.
+    context.setPoseTaker(QStringLiteral("dock"), [this](std::vector<Molecule> poses) {
+        if (job_ || context_->jobs().ligandsLocked()) {
+            context_->showError(tr("A job is running: wait for it or cancel it first."));
+            return;
+        }
+        QStringList paths;
+        for (size_t i = 0; i < poses.size(); ++i)
+            paths << QString();
+        context_->undoStack()->clear(); // the commands refer to the old ligands
+        context_->document().setLigands(std::move(poses), paths);
+        dock_->show();
+        dock_->raise();
+        dock();
+    });
+
+    connect(panel_, &DockPanel::scoringChanged, this, &DockPart::updateMapsText);
+    connect(panel_, &DockPanel::runRequested, this, &DockPart::dock);
+    connect(panel_, &DockPanel::cancelRequested, this, &DockPart::cancel);
+    connect(panel_, &DockPanel::clusterSelected, this, &DockPart::showCluster);
+    connect(panel_, &DockPanel::refineRequested, this, &DockPart::refine);
+    connect(panel_, &DockPanel::exportRequested, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            context_->window(), tr("Export docked poses"),
+            context_->lastDirectory() + QStringLiteral("/docked.sdf"), tr("SDF (*.sdf)"));
+        if (!path.isEmpty())
+            exportTo(path);
+    });
+    connect(panel_, &DockPanel::addToLigandsRequested, this, [this] {
+        const QString stem = outcome_.ligandName.isEmpty() ? QStringLiteral("ligand")
+                                                           : outcome_.ligandName;
+        const QString path = QFileDialog::getSaveFileName(
+            context_->window(), tr("Save the docked poses to add them"),
+            context_->lastDirectory() + QStringLiteral("/%1_docked.sdf").arg(stem),
+            tr("SDF (*.sdf)"));
+        if (!path.isEmpty())
+            addToLigands(path);
+    });
+    connect(&context.jobs(), &JobRunner::ligandsLockedChanged, this, [this](bool locked) {
+        panel_->runButton()->setEnabled(!locked);
+    });
+    Document& document = context.document();
+    connect(&document, &Document::receptorChanged, this, &DockPart::updateMapsText);
+    connect(&document, &Document::boxChanged, this, &DockPart::updateMapsText);
+    tick_.setInterval(kLiveTickMs);
+    connect(&tick_, &QTimer::timeout, this, &DockPart::onTick);
+    updateMapsText();
+}
+
+void DockPart::updateMapsText() {
+    const Document& d = context_->document();
+    const DockSettings s = panel_->settings();
+    if (!d.hasReceptor() || !d.box())
+        panel_->setMapsText(tr("Maps: open a receptor and set a box"));
+    else if (maps_->readyFor(d.receptorGeneration(), *d.box(), s.scoring))
+        panel_->setMapsText(tr("Maps ready (%1): reused while the receptor and box stay")
+                                .arg(scoringTitle(s.scoring)));
+    else
+        panel_->setMapsText(tr("Maps: computed at the next run"));
+}
+
+bool DockPart::runStep(const QString& step, const std::function<void(bool ok)>& done) {
+    if (step != QLatin1String("dock"))
+        return false;
+    connect(
+        this, &DockPart::dockingFinished, this, [done](bool ok) { done(ok); },
+        Qt::SingleShotConnection);
+    dock_->show();
+    dock_->raise();
+    dock();
+    return true;
+}
+
+void DockPart::dock() {
+    Document& document = context_->document();
+    if (job_ || context_->jobs().ligandsLocked())
+        return; // one such job at a time; the button is off meanwhile
+    const int active = document.activeLigand();
+    if (active < 0 || !document.hasReceptor() || !document.box()) {
+        context_->showError(tr("Docking needs a receptor, a ligand and a search box."));
+        emit dockingFinished(false);
+        return;
+    }
+    DockJobInput in;
+    in.receptor = document.receptor();
+    in.receptorGeneration = document.receptorGeneration();
+    in.box = *document.box();
+    in.ligand = document.ligands()[static_cast<size_t>(active)];
+    in.settings = panel_->settings();
+    in.threads = workerCpuThreads();
+    job_ = std::make_unique<DockJob>(std::move(in), maps_);
+    connect(job_.get(), &DockJob::finished, this, &DockPart::onFinished);
+    const bool reuse =
+        maps_->readyFor(document.receptorGeneration(), *document.box(), panel_->settings().scoring);
+    jobId_ = context_->jobs().begin(
+        reuse ? tr("Docking (maps ready)...") : tr("Docking: computing the maps..."), true,
+        JobRunner::Kind::MovesLigands, [this] {
+            if (job_)
+                job_->cancel(); // finished() arrives, cancelled
+        });
+    mapsAnnounced_ = false;
+    shownVersion_ = 0;
+    liveRedraws_ = 0;
+    panel_->plot()->clearPoints();
+    panel_->setRunning(true);
+    panel_->setProgressText(tr("Starting..."));
+    context_->view()->setInteractionLines({});
+    job_->start();
+    tick_.start();
+}
+
+void DockPart::cancel() {
+    if (job_)
+        job_->cancel();
+}
+
+void DockPart::onTick() {
+    if (!job_)
+        return;
+    const DockWatch& w = job_->watch();
+    const long done = w.runsDone, total = w.runsTotal;
+    if (w.mapsReady && !mapsAnnounced_) {
+        mapsAnnounced_ = true;
+        context_->statusBar()->showMessage(tr("Docking: maps ready"), 3000);
+        updateMapsText();
+    }
+    if (total > 0)
+        context_->jobs().setProgress(jobId_, done, total);
+    DockWatch::Snapshot s;
+    if (!w.changedSince(shownVersion_, &s))
+        return;
+    shownVersion_ = s.version;
+    panel_->plot()->clearPoints();
+    for (size_t g = 0; g < s.best.size(); ++g)
+        panel_->plot()->addPoint(static_cast<double>(g + 1), {s.best[g], s.mean[g]});
+    panel_->setProgressText(tr("%1 of %2 runs done; best so far %3 kcal/mol (searched energy)")
+                                .arg(done)
+                                .arg(total)
+                                .arg(s.bestEnergy, 0, 'f', 3));
+    if (s.ligand.atoms.size() == s.bestCoordinates.size() && !s.bestCoordinates.empty()) {
+        Molecule m = s.ligand;
+        for (size_t i = 0; i < m.atoms.size(); ++i)
+            m.atoms[i].position = s.bestCoordinates[i];
+        showPose(m, false);
+        ++liveRedraws_;
+    }
+}
+
+void DockPart::onFinished(const DockJobResult& result) {
+    onTick(); // the last generations on show
+    tick_.stop();
+    job_.release()->deleteLater(); // not deleted from inside its own signal
+    context_->jobs().end(jobId_);
+    panel_->setRunning(false);
+    updateMapsText();
+    if (!result.ok()) {
+        // The previous results stay, shown as before.
+        panel_->showOutcome(outcome_);
+        if (!result.error.isEmpty()) {
+            panel_->setProgressText(tr("Failed: %1").arg(result.error));
+            context_->showError(result.error);
+        } else {
+            panel_->setProgressText(tr("Cancelled: the previous results stay"));
+            context_->statusBar()->showMessage(tr("Docking cancelled: the previous results stay"),
+                                               5000);
+        }
+        if (outcome_.empty())
+            context_->showDocumentLigands();
+        emit dockingFinished(false);
+        return;
+    }
+    outcome_ = result.outcome;
+    const QString summary =
+        outcome_.empty()
+            ? tr("Docked: no pose")
+            : tr("Docked on %1 in %2 s: best %3 kcal/mol, %4 clusters of %5 runs")
+                  .arg(outcome_.device)
+                  .arg(result.seconds, 0, 'f', 1)
+                  .arg(outcome_.poses.front().score, 0, 'f', 3)
+                  .arg(outcome_.poses.size())
+                  .arg(outcome_.runs);
+    // A GPU asked for but not usable: the CPU docked, and the line says why.
+    const QString shown =
+        result.deviceNote.isEmpty() ? summary : summary + QStringLiteral(" (%1)").arg(result.deviceNote);
+    panel_->setProgressText(shown);
+    context_->statusBar()->showMessage(shown, 8000);
+    panel_->showOutcome(outcome_); // selects the best cluster: its pose is drawn
+    emit dockingFinished(true);
+}
+
+void DockPart::showCluster(int row) {
+    if (job_)
+        return; // the live view owns the pose while a run goes
+    if (row < 0 || row >= static_cast<int>(outcome_.poses.size())) {
+        context_->showDocumentLigands();
+        return;
+    }
+    showPose(outcome_.poses[static_cast<size_t>(row)].molecule, true);
+}
+
+void DockPart::showPose(const Molecule& ligand, bool withInteractions) {
+    shownPose_ = ligand;
+    MoleculeView* view = context_->view();
+    view->setLigands({toDrawing(ligand, DrawStyle::Ligand)});
+    if (!withInteractions)
+        return;
+    const auto& target = context_->targets().current();
+    if (!target || !context_->targets().ready()) {
+        view->setInteractionLines({});
+        return;
+    }
+    // Poses read back from a session carry no XS types: type them as the scorer does.
+    const bool typed = !ligand.atoms.empty() && ligand.atoms.front().xs != XsType::None;
+    const Molecule m = typed ? ligand : preparedInPlace(ligand).value_or(ligand);
+    view->setInteractionLines(interactionLines(*target, m));
+}
+
+void DockPart::refine(int row) {
+    Document& document = context_->document();
+    const int index = document.activeLigand();
+    if (row < 0 || row >= static_cast<int>(outcome_.poses.size()) || index < 0 ||
+        context_->jobs().ligandsLocked())
+        return;
+    const Molecule before = document.ligands()[static_cast<size_t>(index)];
+    context_->undoStack()->push(new LigandEditCommand(
+        document, index, before, document.score(index),
+        outcome_.poses[static_cast<size_t>(row)].molecule, std::nullopt, tr("Docked pose")));
+    if (!context_->runStep(QStringLiteral("minimize"), [](bool) {}))
+        context_->statusBar()->showMessage(
+            tr("The docked pose is the ligand's now (this build has no minimization)"), 5000);
+}
+
+bool DockPart::exportTo(const QString& path) {
+    try {
+        exportRankedSdf(outcome_, path);
+    } catch (const InputError& e) {
+        context_->showError(QString::fromStdString(e.what()));
+        return false;
+    }
+    context_->setLastDirectory(QFileInfo(path).absolutePath());
+    context_->statusBar()->showMessage(
+        tr("Wrote %1 docked poses to %2").arg(outcome_.poses.size()).arg(path), 5000);
+    return true;
+}
+
+bool DockPart::addToLigands(const QString& path) {
+    Document& document = context_->document();
+    if (context_->jobs().ligandsLocked() || !exportTo(path))
+        return false;
+    // Read back as any ligand file is: a session reopens them from this file.
+    const LoadResult r = loadMolecules({path}, LoadKind::Ligands);
+    if (!r.ok()) {
+        context_->showError(r.error);
+        return false;
+    }
+    std::vector<Molecule> ligands = document.ligands();
+    QStringList paths = document.ligandPaths();
+    const int first = static_cast<int>(ligands.size());
+    std::vector<std::optional<VinaScore>> scores;
+    std::vector<LigandTrajectory> trajectories;
+    for (int i = 0; i < first; ++i) {
+        scores.push_back(document.score(i));
+        trajectories.push_back(document.trajectory(i));
+    }
+    ligands.insert(ligands.end(), r.molecules.begin(), r.molecules.end());
+    paths << path;
+    document.setLigands(std::move(ligands), paths);
+    // The ligands already there keep their scores and recorded minimizations.
+    for (int i = 0; i < first; ++i) {
+        document.setScore(i, scores[static_cast<size_t>(i)]);
+        if (!trajectories[static_cast<size_t>(i)].points.empty() ||
+            !trajectories[static_cast<size_t>(i)].batchDevice.isEmpty())
+            document.setTrajectory(i, trajectories[static_cast<size_t>(i)]);
+    }
+    document.setActiveLigand(first);
+    return true;
+}
+
+QJsonObject DockPart::saveState(const QDir& sessionDir) const {
+    Q_UNUSED(sessionDir);
+    // Nothing to keep (the panel as it starts, no results): no piece at all.
+    QJsonObject o;
+    if (const QJsonObject settings = panel_->settings().toJson();
+        settings != DockSettings{}.toJson())
+        o["settings"] = settings;
+    if (!outcome_.empty())
+        o["results"] = outcomeToJson(outcome_);
+    return o;
+}
+
+void DockPart::restoreState(const QJsonObject& state, const QDir& sessionDir) {
+    cancel();
+    panel_->setSettings(DockSettings::fromJson(state["settings"].toObject()));
+    outcome_ = {};
+    if (state.contains("results")) {
+        try {
+            outcome_ = outcomeFromJson(state["results"].toObject(),
+                                       sessionDir.absolutePath());
+        } catch (const InputError& e) {
+            context_->showError(QString::fromStdString(e.what()));
+        }
+    }
+    panel_->setProgressText(outcome_.empty() ? QString()
+                                             : tr("Docking results from the session"));
+    {
+        // The session's ligands are drawn by the frame; a cluster is drawn when selected.
+        const QSignalBlocker block(panel_);
+        panel_->showOutcome(outcome_);
+        panel_->selectRow(-1);
+    }
+    if (!outcome_.empty()) {
+        dock_->show();
+        dock_->raise();
+    }
+    updateMapsText();
+}
+
+} // namespace pw

@@ -1,0 +1,305 @@
+#include "MultiDeviceBackend.h"
+
+#include "WorkSplit.h"
+#include "core/InputError.h"
+#include "dock/LigandDockScoring.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+namespace pw {
+namespace {
+
+// Runs chunks [0, chunks) on `devices` workers, each taking the next chunk when it is free; the
+// first exception is rethrown after all workers stopped (the others stop taking chunks). While
+// they run, a cancel of `parent` is passed on to each worker's own Progress.
+class ChunkQueue {
+public:
+    ChunkQueue(size_t devices, size_t chunks, Progress* parent)
+        : chunks_(chunks), parent_(parent), child_(devices) {}
+
+    // work(device, chunk, progress): the chunk on that device with that device's Progress.
+    template <class Work> void run(Work&& work) {
+        std::vector<std::thread> workers;
+        for (size_t d = 0; d < child_.size(); ++d)
+            workers.emplace_back([&, d] {
+                try {
+                    for (size_t c; !failed_ && !cancelled() && (c = next_++) < chunks_;)
+                        work(d, c, child_[d]);
+                } catch (...) {
+                    std::lock_guard lock(m_);
+                    if (!error_)
+                        error_ = std::current_exception();
+                    failed_ = true;
+                }
+            });
+        std::thread watcher;
+        if (parent_)
+            watcher = std::thread([&] { watchCancel(); });
+        for (auto& w : workers)
+            w.join();
+        if (watcher.joinable()) {
+            {
+                std::lock_guard lock(m_);
+                finished_ = true;
+            }
+            cv_.notify_all();
+            watcher.join();
+        }
+        if (error_)
+            std::rethrow_exception(error_);
+    }
+    bool cancelled() const { return parent_ && parent_->cancelled(); }
+
+private:
+    void watchCancel() {
+        std::unique_lock lock(m_);
+        while (!cv_.wait_for(lock, std::chrono::milliseconds(20), [&] { return finished_; }))
+            if (parent_->cancelled())
+                for (Progress& p : child_)
+                    p.cancel.store(true, std::memory_order_relaxed);
+    }
+
+    size_t chunks_;
+    Progress* parent_;
+    std::vector<Progress> child_;
+    std::atomic<size_t> next_{0};
+    std::atomic<bool> failed_{false};
+    std::mutex m_;
+    std::condition_variable cv_;
+    bool finished_ = false;
+    std::exception_ptr error_;
+};
+
+// Sums the chunks' progress into the parent's (done over all chunks of the batch).
+class ProgressSum {
+public:
+    ProgressSum(Progress* parent, size_t chunks, long total)
+        : parent_(parent), done_(chunks, 0), total_(total) {}
+    void set(size_t chunk, long done) {
+        if (!parent_ || !parent_->onProgress)
+            return;
+        // Under the lock: the parent sees the sums in order, and the total once, last.
+        std::lock_guard lock(m_);
+        done_[chunk] = done;
+        long sum = 0;
+        for (long d : done_)
+            sum += d;
+        parent_->onProgress(std::min(sum, total_), total_);
+    }
+
+private:
+    Progress* parent_;
+    std::mutex m_;
+    std::vector<long> done_;
+    long total_;
+};
+
+// A device's Progress for one chunk: progress summed into the parent's, frames re-numbered to
+// the item's place in the whole batch.
+void wire(Progress& child, Progress* parent, ProgressSum& sum, size_t chunk, size_t offset) {
+    child.onProgress = [&sum, chunk](long done, long) { sum.set(chunk, done); };
+    child.onFrame = nullptr;
+    if (parent && parent->onFrame)
+        child.onFrame = [parent, offset](const ProgressFrame& f) {
+            ProgressFrame g = f;
+            g.item += int(offset);
+            parent->onFrame(g);
+        };
+}
+
+std::vector<double> workOf(const std::vector<Molecule>& ligands) {
+    std::vector<double> work(ligands.size());
+    for (size_t i = 0; i < ligands.size(); ++i)
+        work[i] = ligandWork(ligands[i]);
+    return work;
+}
+
+// Overlay fits split over the devices' prepared references.
+class MultiOverlayBatch final : public OverlayBatch {
+public:
+    MultiOverlayBatch(std::vector<std::unique_ptr<OverlayBatch>> parts, int chunksPerDevice)
+        : parts_(std::move(parts)), chunksPerDevice_(chunksPerDevice) {}
+
+    BatchStatus overlay(const std::vector<shape::ShapeModel>& fits, bool scoreOnly,
+                        std::vector<shape::ShapeScores>& results, Progress* progress) override {
+        std::vector<double> work(fits.size());
+        for (size_t i = 0; i < fits.size(); ++i)
+            work[i] = double(std::max<size_t>(1, fits[i].positions.size()));
+        const std::vector<WorkChunk> chunks =
+            splitByWork(work, parts_.size() * size_t(chunksPerDevice_));
+        results.assign(fits.size(), {});
+        ProgressSum sum(progress, chunks.size(), long(fits.size()));
+        std::atomic<long> done{0};
+        std::vector<BatchTiming> timing(parts_.size());
+        ChunkQueue queue(parts_.size(), chunks.size(), progress);
+        queue.run([&](size_t d, size_t c, Progress& child) {
+            const WorkChunk& w = chunks[c];
+            wire(child, progress, sum, c, w.begin);
+            const std::vector<shape::ShapeModel> part(fits.begin() + long(w.begin),
+                                                      fits.begin() + long(w.end));
+            std::vector<shape::ShapeScores> scores;
+            const BatchStatus s = parts_[d]->overlay(part, scoreOnly, scores, progress ? &child : nullptr);
+            std::move(scores.begin(), scores.end(), results.begin() + long(w.begin));
+            done += s.done;
+            const BatchTiming t = parts_[d]->lastTiming();
+            timing[d].deviceSeconds += t.deviceSeconds;
+            timing[d].hostSeconds += t.hostSeconds;
+            timing[d].uploadSeconds += t.uploadSeconds;
+        });
+        // The devices work at once: the batch's device time is the busiest device's.
+        timing_ = {};
+        for (const BatchTiming& t : timing) {
+            timing_.deviceSeconds = std::max(timing_.deviceSeconds, t.deviceSeconds);
+            timing_.hostSeconds = std::max(timing_.hostSeconds, t.hostSeconds);
+            timing_.uploadSeconds = std::max(timing_.uploadSeconds, t.uploadSeconds);
+        }
+        BatchStatus status;
+        status.total = long(fits.size());
+        status.done = done;
+        status.cancelled = queue.cancelled() || done < status.total;
+        return status;
+    }
+    BatchTiming lastTiming() const override { return timing_; }
+
+private:
+    std::vector<std::unique_ptr<OverlayBatch>> parts_;
+    int chunksPerDevice_;
+    BatchTiming timing_;
+};
+
+} // namespace
+
+MultiDeviceBackend::MultiDeviceBackend(std::vector<std::unique_ptr<Backend>> devices,
+                                       int chunksPerDevice)
+    : devices_(std::move(devices)), chunksPerDevice_(std::max(1, chunksPerDevice)) {}
+
+std::string MultiDeviceBackend::description() const {
+    std::string d = std::to_string(devices_.size()) + " devices: ";
+    for (size_t i = 0; i < devices_.size(); ++i)
+        d += (i ? "; " : "") + devices_[i]->description();
+    return d;
+}
+
+bool MultiDeviceBackend::isGpu() const {
+    return std::all_of(devices_.begin(), devices_.end(), [](const auto& b) { return b->isGpu(); });
+}
+
+void MultiDeviceBackend::minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
+                                  const MinimizeBatchOptions& options,
+                                  std::vector<RefinementResult>& results, Progress* progress) {
+    const std::vector<WorkChunk> chunks =
+        splitByWork(workOf(ligands), devices_.size() * size_t(chunksPerDevice_));
+    results.assign(ligands.size(), {});
+    ProgressSum sum(progress, chunks.size(), long(ligands.size()));
+    ChunkQueue queue(devices_.size(), chunks.size(), progress);
+    queue.run([&](size_t d, size_t c, Progress& child) {
+        const WorkChunk& w = chunks[c];
+        wire(child, progress, sum, c, w.begin);
+        const std::vector<Molecule> part(ligands.begin() + long(w.begin),
+                                         ligands.begin() + long(w.end));
+        std::vector<RefinementResult> out;
+        devices_[d]->minimize(target, part, options, out, progress ? &child : nullptr);
+        std::move(out.begin(), out.end(), results.begin() + long(w.begin));
+    });
+}
+
+void MultiDeviceBackend::scoreExact(const DockingTarget& target,
+                                    const std::vector<Molecule>& ligands,
+                                    std::vector<VinaScore>& results) {
+    const std::vector<WorkChunk> chunks =
+        splitByWork(workOf(ligands), devices_.size() * size_t(chunksPerDevice_));
+    results.assign(ligands.size(), {});
+    ChunkQueue queue(devices_.size(), chunks.size(), nullptr);
+    queue.run([&](size_t d, size_t c, Progress&) {
+        const WorkChunk& w = chunks[c];
+        const std::vector<Molecule> part(ligands.begin() + long(w.begin),
+                                         ligands.begin() + long(w.end));
+        std::vector<VinaScore> out;
+        devices_[d]->scoreExact(target, part, out);
+        std::move(out.begin(), out.end(), results.begin() + long(w.begin));
+    });
+}
+
+BatchStatus MultiDeviceBackend::dock(const dock::DockTarget& target,
+                                     const std::vector<Molecule>& ligands,
+                                     const dock::DockOptions& options,
+                                     std::vector<dock::LigandDockResult>& results,
+                                     Progress* progress, const Molecule* reference,
+                                     long firstLigand) {
+    // The Vina grid readied for the whole batch here, once: each device's batch start asks for
+    // its ligands' types (DockingTarget::gridFor), which must then find them all and only read.
+    std::vector<Molecule> dockable;
+    for (const Molecule& m : ligands) {
+        try {
+            dock::checkDockable(m, target.box);
+            dockable.push_back(m);
+        } catch (const InputError&) {
+            // refused again, with its message, by the device that gets it
+        }
+    }
+    dock::prepareTargetFor(target, dockable);
+    const std::vector<WorkChunk> chunks =
+        splitByWork(workOf(ligands), devices_.size() * size_t(chunksPerDevice_));
+    results.assign(ligands.size(), {});
+    // Progress in runs (as the engines report it).
+    ProgressSum sum(progress, chunks.size(), long(ligands.size()) * options.runs);
+    std::atomic<long> done{0}, total{0};
+    std::atomic<bool> cancelled{false};
+    ChunkQueue queue(devices_.size(), chunks.size(), progress);
+    queue.run([&](size_t d, size_t c, Progress& child) {
+        const WorkChunk& w = chunks[c];
+        wire(child, progress, sum, c, w.begin);
+        const std::vector<Molecule> part(ligands.begin() + long(w.begin),
+                                         ligands.begin() + long(w.end));
+        std::vector<dock::LigandDockResult> out;
+        // The chunk's first ligand keeps its index in the input: the same random streams.
+        const BatchStatus s = devices_[d]->dock(target, part, options, out,
+                                                progress ? &child : nullptr, reference,
+                                                firstLigand + long(w.begin));
+        std::move(out.begin(), out.end(), results.begin() + long(w.begin));
+        done += s.done, total += s.total;
+        if (s.cancelled)
+            cancelled = true;
+    });
+    BatchStatus status;
+    status.done = done;
+    status.total = total;
+    status.cancelled = cancelled || queue.cancelled();
+    // Chunks never started (a cancel) leave default results: name them as cancelled.
+    for (size_t i = 0; i < results.size(); ++i)
+        if (results[i].runs.empty() && results[i].error.empty() && status.cancelled) {
+            results[i].ligand = int(firstLigand + long(i));
+            results[i].name = ligands[i].name;
+            results[i].cancelled = true;
+        }
+    return status;
+}
+
+std::unique_ptr<OverlayBatch> MultiDeviceBackend::prepareOverlay(const shape::ShapeModel& reference,
+                                                                 const shape::OverlayOptions& options) {
+    std::vector<std::unique_ptr<OverlayBatch>> parts;
+    for (auto& d : devices_)
+        parts.push_back(d->prepareOverlay(reference, options));
+    return std::make_unique<MultiOverlayBatch>(std::move(parts), chunksPerDevice_);
+}
+
+std::unique_ptr<LingoComparison> MultiDeviceBackend::prepareLingo(const lingo::LingoSet& queries,
+                                                                  const lingo::LingoSet& database,
+                                                                  bool allVsAll) {
+    // A LINGO search is memory-bound and takes seconds for millions of pairs on one GPU; it is
+    // not split (yet): the first device runs it.
+    return devices_.front()->prepareLingo(queries, database, allVsAll);
+}
+
+int backendDeviceCount(const Backend& backend) {
+    const auto* multi = dynamic_cast<const MultiDeviceBackend*>(&backend);
+    return multi ? multi->deviceCount() : 1;
+}
+
+} // namespace pw

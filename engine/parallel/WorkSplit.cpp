@@ -1,0 +1,40 @@
+#include "WorkSplit.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace pw {
+
+std::vector<WorkChunk> splitByWork(const std::vector<double>& work, size_t parts) {
+    std::vector<WorkChunk> chunks;
+    const size_t n = work.size();
+    if (n == 0)
+        return chunks;
+    parts = std::clamp<size_t>(parts, 1, n);
+    const double total = std::accumulate(work.begin(), work.end(), 0.0);
+    double sum = 0;
+    size_t begin = 0;
+    for (size_t i = 0; i < n; ++i) {
+        sum += work[i];
+        const size_t left = n - i - 1; // items after this one
+        const size_t chunksLeft = parts - chunks.size() - 1; // after the one being filled
+        // Close the chunk at its share of the work, or when the items left are only enough for
+        // one per remaining chunk; the last chunk takes the rest.
+        const bool share = total > 0 && sum >= total * double(chunks.size() + 1) / double(parts);
+        if (chunksLeft > 0 && (share || left == chunksLeft)) {
+            chunks.push_back({begin, i + 1});
+            begin = i + 1;
+        }
+    }
+    chunks.push_back({begin, n});
+    return chunks;
+}
+
+double ligandWork(const Molecule& ligand) {
+    const size_t torsions =
+        ligand.torsionTree && !ligand.torsionTree->nodes.empty() ? ligand.torsionTree->nodes.size() - 1
+                                                                 : 0;
+    return double(std::max<size_t>(1, ligand.atoms.size())) * double(torsions + 1);
+}
+
+} // namespace pw

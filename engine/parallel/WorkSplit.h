@@ -1,0 +1,26 @@
+// WorkSplit: cuts a batch into contiguous chunks of about equal work (not equal count), for the
+// devices of a MultiDeviceBackend to take from a shared queue: a device that finishes early takes
+// the next chunk, so GPUs of different speed, or ligands of very different size, stay balanced.
+#pragma once
+
+#include "core/Molecule.h"
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace pw {
+
+struct WorkChunk {
+    size_t begin = 0, end = 0; // [begin, end) of the batch
+};
+
+// Contiguous chunks covering [0, work.size()) in order, at most `parts`, none empty, each holding
+// about total / parts of the work (a chunk closes once the running sum reaches its share).
+std::vector<WorkChunk> splitByWork(const std::vector<double>& work, size_t parts);
+
+// The work of one ligand for a minimization or a docking run: atoms x (torsions + 1), the cost of
+// one energy and gradient evaluation (pair terms per atom, one chain of frames per torsion).
+double ligandWork(const Molecule& ligand);
+
+} // namespace pw

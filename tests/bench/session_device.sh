@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The lead's one device call for merged main (2026-11-26, second session of the day), on a machine
+# with two GPUs (nvidia-h100-x2). Phases, each with its own time limit so that a slow part cannot
+# take the others' results with it:
+#   1. scale: tests/bench/scale_device.sh (one GPU against both: minimize and dock, outputs compared)
+#   2. at the same time, one stream per GPU:
+#      GPU 0: AD4 race with AutoDock-GPU on 1stp and 3ce3 (same maps, nrun 100; AutoDock-GPU runs on
+#             the same GPU right after ours), Vina 1iep against `vina --exhaustiveness 8`, then our
+#             1,000-ligand AD4 screen into 1iep (20 runs each), then compute-sanitizer memcheck;
+#      GPU 1: AutoDock-GPU's 1,000-ligand screen (`--filelist`, 20 runs each, same maps), then every
+#             gpu test suite.
+# Run from the repository root on the GPU machine with the carried folder C (default
+# .carry-session) holding bin.tar.xz (bin/: posewright-cli, gpu_test_*), libs.tar.xz
+# (bundle-libs.sh output for them and for vina), peers/ (autodock_gpu_64wi, libcudart.so.13,
+# vina), ad4.tar.xz (ad4/<id>/ maps + ligand_xtal.pdbqt for 1stp, 3ce3, 1iep), screen.tar.xz
+# (screen/all.pdbqt: 1,000 NCI ligands prepared by posewright; screen/ob/: the same re-written by
+# `obabel -ipdbqt -opdbqt`, which AutoDock-GPU reads; screen/filelist.txt), shared.tar.xz (the
+# shared data the gpu suites read: smiles/nci_first_5k.smi) and BUILT_AT (the checkout the
+# binaries were built in: they read tests/data and ../shared/data through it).
+set -uo pipefail
+C=${C:-$PWD/.carry-session}
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+for t in bin libs ad4 screen shared; do
+    [ -d "$C/$t" ] || [ ! -f "$C/$t.tar.xz" ] || tar -C "$C" -xJf "$C/$t.tar.xz"
+done
+export LD_LIBRARY_PATH=$C/libs:$C/peers
+CLI=$C/bin/posewright-cli
+built_at=$(cat "$C/BUILT_AT")
+mkdir -p "$built_at/tests" "$built_at/../shared/data/complexes"
+[ -e "$built_at/tests/data" ] || ln -s "$PWD/tests/data" "$built_at/tests/data"
+[ -e "$built_at/../shared/data/smiles" ] || ln -s "$C/shared/smiles" "$built_at/../shared/data/smiles"
+for id in 1stp 3ce3; do
+    mkdir -p "$built_at/../shared/data/complexes/$id"
+    [ -e "$built_at/../shared/data/complexes/$id/ad4maps" ] ||
+        ln -s "$C/ad4/$id" "$built_at/../shared/data/complexes/$id/ad4maps"
+done
+nvidia-smi --query-gpu=index,name,uuid --format=csv,noheader
+echo "host cores: $(nproc); date: $(date -u +%FT%TZ)"
+
+adgpu() { # dir, args...: AutoDock-GPU's whole process time and its own docking time
+    local dir=$1
+    shift
+    (cd "$dir" && /usr/bin/time -f "adgpu_process_seconds %e" "$C/peers/autodock_gpu_64wi" "$@" 2>&1 |
+        grep -iE "took|run time|seconds|error" | tail -4)
+}
+
+# 1. One GPU against both.
+mkdir -p "$C/scale/bin"
+ln -sf "$C/bin/posewright-cli" "$C/bin/gpu_test_multi_gpu" "$C/scale/bin/"
+ln -sfn "$C/libs" "$C/scale/libs"
+C=$C/scale OUT=$OUT/scale POSES=${POSES:-200000} RUNS=${RUNS:-20} \
+    timeout ${SCALE_TIMEOUT:-200} bash tests/bench/scale_device.sh > "$OUT/scale.txt" 2>&1
+echo "== scale (rc=$?)"
+tail -8 "$OUT/scale.txt"
+
+# 2. Two streams at once.
+stream_gpu0() {
+    export CUDA_VISIBLE_DEVICES=0
+    for id in 1stp 3ce3; do
+        D=$C/ad4/$id
+        timeout 120 $CLI bench dock --device cuda --local-search adadelta \
+            --maps $D/${id}_protein.maps.fld --ligands $D/ligand_xtal.pdbqt \
+            --reference $D/ligand_xtal.pdbqt --runs 100 --seed 42 --repeat 3 2>&1 |
+            grep '"bench"' | sed "s/^/ours $id /" | cut -c1-600
+        /usr/bin/time -f "ours_process_seconds $id %e" timeout 90 $CLI dock --device cuda \
+            --local-search adadelta --maps $D/${id}_protein.maps.fld \
+            --ligands $D/ligand_xtal.pdbqt --runs 100 --seed 42 --out /tmp/$id.sdf 2>&1 | tail -1
+        for seed in 42 43 44; do
+            echo "AutoDock-GPU $id seed $seed: $(adgpu "$D" --ffile ${id}_protein.maps.fld \
+                --lfile ligand_xtal.pdbqt --nrun 100 --seed $seed | tr '\n' ' ')"
+            grep -m1 -A2 "RMSD TABLE" -h "$D/ligand_xtal.dlg" > /dev/null
+            awk '/^   1 \|/ && !done {print "  adgpu best cluster:", $0; done=1}' "$D/ligand_xtal.dlg"
+        done
+    done
+    D=tests/data/complexes/1iep
+    timeout 60 $CLI bench dock --device cuda --local-search adadelta --receptor $D/receptor.pdbqt \
+        --box $D/box.txt --ligands $D/ligand_xtal.pdbqt --reference $D/ligand_xtal.pdbqt --runs 100 \
+        --seed 42 --repeat 3 2>&1 | grep '"bench"' | sed "s/^/ours vina 1iep /" | cut -c1-600
+    /usr/bin/time -f "vina_process_seconds %e" timeout 120 "$C/peers/vina" --receptor $D/receptor.pdbqt \
+        --ligand $D/ligand_xtal.pdbqt --config $D/box.txt --exhaustiveness 8 --seed 42 \
+        --cpu "$(nproc)" --out /tmp/vina_1iep.pdbqt 2>&1 | grep -E "^ +1 |process_seconds"
+    timeout ${SCREEN_TIMEOUT:-300} $CLI bench dock --device cuda --local-search adadelta \
+        --maps $C/ad4/1iep/1iep_protein.maps.fld --ligands $C/screen/all.pdbqt --runs 20 --seed 42 \
+        2>&1 | grep '"bench"' | sed "s/^/ours screen1000 /" | cut -c1-800
+    echo "ours screen1000 rc=${PIPESTATUS[0]}"
+    for t in pair_score dock_gpu_ad4; do
+        timeout 100 compute-sanitizer --tool memcheck --error-exitcode 3 "$C/bin/gpu_test_$t" \
+            > "$OUT/memcheck_$t.log" 2>&1
+        echo "memcheck gpu_test_$t rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck_$t.log" | tail -1)"
+    done
+}
+stream_gpu1() {
+    export CUDA_VISIBLE_DEVICES=1
+    echo "AutoDock-GPU screen1000: $(adgpu "$C/screen" --filelist filelist.txt --nrun 20 --seed 42 |
+        tr '\n' ' ')"
+    for b in "$C"/bin/gpu_test_*; do
+        t=$(basename "$b")
+        [ "$t" = gpu_test_multi_gpu ] && continue
+        timeout 150 "$b" > "$OUT/$t.log" 2>&1
+        echo "$t rc=$? $(grep -E '^Totals' "$OUT/$t.log")"
+        grep -hE "^FAIL" -A3 "$OUT/$t.log" | cut -c1-300 | head -8
+    done
+}
+stream_gpu0 > "$OUT/gpu0.txt" 2>&1 &
+stream_gpu1 > "$OUT/gpu1.txt" 2>&1 &
+wait
+echo "== GPU 1 stream"
+cat "$OUT/gpu1.txt"
+echo "== GPU 0 stream"
+cat "$OUT/gpu0.txt"

@@ -1,0 +1,181 @@
+// GPU docking with AutoDock 4 scoring (CudaDocker on autogrid4's maps of 1stp and 3ce3, in
+// ../shared/data/complexes/*/ad4maps): the device's inter and intra of the final poses equal the
+// CPU search objective's (ad4::Ad4LigandScorer, double) at the same coordinates within 0.01
+// kcal/mol, the search finds the crystal pose from random starts, the same seed gives the same
+// output, and the backend's AD4 batch runs on the device (no CPU fallback).
+#include "GpuTestMain.h"
+
+#include "backend/DeviceSelection.h"
+#include "chem/LigandPreparation.h"
+#include "chem/MoleculeReader.h"
+#include "cuda/DockGpu.h"
+#include "dock/Ad4DockMaps.h"
+#include "dock/DockEngine.h"
+#include "dock/DockOptions.h"
+#include "dock/LigandDockScoring.h"
+#include "minimize/PoseRefinement.h"
+#include "score/ad4/Ad4LigandScorer.h"
+#include "score/ad4/Ad4MapFiles.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace pw;
+
+namespace {
+
+struct Ad4Complex {
+    Molecule ligand;
+    dock::DockTarget target;
+};
+
+// The crystal ligand (prepared as `dock` prepares it) and autogrid4's maps of the complex; the
+// maps live in the shared data folder (several MB), not in tests/data.
+Ad4Complex load(const std::string& id) {
+    const std::string fld = std::string(POSEWRIGHT_SHARED_DATA) + "/complexes/" + id +
+                            "/ad4maps/" + id + "_protein.maps.fld";
+    if (!QFileInfo::exists(QString::fromStdString(fld)))
+        throw std::runtime_error("missing shared data: " + fld);
+    Ad4Complex c;
+    c.ligand = prepareLigand(readMolecule(std::string(POSEWRIGHT_TEST_DATA) + "/complexes/" + id +
+                                          "/ligand_xtal.pdbqt"));
+    c.target = dock::makeAd4Target(std::make_shared<const ad4::Ad4Maps>(ad4::readMapsFld(fld)),
+                                   fld);
+    return c;
+}
+
+dock::DockOptions ad4Options(int runs, std::uint64_t seed) {
+    dock::DockOptions o;
+    o.scoring = dock::DockScoring::Ad4;
+    o.lga.localSearch = dock::LocalSearchMethod::Adadelta; // `dock`'s default for AD4
+    o.runs = runs;
+    o.seed = seed;
+    return o;
+}
+
+std::vector<Vec3> positions(const Molecule& m) {
+    std::vector<Vec3> p;
+    for (const Atom& a : m.atoms)
+        p.push_back(a.position);
+    return p;
+}
+
+bool near(double gpu, double cpu) { // 0.01 kcal/mol; relative where penalties make it large
+    return std::abs(gpu - cpu) <= std::max(0.01, 1e-5 * std::abs(cpu));
+}
+
+} // namespace
+
+class TestDockGpuAd4 : public QObject {
+    Q_OBJECT
+
+private slots:
+    void gpuEnergiesEqualCpuSearchObjective() {
+        for (const char* id : {"1stp", "3ce3"}) {
+            Ad4Complex c = load(id);
+            const ad4::Ad4LigandScorer cpu(c.ligand, *c.target.ad4);
+            cuda::CudaDocker docker(0);
+            dock::DockOptions o = ad4Options(32, 7);
+            const auto runs = docker.dock(c.target, {c.ligand}, o);
+            QCOMPARE(int(runs.size()), 32);
+            int bound = 0;
+            for (const auto& r : runs) {
+                QVERIFY(r.finished);
+                QCOMPARE(r.coordinates.size(), c.ligand.atoms.size());
+                const double inter = cpu.interAnalytic(r.coordinates, nullptr);
+                const double intra = cpu.intraAnalytic(r.coordinates, nullptr);
+                const double objective = cpu.energyAndGradient(r.coordinates);
+                QVERIFY2(near(r.gpuInter, inter),
+                         qPrintable(QString("%1 run %2: inter GPU %3 CPU %4")
+                                        .arg(id).arg(r.run).arg(r.gpuInter).arg(inter)));
+                QVERIFY2(near(r.gpuIntra, intra),
+                         qPrintable(QString("%1 run %2: intra GPU %3 CPU %4")
+                                        .arg(id).arg(r.run).arg(r.gpuIntra).arg(intra)));
+                QVERIFY2(near(r.gpuInter + r.gpuIntra, objective) && near(r.energy, objective),
+                         qPrintable(QString("%1 run %2: GPU search energy %3, inter + intra %4, "
+                                            "CPU objective %5")
+                                        .arg(id).arg(r.run).arg(r.energy)
+                                        .arg(r.gpuInter + r.gpuIntra).arg(objective)));
+                bound += inter < 0;
+            }
+            QVERIFY2(bound >= 30, id); // nearly every run ends bound in the pocket
+        }
+    }
+
+    void crystalPoseOf1stpAnd3ce3() {
+        for (const char* id : {"1stp", "3ce3"}) {
+            Ad4Complex c = load(id);
+            cuda::CudaDocker docker(0);
+            const auto runs = docker.dock(c.target, {c.ligand}, ad4Options(100, 42));
+            const auto best = std::min_element(runs.begin(), runs.end(), [](auto& a, auto& b) {
+                return a.energy < b.energy;
+            });
+            const std::vector<Vec3> xtal = positions(c.ligand);
+            const double rmsd = heavyAtomRmsd(c.ligand, xtal, best->coordinates);
+            int within = 0;
+            for (const auto& r : runs)
+                within += heavyAtomRmsd(c.ligand, xtal, r.coordinates) < 2.0;
+            qInfo("%s AD4: best run %d, inter + intra %.3f, RMSD %.2f A; %d of 100 runs within "
+                  "2 A; %d generations, %ld evaluations, autostop %d",
+                  id, best->run, best->energy, rmsd, within, best->generations, best->evaluations,
+                  int(best->autostopped));
+            QVERIFY2(rmsd < 2.0, id);
+        }
+    }
+
+    void sameSeedSameOutput() {
+        Ad4Complex c = load("1stp");
+        cuda::CudaDocker docker(0);
+        dock::DockOptions o = ad4Options(8, 5);
+        o.lga.maxEvaluations = 200000;
+        const auto a = docker.dock(c.target, {c.ligand, c.ligand}, o);
+        const auto b = docker.dock(c.target, {c.ligand, c.ligand}, o);
+        o.seed = 6;
+        const auto d = docker.dock(c.target, {c.ligand, c.ligand}, o);
+        QCOMPARE(a.size(), b.size());
+        int differ = 0;
+        for (size_t i = 0; i < a.size(); ++i) {
+            QCOMPARE(a[i].energy, b[i].energy);
+            QCOMPARE(a[i].evaluations, b[i].evaluations);
+            QVERIFY(a[i].coordinates == b[i].coordinates);
+            differ += a[i].energy != d[i].energy;
+        }
+        QVERIFY(differ >= 12);
+    }
+
+    // The backend's AD4 batch runs on the device: its search energies are the docker's for the
+    // same seed and stream keys (the CPU engine's would differ), and its scores are the CPU's
+    // exact AD4 re-scoring of those poses.
+    void backendDocksAd4OnTheGpu() {
+        Ad4Complex c = load("1stp");
+        DeviceRequest request;
+        request.kind = DeviceRequest::Kind::Cuda;
+        std::string note;
+        auto gpu = createBackend(request, 0, note);
+        QVERIFY2(gpu && gpu->isGpu(), note.c_str());
+        dock::DockOptions o = ad4Options(16, 3);
+        o.lga.maxEvaluations = 300000;
+        std::vector<dock::LigandDockResult> g;
+        const BatchStatus s = gpu->dock(c.target, {c.ligand}, o, g, nullptr, &c.ligand);
+        QCOMPARE(s.done, 16L);
+        QVERIFY(g[0].error.empty());
+        cuda::CudaDocker docker(0);
+        const auto direct = docker.dock(c.target, {c.ligand}, o);
+        const auto scoring = dock::makeLigandDockScoring(c.target, c.ligand);
+        for (const dock::DockRun& run : g[0].runs) {
+            QCOMPARE(run.searchEnergy, direct[run.run].energy);
+            std::vector<dock::DockTerm> terms;
+            QCOMPARE(run.score, scoring->rescore(run.coordinates, terms));
+        }
+        QVERIFY(!g[0].clusters.empty() && g[0].clusters[0].rmsdToReference);
+        qInfo("GPU AD4 top cluster %.3f kcal/mol (%d runs), RMSD %.2f A",
+              g[0].clusters[0].bestScore, g[0].clusters[0].size(),
+              *g[0].clusters[0].rmsdToReference);
+        QVERIFY(*g[0].clusters[0].rmsdToReference < 2.0);
+    }
+};
+
+POSEWRIGHT_GPU_TEST_MAIN(TestDockGpuAd4)
+#include "test_dock_gpu_ad4.moc"

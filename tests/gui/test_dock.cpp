@@ -1,0 +1,498 @@
+// Qt Test for the Docking part (issue 14, items 2 and 3) on the bundled 1stp example (biotin in
+// streptavidin): a dock finds the crystal pose (within 2 Å) while the live view moves the best
+// pose and plots the generations, in the app and from the command line (--dock); a cancelled run
+// keeps the previous clusters and leaves the app usable; a session with docking results reopens
+// with the same clusters; the box dragged in the view equals the docking panel's fields; export
+// writes the ranked SDF and Add to ligands appends the poses.
+// Budget: the panel's "Quick" budget (population 50, 100 local-search steps, 30,000 evaluations
+// per run, BFGS), 10 runs, seed 0: a few seconds on one core.
+#include "BoxEditor.h"
+#include "DockPanel.h"
+#include "DockPart.h"
+#include "EnergyPlot.h"
+#include "GuiTestSetup.h"
+#include "MainWindow.h"
+#include "MoleculeView.h"
+#include "RefinePart.h"
+#include "StartupFiles.h"
+#include "backend/DeviceSelection.h"
+#include "chem/MoleculeReader.h"
+#include "dock/SymmetryRmsd.h"
+
+#include <QAbstractButton>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <vtkCamera.h>
+#include <vtkRenderer.h>
+
+#include <cmath>
+
+using namespace pw;
+
+namespace {
+
+constexpr int kDockTimeoutMs = 300000; // a loaded 2-core machine; it takes seconds when idle
+
+bool settle(MainWindow& w) {
+    return QTest::qWaitFor([&] { return w.pendingLoads() == 0 && w.targetReady() && !w.busy(); },
+                           120000);
+}
+
+bool openExample(MainWindow& w) {
+    const StartupFiles files = bundledExampleFiles();
+    w.setErrorDialogsEnabled(false);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w))
+        return false;
+    w.openReceptor(files.receptor);
+    w.openLigands(files.ligands);
+    return settle(w);
+}
+
+// A signal that may already have come.
+bool received(QSignalSpy& spy, int timeoutMs) {
+    return !spy.isEmpty() || spy.wait(timeoutMs);
+}
+
+// Docks with the panel's current settings; the finished signal's ok, or false on time out.
+bool dockAndWait(DockPart& part, bool* ok) {
+    QSignalSpy finished(&part, &DockPart::dockingFinished);
+    part.dock();
+    if (!received(finished, kDockTimeoutMs))
+        return false;
+    *ok = finished.front().front().toBool();
+    return true;
+}
+
+Molecule crystalLigand() {
+    return readMolecule(bundledExampleFiles().ligands.front().toStdString());
+}
+
+// Heavy-atom, symmetry-aware RMSD of a pose of the crystal ligand (any atom order) to it.
+double rmsdToCrystal(const Molecule& pose) {
+    const Molecule crystal = crystalLigand();
+    const dock::SymmetryRmsd rmsd(pose, crystal);
+    return rmsd.rmsd(coordinatesOf(pose), coordinatesOf(crystal));
+}
+
+QPoint widgetPoint(const MoleculeView& view, const Vec3& p) {
+    return (view.projectToImage({p.x(), p.y(), p.z()}) / view.devicePixelRatioF()).toPoint();
+}
+
+} // namespace
+
+class TestDock : public QObject {
+    Q_OBJECT
+
+private slots:
+    void dockingFindsTheCrystalPoseWatchedLive();
+    void scriptedDockDrawsTheBestPose();
+    void cancelKeepsThePreviousResults();
+    void sessionReopensWithTheSameClusters();
+    void boxDraggedInTheViewEqualsTheDockingFields();
+    void exportAndAddToLigands();
+    void mapsAreBuiltWhenNeededAndReused();
+    void refineHandsThePoseToMinimization();
+    void cudaWithoutAGpuDocksOnTheCpuAndSaysSo();
+    void damagedDockingPieceIsRefusedClearly();
+};
+
+void TestDock::dockingFindsTheCrystalPoseWatchedLive() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    auto* part = w.part<DockPart>();
+    QVERIFY(part);
+    QVERIFY(part->panel()->mapsLabel()->text().contains(QStringLiteral("next run")));
+    bool ok = false;
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    const DockOutcome& o = part->outcome();
+    QVERIFY(!o.empty());
+    QCOMPARE(o.runs, 10);
+    int members = 0;
+    for (size_t k = 0; k < o.poses.size(); ++k) {
+        QCOMPARE(o.poses[k].rank, static_cast<int>(k) + 1);
+        if (k > 0)
+            QVERIFY(o.poses[k].score >= o.poses[k - 1].score);
+        members += o.poses[k].clusterSize;
+    }
+    QCOMPARE(members, 10);
+    // The best cluster is the crystal pose: measured by the engine against the loaded ligand and
+    // here on the pose the view shows.
+    QVERIFY(o.poses.front().rmsdToLoaded);
+    QVERIFY2(*o.poses.front().rmsdToLoaded < 2.0,
+             qPrintable(QString::number(*o.poses.front().rmsdToLoaded)));
+    const double shown = rmsdToCrystal(part->shownPose());
+    QVERIFY2(shown < 2.0, qPrintable(QString::number(shown)));
+    QVERIFY(std::abs(shown - *o.poses.front().rmsdToLoaded) < 1e-9);
+    // The table shows the clusters, the best selected.
+    QTableWidget* table = part->panel()->clusterTable();
+    QCOMPARE(table->rowCount(), static_cast<int>(o.poses.size()));
+    QCOMPARE(part->panel()->selectedRow(), 0);
+    QCOMPARE(table->item(0, 1)->text(), QString::number(o.poses.front().score, 'f', 3));
+    // While it ran: the best pose was redrawn and every generation plotted (best <= mean).
+    QVERIFY(part->liveRedraws() > 0);
+    EnergyPlot* plot = part->panel()->plot();
+    QVERIFY(plot->pointCount() > 1);
+    for (int g = 0; g < plot->pointCount(); ++g)
+        QVERIFY(plot->values(0)[static_cast<size_t>(g)] <= plot->values(1)[static_cast<size_t>(g)]);
+    // The maps stay for the next run while the receptor and box do.
+    QVERIFY(part->panel()->mapsLabel()->text().startsWith(QStringLiteral("Maps ready")));
+    QVERIFY(!w.busy());
+}
+
+void TestDock::scriptedDockDrawsTheBestPose() {
+    const QString app = QStringLiteral(POSEWRIGHT_APP);
+    if (app.isEmpty())
+        QSKIP("the posewright executable is not part of this build");
+    const StartupFiles files = bundledExampleFiles();
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("shot.png"));
+    const QString session = dir.filePath(QStringLiteral("unused"));
+    QProcess p;
+    p.start(app, {files.receptor, files.ligands.front(), QStringLiteral("--box"),
+                  QFileInfo(files.receptor).absolutePath() + QStringLiteral("/box.txt"),
+                  QStringLiteral("--dock"), QStringLiteral("--screenshot"), png,
+                  QStringLiteral("--quit")});
+    QVERIFY2(p.waitForFinished(kDockTimeoutMs), "posewright did not exit");
+    QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0,
+             p.readAllStandardError().constData());
+    QVERIFY2(!QImage(png).isNull(), "no readable PNG was written");
+
+    // The same in-process, as main() scripts it: the step, then the pose drawn is the best.
+    MainWindow w;
+    QVERIFY(openExample(w));
+    bool done = false, okStep = false;
+    QVERIFY(w.runStep(QStringLiteral("dock"), [&](bool ok) {
+        done = true;
+        okStep = ok;
+    }));
+    QVERIFY(QTest::qWaitFor([&] { return done; }, kDockTimeoutMs));
+    QVERIFY(okStep);
+    auto* part = w.part<DockPart>();
+    QVERIFY(part->dockWidget()->isVisible());
+    QVERIFY(rmsdToCrystal(part->shownPose()) < 2.0);
+}
+
+void TestDock::cancelKeepsThePreviousResults() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    auto* part = w.part<DockPart>();
+    DockSettings quick = part->panel()->settings();
+    quick.runs = 3;
+    part->panel()->setSettings(quick);
+    bool ok = false;
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    const DockOutcome before = part->outcome();
+    QVERIFY(!before.empty());
+
+    // A long search (AutoDock-GPU's budget, 50 runs), cancelled once it is seen moving.
+    DockSettings full = quick;
+    full.quick = false;
+    full.runs = 50;
+    full.seed = 7;
+    part->panel()->setSettings(full);
+    QSignalSpy finished(part, &DockPart::dockingFinished);
+    part->dock();
+    QVERIFY(part->running());
+    QVERIFY(!part->panel()->runButton()->isEnabled());
+    QVERIFY(QTest::qWaitFor([&] { return part->liveRedraws() > 0; }, kDockTimeoutMs));
+    QVERIFY(finished.isEmpty());
+    QTest::mouseClick(part->panel()->cancelButton(), Qt::LeftButton);
+    QVERIFY(received(finished, kDockTimeoutMs));
+    QCOMPARE(finished.front().front().toBool(), false);
+
+    // The previous clusters stay, in the part and in the table.
+    const DockOutcome& after = part->outcome();
+    QCOMPARE(after.poses.size(), before.poses.size());
+    for (size_t k = 0; k < after.poses.size(); ++k) {
+        QCOMPARE(after.poses[k].score, before.poses[k].score);
+        QCOMPARE(after.poses[k].clusterSize, before.poses[k].clusterSize);
+    }
+    QCOMPARE(part->panel()->clusterTable()->rowCount(), static_cast<int>(before.poses.size()));
+    QVERIFY(QTest::qWaitFor([&] { return !w.busy(); }, 10000));
+
+    // The app is usable: another docking runs to the end.
+    QVERIFY(part->panel()->runButton()->isEnabled());
+    part->panel()->setSettings(quick);
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    QCOMPARE(part->outcome().poses.size(), before.poses.size()); // same seed, same settings
+    QCOMPARE(part->outcome().poses.front().score, before.poses.front().score);
+}
+
+void TestDock::sessionReopensWithTheSameClusters() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("dock.pwsession"));
+    DockOutcome saved;
+    DockSettings settings;
+    {
+        MainWindow w;
+        QVERIFY(openExample(w));
+        auto* part = w.part<DockPart>();
+        settings = part->panel()->settings();
+        settings.runs = 4;
+        settings.seed = 3;
+        settings.scoring = dock::DockScoring::Vinardo;
+        part->panel()->setSettings(settings);
+        bool ok = false;
+        QVERIFY(dockAndWait(*part, &ok));
+        QVERIFY(ok);
+        saved = part->outcome();
+        QVERIFY(w.saveSession(path));
+    }
+    MainWindow w;
+    w.setErrorDialogsEnabled(false);
+    w.show();
+    QSignalSpy opened(&w, &MainWindow::sessionOpened);
+    w.openSession(path);
+    QVERIFY(received(opened, 60000));
+    QVERIFY(opened.front().front().toBool());
+    auto* part = w.part<DockPart>();
+    const DockOutcome& back = part->outcome();
+    QCOMPARE(back.poses.size(), saved.poses.size());
+    QCOMPARE(back.runs, saved.runs);
+    for (size_t k = 0; k < back.poses.size(); ++k) {
+        const DockedPose &a = back.poses[k], &b = saved.poses[k];
+        QCOMPARE(a.rank, b.rank);
+        QCOMPARE(a.score, b.score);
+        QCOMPARE(a.clusterSize, b.clusterSize);
+        QCOMPARE(a.rmsdToLoaded.has_value(), b.rmsdToLoaded.has_value());
+        if (a.rmsdToLoaded)
+            QCOMPARE(*a.rmsdToLoaded, *b.rmsdToLoaded);
+        QCOMPARE(a.molecule.atoms.size(), b.molecule.atoms.size());
+        for (size_t i = 0; i < a.molecule.atoms.size(); ++i) // SDF keeps 4 decimals
+            QVERIFY((a.molecule.atoms[i].position - b.molecule.atoms[i].position).norm() < 2e-4);
+    }
+    QCOMPARE(part->panel()->clusterTable()->rowCount(), static_cast<int>(saved.poses.size()));
+    const DockSettings s = part->panel()->settings();
+    QCOMPARE(s.runs, 4);
+    QCOMPARE(s.seed, std::uint64_t(3));
+    QCOMPARE(s.scoring, dock::DockScoring::Vinardo);
+    QVERIFY(part->dockWidget()->isVisible());
+    // Selecting a row draws that pose.
+    part->panel()->selectRow(static_cast<int>(saved.poses.size()) - 1);
+    QCOMPARE(part->shownPose().atoms.size(), saved.poses.back().molecule.atoms.size());
+    QVERIFY((part->shownPose().atoms[0].position - saved.poses.back().molecule.atoms[0].position)
+                .norm() < 2e-4);
+}
+
+void TestDock::boxDraggedInTheViewEqualsTheDockingFields() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    auto* part = w.part<DockPart>();
+    part->dockAction()->trigger();
+    QVERIFY(part->dockWidget()->isVisible());
+    BoxEditor* editor = part->panel()->boxEditor();
+    auto* toggle = editor->findChild<QAbstractButton*>(QStringLiteral("dragBoxButton"));
+    QVERIFY(toggle);
+    toggle->click();
+    MoleculeView* view = w.moleculeView();
+    QVERIFY(view->boxEditable());
+    const int frames = view->framesRendered();
+    view->update();
+    QVERIFY(QTest::qWaitFor([&] { return view->framesRendered() > frames; }, 10000));
+
+    // Drag the face seen most edge-on outwards (as test_boxeditor does with the settings' fields).
+    const SearchBox before = *w.document().box();
+    double dir[3];
+    view->renderer()->GetActiveCamera()->GetDirectionOfProjection(dir);
+    int axis = 0;
+    for (int k = 1; k < 3; ++k)
+        axis = std::abs(dir[k]) < std::abs(dir[axis]) ? k : axis;
+    Vec3 face = before.center;
+    face[axis] += before.size[axis] / 2;
+    const QPoint handle = widgetPoint(*view, face);
+    const QPoint centre = widgetPoint(*view, before.center);
+    QVERIFY(view->rect().contains(handle));
+    const QPointF out =
+        QPointF(handle - centre) / std::hypot(handle.x() - centre.x(), handle.y() - centre.y());
+    QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, handle);
+    for (int s = 1; s <= 5; ++s)
+        QTest::mouseMove(view, handle + (out * 8.0 * s).toPoint());
+    QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, handle + (out * 40.0).toPoint());
+
+    const SearchBox after = *w.document().box();
+    QVERIFY(after.size[axis] > before.size[axis] + 1.0);
+    const SearchBox fields = editor->fieldsBox();
+    for (int k = 0; k < 3; ++k) {
+        QVERIFY(std::abs(fields.center[k] - after.center[k]) <= 0.0005 + 1e-9);
+        QVERIFY(std::abs(fields.size[k] - after.size[k]) <= 0.005 + 1e-9);
+    }
+    // The maps of the old box are not reused for the new one.
+    QVERIFY(part->panel()->mapsLabel()->text().contains(QStringLiteral("next run")));
+}
+
+void TestDock::exportAndAddToLigands() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    auto* part = w.part<DockPart>();
+    DockSettings s = part->panel()->settings();
+    s.runs = 3;
+    part->panel()->setSettings(s);
+    bool ok = false;
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    const DockOutcome& o = part->outcome();
+    QTemporaryDir dir;
+
+    // Export: the CLI's ranked SDF, its SD tags, best first; a bad path fails cleanly.
+    const QString sdf = dir.filePath(QStringLiteral("docked.sdf"));
+    QVERIFY(part->exportTo(sdf));
+    const std::vector<Molecule> written = readMolecules(sdf.toStdString());
+    QCOMPARE(written.size(), o.poses.size());
+    auto tag = [](const Molecule& m, const std::string& key) {
+        for (const auto& [k, v] : m.properties)
+            if (k == key)
+                return QString::fromStdString(v);
+        return QString();
+    };
+    for (size_t k = 0; k < written.size(); ++k) {
+        QCOMPARE(tag(written[k], "cluster").toInt(), o.poses[k].rank);
+        QVERIFY(std::abs(tag(written[k], "dock_score").toDouble() - o.poses[k].score) < 1e-3);
+    }
+    QVERIFY(!part->exportTo(dir.filePath(QStringLiteral("missing/folder/x.sdf"))));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("docked.sdf")});
+
+    // Add to ligands: the poses follow the ligand that was there, which keeps its place.
+    const size_t ligands = w.document().ligands().size();
+    const QString added = dir.filePath(QStringLiteral("added.sdf"));
+    QVERIFY(part->addToLigands(added));
+    QCOMPARE(w.document().ligands().size(), ligands + o.poses.size());
+    QCOMPARE(w.document().activeLigand(), static_cast<int>(ligands));
+    QCOMPARE(w.document().ligandPaths().back(), added);
+    const Molecule& first = w.document().ligands()[ligands];
+    QCOMPARE(first.atoms.size(), o.poses.front().molecule.atoms.size());
+    QVERIFY((first.atoms[0].position - o.poses.front().molecule.atoms[0].position).norm() < 2e-4);
+}
+
+void TestDock::mapsAreBuiltWhenNeededAndReused() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    auto* part = w.part<DockPart>();
+    DockSettings s = part->panel()->settings();
+    s.runs = 2;
+    s.scoring = dock::DockScoring::Ad4; // maps built by the engine from the charged receptor
+    part->panel()->setSettings(s);
+    QCOMPARE(part->maps().builds(), 0);
+    bool ok = false;
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    QCOMPARE(part->maps().builds(), 1);
+    QVERIFY(!part->outcome().empty());
+    QVERIFY(std::isfinite(part->outcome().poses.front().score));
+    QVERIFY(part->panel()->mapsLabel()->text().startsWith(QStringLiteral("Maps ready (AutoDock 4)")));
+    // The same receptor, box and scoring: the maps are reused.
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    QCOMPARE(part->maps().builds(), 1);
+    // Another scoring needs its own maps, built at the next run.
+    s.scoring = dock::DockScoring::Vina;
+    part->panel()->setSettings(s);
+    QVERIFY(part->panel()->mapsLabel()->text().contains(QStringLiteral("next run")));
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    QCOMPARE(part->maps().builds(), 2);
+}
+
+void TestDock::refineHandsThePoseToMinimization() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    auto* part = w.part<DockPart>();
+    auto* refine = w.part<RefinePart>();
+    QVERIFY(refine);
+    DockSettings s = part->panel()->settings();
+    s.runs = 3;
+    part->panel()->setSettings(s);
+    bool ok = false;
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    const Molecule docked = part->outcome().poses.front().molecule;
+    QSignalSpy minimized(refine, &RefinePart::minimizationFinished);
+    auto* button = part->panel()->findChild<QPushButton*>(QStringLiteral("dockRefineButton"));
+    QVERIFY(button && button->isEnabled());
+    QTest::mouseClick(button, Qt::LeftButton);
+    QVERIFY(received(minimized, kDockTimeoutMs));
+    QVERIFY(minimized.front().front().toBool());
+    // The ligand is the docked molecule now, minimized from the docked pose: near it, scored.
+    const Molecule& ligand = w.document().ligands()[static_cast<size_t>(w.document().activeLigand())];
+    QCOMPARE(ligand.atoms.size(), docked.atoms.size());
+    const dock::SymmetryRmsd rmsd(ligand);
+    const double moved = rmsd.rmsd(coordinatesOf(ligand), coordinatesOf(docked));
+    QVERIFY2(moved < 1.5, qPrintable(QString::number(moved)));
+    QVERIFY(w.document().score(w.document().activeLigand()).has_value());
+}
+
+void TestDock::cudaWithoutAGpuDocksOnTheCpuAndSaysSo() {
+    if (!cudaDevices().empty())
+        QSKIP("a CUDA device is usable here: no fallback to see");
+    MainWindow w;
+    QVERIFY(openExample(w));
+    auto* part = w.part<DockPart>();
+    DockSettings s = part->panel()->settings();
+    s.runs = 2;
+    s.device = QStringLiteral("cuda");
+    part->panel()->setSettings(s);
+    bool ok = false;
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    QVERIFY(!part->outcome().empty());
+    QVERIFY(part->outcome().device.startsWith(QStringLiteral("CPU")));
+    auto* progress = part->panel()->findChild<QLabel*>(QStringLiteral("dockProgressLabel"));
+    QVERIFY2(progress->text().contains(QStringLiteral("using the CPU")),
+             qPrintable(progress->text()));
+}
+
+void TestDock::damagedDockingPieceIsRefusedClearly() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("damaged.pwsession"));
+    {
+        MainWindow w;
+        QVERIFY(openExample(w));
+        QVERIFY(w.saveSession(path));
+    }
+    // Two clusters said, one pose given.
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+    f.close();
+    QJsonObject parts = root[QStringLiteral("parts")].toObject();
+    parts[QStringLiteral("dock")] = QJsonObject{
+        {"results",
+         QJsonObject{{"clusters", QJsonArray{QJsonObject{{"rank", 1}}, QJsonObject{{"rank", 2}}}},
+                     {"poses_sdf", QStringLiteral("x\n\n\n  0  0  0  0  0  0  0  0  0  0999 "
+                                                  "V2000\nM  END\n$$$$\n")}}}};
+    root[QStringLiteral("parts")] = parts;
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(QJsonDocument(root).toJson());
+    f.close();
+
+    MainWindow w;
+    w.setErrorDialogsEnabled(false);
+    w.show();
+    QSignalSpy opened(&w, &MainWindow::sessionOpened);
+    w.openSession(path);
+    QVERIFY(received(opened, 60000));
+    // The session's molecules are there; the docking piece is refused, saying what and where.
+    QVERIFY(w.document().hasReceptor());
+    QVERIFY2(w.lastError().contains(QStringLiteral("parts.dock.results")),
+             qPrintable(w.lastError()));
+    QVERIFY(w.part<DockPart>()->outcome().empty());
+    QCOMPARE(w.part<DockPart>()->panel()->clusterTable()->rowCount(), 0);
+}
+
+QTEST_MAIN(TestDock)
+#include "test_dock.moc"
