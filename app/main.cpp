@@ -62,8 +62,7 @@ int main(int argc, char** argv) {
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Pose refinement, shape overlay, similarity and hit tables for hit triage (docking is in "
-        "posewright-cli dock).\n"
+        "Pose refinement, docking, shape overlay, similarity and hit tables for hit triage.\n"
         "The receptor is the first .pdb/.pdbqt file named receptor* or holding more than 300 "
         "atoms; every other file is read as ligands. Without files, the bundled example "
         "(streptavidin with biotin, PDB 1STP) opens."));
