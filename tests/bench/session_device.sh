@@ -2,13 +2,15 @@
 # The lead's one device call for merged main (2026-11-26, second session of the day), on a machine
 # with two GPUs (nvidia-h100-x2). Phases, each with its own time limit so that a slow part cannot
 # take the others' results with it:
-#   1. scale: tests/bench/scale_device.sh (one GPU against both: minimize and dock, outputs compared)
-#   2. at the same time, one stream per GPU:
+# Usage: tests/bench/session_device.sh [scale] [streams] [sanitize]   (default: scale streams)
+#   scale: tests/bench/scale_device.sh (one GPU against both: minimize and dock, outputs compared)
+#   streams: at the same time, one stream per GPU:
 #      GPU 0: AD4 race with AutoDock-GPU on 1stp and 3ce3 (same maps, nrun 100; AutoDock-GPU runs on
 #             the same GPU right after ours), Vina 1iep against `vina --exhaustiveness 8`, then our
-#             1,000-ligand AD4 screen into 1iep (20 runs each), then compute-sanitizer memcheck;
+#             1,000-ligand AD4 screen into 1iep (20 runs each);
 #      GPU 1: AutoDock-GPU's 1,000-ligand screen (`--filelist`, 20 runs each, same maps), then every
-#             gpu test suite.
+#             gpu test suite;
+#   sanitize: compute-sanitizer memcheck over some gpu suites, two at a time.
 # Run from the repository root on the GPU machine with the carried folder C (default
 # .carry-session) holding bin.tar.xz (bin/: posewright-cli, gpu_test_*), libs.tar.xz
 # (bundle-libs.sh output for them and for vina), peers/ (autodock_gpu_64wi, libcudart.so.13,
@@ -29,6 +31,8 @@ CLI=$C/bin/posewright-cli
 built_at=$(cat "$C/BUILT_AT")
 mkdir -p "$built_at/tests" "$built_at/../shared/data/complexes"
 [ -e "$built_at/tests/data" ] || ln -s "$PWD/tests/data" "$built_at/tests/data"
+mkdir -p "$built_at/build/engine" # gpu_test_gpu_sharing runs the CLI by its build path
+[ -e "$built_at/build/engine/posewright-cli" ] || ln -s "$C/bin/posewright-cli" "$built_at/build/engine/posewright-cli"
 [ -e "$built_at/../shared/data/smiles" ] || ln -s "$C/shared/smiles" "$built_at/../shared/data/smiles"
 for id in 1stp 3ce3; do
     mkdir -p "$built_at/../shared/data/complexes/$id"
@@ -45,14 +49,18 @@ adgpu() { # dir, args...: AutoDock-GPU's whole process time and its own docking 
         grep -iE "took|run time|seconds|error" | tail -4)
 }
 
-# 1. One GPU against both.
+phases=${*:-scale streams}
+
+scale_phase() { # 1. One GPU against both.
 mkdir -p "$C/scale/bin"
 ln -sf "$C/bin/posewright-cli" "$C/bin/gpu_test_multi_gpu" "$C/scale/bin/"
 ln -sfn "$C/libs" "$C/scale/libs"
-C=$C/scale OUT=$OUT/scale POSES=${POSES:-200000} RUNS=${RUNS:-20} \
-    timeout ${SCALE_TIMEOUT:-200} bash tests/bench/scale_device.sh > "$OUT/scale.txt" 2>&1
+head -${SCALE_LIGANDS:-100} tests/data/smiles/nci_first_300.smi > /tmp/scale_ligands.smi
+C=$C/scale OUT=$OUT/scale POSES=${POSES:-200000} RUNS=${RUNS:-10} LIGANDS=/tmp/scale_ligands.smi \
+    timeout ${SCALE_TIMEOUT:-240} bash tests/bench/scale_device.sh > "$OUT/scale.txt" 2>&1
 echo "== scale (rc=$?)"
-tail -8 "$OUT/scale.txt"
+cat "$OUT/scale.txt" | tail -12
+}
 
 # 2. Two streams at once.
 stream_gpu0() {
@@ -84,11 +92,6 @@ stream_gpu0() {
         --maps $C/ad4/1iep/1iep_protein.maps.fld --ligands $C/screen/all.pdbqt --runs 20 --seed 42 \
         2>&1 | grep '"bench"' | sed "s/^/ours screen1000 /" | cut -c1-800
     echo "ours screen1000 rc=${PIPESTATUS[0]}"
-    for t in pair_score dock_gpu_ad4; do
-        timeout 100 compute-sanitizer --tool memcheck --error-exitcode 3 "$C/bin/gpu_test_$t" \
-            > "$OUT/memcheck_$t.log" 2>&1
-        echo "memcheck gpu_test_$t rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck_$t.log" | tail -1)"
-    done
 }
 stream_gpu1() {
     export CUDA_VISIBLE_DEVICES=1
@@ -97,15 +100,31 @@ stream_gpu1() {
     for b in "$C"/bin/gpu_test_*; do
         t=$(basename "$b")
         [ "$t" = gpu_test_multi_gpu ] && continue
-        timeout 150 "$b" > "$OUT/$t.log" 2>&1
+        timeout ${TEST_TIMEOUT:-120} "$b" > "$OUT/$t.log" 2>&1
         echo "$t rc=$? $(grep -E '^Totals' "$OUT/$t.log")"
         grep -hE "^FAIL" -A3 "$OUT/$t.log" | cut -c1-300 | head -8
     done
 }
-stream_gpu0 > "$OUT/gpu0.txt" 2>&1 &
-stream_gpu1 > "$OUT/gpu1.txt" 2>&1 &
-wait
-echo "== GPU 1 stream"
-cat "$OUT/gpu1.txt"
-echo "== GPU 0 stream"
-cat "$OUT/gpu0.txt"
+streams_phase() {
+    stream_gpu0 > "$OUT/gpu0.txt" 2>&1 &
+    stream_gpu1 > "$OUT/gpu1.txt" 2>&1 &
+    wait
+    echo "== GPU 1 stream"
+    cat "$OUT/gpu1.txt"
+    echo "== GPU 0 stream"
+    cat "$OUT/gpu0.txt"
+}
+sanitize_phase() { # compute-sanitizer memcheck, one suite per GPU at a time (SANITIZE: suites)
+    local i=0
+    for t in ${SANITIZE:-pair_score dock_gpu_ad4 dock_gpu macrocycle_gpu}; do
+        (CUDA_VISIBLE_DEVICES=$((i % 2)) timeout ${SANITIZE_TIMEOUT:-150} compute-sanitizer \
+            --tool memcheck --error-exitcode 3 "$C/bin/gpu_test_$t" > "$OUT/memcheck_$t.log" 2>&1
+         echo "memcheck gpu_test_$t rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck_$t.log" | tail -1)") &
+        i=$((i + 1))
+        [ $((i % 2)) = 0 ] && wait
+    done
+    wait
+}
+for phase in $phases; do
+    ${phase}_phase
+done
