@@ -4,9 +4,16 @@
 #pragma once
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 
 namespace pw {
+
+// A device allocation the GPU refused (deviceAllocationFailedMessage says why). Its own type so
+// that an explicit `--device cuda` stops with the message instead of falling back to the CPU.
+struct DeviceMemoryError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
 struct ChunkBudget {
     long posesPerChunk = 0; // 0: not even one pose fits

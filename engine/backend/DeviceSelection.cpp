@@ -1,4 +1,5 @@
 #include "DeviceSelection.h"
+#include "DeviceMemoryBudget.h"
 
 #include "core/InputError.h"
 #include "parallel/MultiDeviceBackend.h"
@@ -99,7 +100,16 @@ std::unique_ptr<Backend> createBackend(const DeviceRequest& request, int cpuThre
         return createMultiBackend(request, cpuThreads, note);
     if (request.kind != DeviceRequest::Kind::Cpu) {
         std::string why;
-        if (auto gpu = makeCudaBackend(request.index, why)) {
+        std::unique_ptr<Backend> gpu;
+        try {
+            gpu = makeCudaBackend(request.index, why);
+        } catch (const DeviceMemoryError& e) {
+            // Asked for by name, a full GPU is an error (the user chose it); auto moves on.
+            if (request.kind == DeviceRequest::Kind::Cuda)
+                throw;
+            why = e.what();
+        }
+        if (gpu) {
             note = "device: " + gpu->description();
             return gpu;
         }

@@ -8,6 +8,7 @@
 #include "PairRescore.h"
 #include "ShapeOverlayCuda.h"
 #include "backend/CpuBatches.h"
+#include "backend/DeviceMemoryBudget.h"
 #include "backend/DeviceSelection.h"
 #include "core/RingClosure.h"
 
@@ -339,6 +340,8 @@ std::unique_ptr<Backend> makeCudaBackend(int deviceIndex, std::string& why) {
     }
     try {
         return std::make_unique<CudaBackend>(devices[deviceIndex]);
+    } catch (const DeviceMemoryError&) {
+        throw; // the device is there but full: createBackend decides
     } catch (const std::exception& e) {
         why = e.what();
         return nullptr;

@@ -31,7 +31,7 @@ inline void allocateDevice(void** p, size_t bytes) {
         size_t freeBytes = 0, totalBytes = 0;
         if (cudaMemGetInfo(&freeBytes, &totalBytes) != cudaSuccess)
             freeBytes = totalBytes = 0;
-        throw std::runtime_error(deviceAllocationFailedMessage(bytes, freeBytes, totalBytes));
+        throw DeviceMemoryError(deviceAllocationFailedMessage(bytes, freeBytes, totalBytes));
     }
     throwIfCudaError(e, "memory allocation");
 }

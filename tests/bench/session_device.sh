@@ -2,7 +2,8 @@
 # The lead's one device call for merged main (2026-11-26, second session of the day), on a machine
 # with two GPUs (nvidia-h100-x2). Phases, each with its own time limit so that a slow part cannot
 # take the others' results with it:
-# Usage: tests/bench/session_device.sh [scale] [streams] [sanitize]   (default: scale streams)
+# Usage: tests/bench/session_device.sh [scale] [streams] [sanitize] [screen] [sharing]
+#   (default: scale streams; screen: our 1,000-ligand screen on GPU 0 while memcheck runs on GPU 1)
 #   scale: tests/bench/scale_device.sh (one GPU against both: minimize and dock, outputs compared)
 #   streams: at the same time, one stream per GPU:
 #      GPU 0: AD4 race with AutoDock-GPU on 1stp and 3ce3 (same maps, nrun 100; AutoDock-GPU runs on
@@ -15,8 +16,9 @@
 # .carry-session) holding bin.tar.xz (bin/: posewright-cli, gpu_test_*), libs.tar.xz
 # (bundle-libs.sh output for them and for vina), peers/ (autodock_gpu_64wi, libcudart.so.13,
 # vina), ad4.tar.xz (ad4/<id>/ maps + ligand_xtal.pdbqt for 1stp, 3ce3, 1iep), screen.tar.xz
-# (screen/all.pdbqt: 1,000 NCI ligands prepared by posewright; screen/ob/: the same re-written by
-# `obabel -ipdbqt -opdbqt`, which AutoDock-GPU reads; screen/filelist.txt), shared.tar.xz (the
+# (screen/ob/: 1,000 NCI ligands prepared by posewright and re-written by `obabel -ipdbqt -opdbqt`
+# as the united-atom AD4 PDBQT AutoDock-GPU reads; screen/filelist.txt for it; screen/ob_all.pdbqt:
+# the same 1,000 in one file, one MODEL each, for ours), shared.tar.xz (the
 # shared data the gpu suites read: smiles/nci_first_5k.smi) and BUILT_AT (the checkout the
 # binaries were built in: they read tests/data and ../shared/data through it).
 set -uo pipefail
@@ -88,10 +90,13 @@ stream_gpu0() {
     /usr/bin/time -f "vina_process_seconds %e" timeout 120 "$C/peers/vina" --receptor $D/receptor.pdbqt \
         --ligand $D/ligand_xtal.pdbqt --config $D/box.txt --exhaustiveness 8 --seed 42 \
         --cpu "$(nproc)" --out /tmp/vina_1iep.pdbqt 2>&1 | grep -E "^ +1 |process_seconds"
+    [ -n "${NO_SCREEN:-}" ] || screen_ours
+}
+screen_ours() { # the ligands AutoDock-GPU docks (united-atom AD4 PDBQT, one MODEL each), same maps
     timeout ${SCREEN_TIMEOUT:-300} $CLI bench dock --device cuda --local-search adadelta \
-        --maps $C/ad4/1iep/1iep_protein.maps.fld --ligands $C/screen/all.pdbqt --runs 20 --seed 42 \
-        2>&1 | grep '"bench"' | sed "s/^/ours screen1000 /" | cut -c1-800
-    echo "ours screen1000 rc=${PIPESTATUS[0]}"
+        --maps $C/ad4/1iep/1iep_protein.maps.fld --ligands $C/screen/ob_all.pdbqt --runs 20 \
+        --seed 42 2> "$OUT/screen_ours.err" | grep '"bench"' | sed "s/^/ours screen1000 /" | cut -c1-800
+    echo "ours screen1000 rc=${PIPESTATUS[0]}; refused: $(grep -c warning "$OUT/screen_ours.err")"
 }
 stream_gpu1() {
     export CUDA_VISIBLE_DEVICES=1
@@ -124,6 +129,22 @@ sanitize_phase() { # compute-sanitizer memcheck, one suite per GPU at a time (SA
         [ $((i % 2)) = 0 ] && wait
     done
     wait
+}
+screen_phase() { # our screen on GPU 0 while compute-sanitizer runs on GPU 1
+    (CUDA_VISIBLE_DEVICES=0 screen_ours > "$OUT/screen.txt" 2>&1) &
+    local t
+    for t in ${SANITIZE:-pair_score dock_gpu_ad4 macrocycle_gpu}; do
+        CUDA_VISIBLE_DEVICES=1 timeout ${SANITIZE_TIMEOUT:-120} compute-sanitizer --tool memcheck \
+            --error-exitcode 3 "$C/bin/gpu_test_$t" > "$OUT/memcheck_$t.log" 2>&1
+        echo "memcheck gpu_test_$t rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck_$t.log" | tail -1)"
+    done
+    wait
+    cat "$OUT/screen.txt"
+}
+sharing_phase() {
+    timeout 120 "$C/bin/gpu_test_gpu_sharing" > "$OUT/gpu_test_gpu_sharing.log" 2>&1
+    echo "gpu_test_gpu_sharing rc=$? $(grep -E '^Totals' "$OUT/gpu_test_gpu_sharing.log")"
+    grep -E "^FAIL" -A3 "$OUT/gpu_test_gpu_sharing.log" | head -8
 }
 for phase in $phases; do
     ${phase}_phase
