@@ -11,6 +11,8 @@
 #include "core/Molecule.h"
 
 #include <QAction>
+#include <QStringList>
+#include <QUndoStack>
 #include <QDockWidget>
 #include <QListWidget>
 #include <QMenu>
@@ -138,6 +140,14 @@ QJsonObject MainWindow::partStates(const QDir& sessionDir) const {
 void MainWindow::restorePartStates(const QJsonObject& states, const QDir& sessionDir) {
     for (const auto& p : parts_)
         p->restoreState(states.value(p->name()).toObject(), sessionDir);
+}
+
+void PartContext::replaceLigandsWith(std::vector<Molecule> poses) {
+    QStringList paths;
+    for (size_t i = 0; i < poses.size(); ++i)
+        paths << QString();
+    undoStack()->clear();
+    document().setLigands(std::move(poses), paths);
 }
 
 } // namespace pw

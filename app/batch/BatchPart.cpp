@@ -43,11 +43,7 @@ void BatchPart::install(PartContext& context) {
             context_->showError(tr("A refinement is running: wait for it or cancel it first."));
             return;
         }
-        QStringList paths;
-        for (size_t i = 0; i < poses.size(); ++i)
-            paths << QString();
-        context_->undoStack()->clear(); // the commands refer to the old ligands
-        context_->document().setLigands(std::move(poses), paths);
+        context_->replaceLigandsWith(std::move(poses));
         refineAll();
     });
 }

@@ -68,6 +68,9 @@ public:
     virtual void setPoseTaker(const QString& kind, PoseTaker taker) = 0;
     virtual bool hasPoseTaker(const QString& kind) const = 0;
     virtual bool handPoses(const QString& kind, std::vector<Molecule> poses) = 0;
+    // What a taker does first: the handed poses become the document's ligands (no source
+    // files), and the undo history, whose commands refer to the old ligands, is cleared.
+    void replaceLigandsWith(std::vector<Molecule> poses);
 
     // Shows an error the way the frame does (dialog unless turned off, lastError, errorOccurred).
     virtual void showError(const QString& message) = 0;

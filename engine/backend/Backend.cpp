@@ -16,14 +16,17 @@ BatchStatus Backend::dock(const dock::DockTarget& target, const std::vector<Mole
 void Backend::scoreExact(const DockingTarget& target, const std::vector<Molecule>& ligands,
                          std::vector<VinaScore>& results) {
     results.assign(ligands.size(), {});
-    for (size_t i = 0; i < ligands.size(); ++i) {
-        LigandScorer scorer(ligands[i], target.scoring(), target.receptor());
-        std::vector<Vec3> coords;
-        coords.reserve(ligands[i].atoms.size());
-        for (const Atom& a : ligands[i].atoms)
-            coords.push_back(a.position);
-        results[i] = scorer.finalScore(coords);
-    }
+    for (size_t i = 0; i < ligands.size(); ++i)
+        results[i] = scoreExactOne(target, ligands[i]);
+}
+
+VinaScore Backend::scoreExactOne(const DockingTarget& target, const Molecule& ligand) {
+    LigandScorer scorer(ligand, target.scoring(), target.receptor());
+    std::vector<Vec3> coords;
+    coords.reserve(ligand.atoms.size());
+    for (const Atom& a : ligand.atoms)
+        coords.push_back(a.position);
+    return scorer.finalScore(coords);
 }
 
 BatchStatus Backend::overlay(const shape::ShapeModel& reference,

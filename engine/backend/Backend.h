@@ -63,6 +63,8 @@ public:
     // penalty only. The default runs LigandScorer::finalScore on the calling thread.
     virtual void scoreExact(const DockingTarget& target, const std::vector<Molecule>& ligands,
                             std::vector<VinaScore>& results);
+    // One ligand's numbers as posed, on the calling thread (what the CPU paths run per ligand).
+    static VinaScore scoreExactOne(const DockingTarget& target, const Molecule& ligand);
 
     // Gaussian shape overlay: the reference (and options) prepared once on the device, then
     // overlaid against as many batches of fits as the caller has (bounded memory for big files).

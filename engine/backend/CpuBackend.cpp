@@ -47,14 +47,8 @@ public:
     void scoreExact(const DockingTarget& target, const std::vector<Molecule>& ligands,
                     std::vector<VinaScore>& results) override {
         results.assign(ligands.size(), {});
-        parallelFor(static_cast<long>(ligands.size()), threads_, [&](long i) {
-            LigandScorer scorer(ligands[i], target.scoring(), target.receptor());
-            std::vector<Vec3> coords;
-            coords.reserve(ligands[i].atoms.size());
-            for (const Atom& a : ligands[i].atoms)
-                coords.push_back(a.position);
-            results[i] = scorer.finalScore(coords);
-        });
+        parallelFor(static_cast<long>(ligands.size()), threads_,
+                    [&](long i) { results[i] = scoreExactOne(target, ligands[i]); });
     }
 
     BatchStatus dock(const dock::DockTarget& target, const std::vector<Molecule>& ligands,
