@@ -33,6 +33,12 @@ void printBreakdown(const std::string& name, const ad4::Ad4Energy& e) {
 } // namespace
 
 int runScoreAd4(const std::vector<std::string>& args) {
+    // A Vina user's habit: say what AD4 scoring reads instead of "unknown option".
+    for (const std::string& a : args)
+        if (a == "--receptor" || a == "--box")
+            throw UsageError("--scoring ad4 scores on AutoDock grid maps, not " + a +
+                             ": give --maps FLD (make them with `posewright-cli maps --gpf GPF "
+                             "--receptor R --out FLD`)");
     CommandLine cl(args, {{"ligand", OptionKind::Value},
                           {"maps", OptionKind::Value},
                           {"scoring", OptionKind::Value},

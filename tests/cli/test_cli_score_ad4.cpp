@@ -74,6 +74,12 @@ private slots:
         CliRun r = runCli({"score", "--scoring", "ad4", "--ligand", testData("complexes/1stp/ligand_xtal.pdbqt")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--maps"), r.err.constData());
+        // A receptor instead of maps: told what AD4 reads and how to make it.
+        r = runCli({"score", "--scoring", "ad4", "--receptor", testData("complexes/1stp/receptor.pdbqt"),
+                    "--ligand", testData("complexes/1stp/ligand_xtal.pdbqt")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("give --maps FLD") && r.err.contains("posewright-cli maps"),
+                 r.err.constData());
         // Missing maps: exit 1, naming the file.
         r = runCli({"score", "--scoring", "ad4", "--maps", "/nonexistent/x.maps.fld", "--ligand",
                     testData("complexes/1stp/ligand_xtal.pdbqt")});
