@@ -1,5 +1,6 @@
 #include "CommandLine.h"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -102,6 +103,24 @@ double CommandLine::doubleValue(const std::string& name, double fallback, double
         throw UsageError("option --" + name + " expects a number from " + std::to_string(lo) +
                          " to " + std::to_string(hi) + ", got '" + *v + "'");
     return out;
+}
+
+std::optional<std::string> CommandLine::sdfOutput(const std::string& name) const {
+    std::optional<std::string> path = value(name);
+    if (!path)
+        return path;
+    const size_t dot = path->find_last_of('.');
+    const size_t slash = path->find_last_of('/');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+        return path;
+    std::string ext = path->substr(dot + 1);
+    for (char& c : ext)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const char* other : {"pdbqt", "pdb", "mol2", "smi", "smiles"})
+        if (ext == other)
+            throw UsageError("--" + name + " " + *path + ": this command writes SDF; name the file "
+                             ".sdf (convert with obabel if you need ." + ext + ")");
+    return path;
 }
 
 } // namespace pw::cli

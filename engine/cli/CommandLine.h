@@ -30,6 +30,10 @@ public:
     int intValue(const std::string& name, int fallback, int lo, int hi) const;
     double doubleValue(const std::string& name, double fallback, double lo, double hi) const;
     const std::vector<std::string>& positional() const { return positional_; }
+    // The value of an option that names an SDF output (--out of minimize, dock, overlay), or
+    // nullopt; UsageError when its extension is another molecule format (.pdbqt, .pdb, .mol2,
+    // .smi), which would otherwise receive SDF text under a misleading name.
+    std::optional<std::string> sdfOutput(const std::string& name) const;
 
 private:
     std::map<std::string, std::vector<std::string>> values_;

@@ -160,7 +160,7 @@ int runDock(const std::vector<std::string>& args) {
 
     // Outputs are opened first so that an unwritable path fails before any docking.
     std::optional<RankedSdfWriter> sdf;
-    if (auto out = cl.value("out"))
+    if (auto out = cl.sdfOutput("out"))
         sdf.emplace(*out);
     std::optional<AtomicFile> json;
     if (auto path = cl.value("json"))

@@ -285,7 +285,7 @@ int runMinimize(const std::vector<std::string>& args) {
     TargetInputs inputs = loadTarget(cl, files.front());
     DockingTarget target(inputs.receptor, inputs.box, inputs.scoring, threads);
     std::optional<RankedSdfWriter> sdf;
-    if (auto out = cl.value("out"))
+    if (auto out = cl.sdfOutput("out"))
         sdf.emplace(*out);
 
     ReadOptions readOptions;

@@ -70,7 +70,7 @@ int runOverlay(const std::vector<std::string>& args) {
     const bool scoreOnly = cl.flag("score-only"), json = cl.flag("json");
     const int threads = cl.intValue("threads", 0, 0, 1024);
     const DeviceChoice device = chooseDevice(cl, threads, "overlay");
-    const auto out = cl.value("out");
+    const auto out = cl.sdfOutput("out");
     const std::optional<Shard> shard = shardOption(cl);
     // A shard's ranked output is merged by `posewright-cli merge`, which reads SDF.
     if (shard && out && !(out->size() > 4 && out->compare(out->size() - 4, 4, ".sdf") == 0))

@@ -330,6 +330,15 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--reduction expects shuffle, shared or wmma, got 'tensor'"),
                  r.err.constData());
+        // SDF under another format's name: refused before anything is written.
+        QTemporaryDir dir;
+        const QString pdbqt = dir.filePath("out.pdbqt");
+        r = runCli({"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--box",
+                    data("complexes/1iep/box.txt"), "--device", "cpu", "--ligands",
+                    data("complexes/1iep/ligand_xtal.sdf"), "--out", pdbqt});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("this command writes SDF"), r.err.constData());
+        QVERIFY(!QFile::exists(pdbqt));
     }
 };
 
