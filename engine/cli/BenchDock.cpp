@@ -37,6 +37,8 @@ int runBenchDock(const std::vector<std::string>& args) {
                  {"no-autostop", OptionKind::Flag},
                  {"adadelta-stop", OptionKind::Value},
                  {"adadelta-tolerance", OptionKind::Value},
+                 {"budget-scale", OptionKind::Value},
+                 {"autostop-tolerance", OptionKind::Value},
                  {"repeat", OptionKind::Value}});
     CommandLine cl(args, spec);
     if (!cl.positional().empty())
@@ -64,6 +66,9 @@ int runBenchDock(const std::vector<std::string>& args) {
     // AutoDock-GPU v1.5's early stop of each ADADELTA search (its --rholb, 0.01); 0: off.
     options.lga.adadelta.stopRhoLowerBound = cl.doubleValue("adadelta-stop", options.lga.adadelta.stopRhoLowerBound, 0, 1);
     options.lga.adadelta.stopTolerance = cl.doubleValue("adadelta-tolerance", options.lga.adadelta.stopTolerance, 0, 100);
+    options.lga.budgetScale = cl.doubleValue("budget-scale", options.lga.budgetScale, 0.001, 1000);
+    options.lga.autoStopTolerance =
+        cl.doubleValue("autostop-tolerance", options.lga.autoStopTolerance, 0, 1000);
 
     DeviceChoice device = chooseDevice(cl, threads, "bench dock");
     const double setup0 = benchNow();

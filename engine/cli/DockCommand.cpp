@@ -84,6 +84,9 @@ dock::DockOptions readDockOptions(const CommandLine& cl, int threads) {
         cl.doubleValue("adadelta-stop", o.lga.adadelta.stopRhoLowerBound, 0, 1);
     o.lga.adadelta.stopTolerance =
         cl.doubleValue("adadelta-tolerance", o.lga.adadelta.stopTolerance, 0, 100);
+    o.lga.budgetScale = cl.doubleValue("budget-scale", o.lga.budgetScale, 0.001, 1000);
+    o.lga.autoStopTolerance =
+        cl.doubleValue("autostop-tolerance", o.lga.autoStopTolerance, 0, 1000);
     o.clusterRmsd = cl.doubleValue("cluster-rmsd", o.clusterRmsd, 0.0, 100.0);
     o.maxPosesOut = cl.intValue("poses", o.maxPosesOut, 0, 100000);
     o.allRuns = cl.flag("all-runs");
@@ -130,6 +133,8 @@ int runDock(const std::vector<std::string>& args) {
                  {"no-autostop", OptionKind::Flag},
                  {"adadelta-stop", OptionKind::Value},
                  {"adadelta-tolerance", OptionKind::Value},
+                 {"budget-scale", OptionKind::Value},
+                 {"autostop-tolerance", OptionKind::Value},
                  {"cluster-rmsd", OptionKind::Value},
                  {"poses", OptionKind::Value},
                  {"all-runs", OptionKind::Flag},

@@ -68,6 +68,7 @@ struct LgaOptions {
     // grows with the torsion count, smoothly capped at heuristicsMax.
     long maxEvaluations = 0;
     long heuristicsMax = 12'000'000; // AD-GPU --heurmax
+    double budgetScale = 1.0;        // multiplies the heuristic budget (not maxEvaluations)
     double crossoverRate = 0.80;     // two-point crossover, AD-GPU --crat 80
     double mutationRate = 0.02;      // per gene, AD-GPU --mrat 2
     double tournamentRate = 0.60;    // the fitter of two wins with this probability, --trat 60

@@ -97,7 +97,7 @@ if r: print('ours $id [$v]: search s', ' '.join('%.3f' % x['seconds'] for x in r
         for seed in 42 43 44; do
             (cd "$D" && /usr/bin/time -f "process %e s" "$C/peers/autodock_gpu_64wi" \
                 --ffile ${id}_protein.maps.fld --lfile ligand_xtal.pdbqt --nrun 100 --seed $seed 2>&1 |
-                grep -iE "job took|process" | tr '\n' ' ' | sed "s/^/AutoDock-GPU $id seed $seed: /")
+                grep -iE "took|process" | tr '\n' ' ' | sed "s/^/AutoDock-GPU $id seed $seed: /")
             echo " best $(awk '/^   1 \|/ {print $3; exit}' "$D/ligand_xtal.dlg")"
         done
     done
