@@ -51,7 +51,6 @@ int runBenchDock(const std::vector<std::string>& args) {
     options.threads = threads;
     options.runs = cl.intValue("runs", options.runs, 1, 100000);
     options.seed = static_cast<std::uint64_t>(cl.doubleValue("seed", 0, 0, 9007199254740991.0));
-    options.lga.localSearch = defaultLocalSearch(cl); // BFGS for Vina, ADADELTA for AD4
     if (auto ls = cl.value("local-search")) {
         auto m = dock::parseLocalSearch(*ls);
         if (!m)

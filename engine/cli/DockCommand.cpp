@@ -64,7 +64,6 @@ dock::DockOptions readDockOptions(const CommandLine& cl, int threads) {
     o.threads = threads;
     o.runs = cl.intValue("runs", o.runs, 1, 100000);
     o.seed = static_cast<std::uint64_t>(cl.doubleValue("seed", 0, 0, 9007199254740991.0));
-    o.lga.localSearch = defaultLocalSearch(cl); // BFGS for Vina, ADADELTA for AD4
     if (auto ls = cl.value("local-search")) {
         auto m = dock::parseLocalSearch(*ls);
         if (!m)

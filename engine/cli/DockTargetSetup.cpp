@@ -17,11 +17,6 @@ std::map<std::string, OptionKind> dockTargetOptionSpec() {
     return spec;
 }
 
-dock::LocalSearchMethod defaultLocalSearch(const CommandLine& cl) {
-    const bool ad4 = cl.value("scoring", cl.value("maps") ? "ad4" : "vina") == "ad4";
-    return ad4 ? dock::LocalSearchMethod::Adadelta : dock::LocalSearchMethod::Bfgs;
-}
-
 DockTargetSetup::DockTargetSetup(const CommandLine& cl, const std::string& fallbackLigandFile,
                                  int threads)
     : threads_(threads) {

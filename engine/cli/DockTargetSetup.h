@@ -16,11 +16,6 @@ namespace pw::cli {
 // --maps and --reference come with the target options (targetOptionSpec) in this spec.
 std::map<std::string, OptionKind> dockTargetOptionSpec();
 
-// The local search `dock` and `bench dock` use without --local-search: BFGS for Vina/Vinardo,
-// ADADELTA (AutoDock-GPU's) for AD4, the ones that found the crystal pose in the most runs per
-// evaluation (tests/bench/RESULTS.md).
-dock::LocalSearchMethod defaultLocalSearch(const CommandLine& cl);
-
 class DockTargetSetup {
 public:
     // Reads the receptor/box/maps (UsageError for contradicting options; InputError for bad

@@ -77,7 +77,10 @@ struct LgaOptions {
     // replaces the individual). AutoDock-GPU's default is 100% (--lsrat 100,
     // host/inc/getparameters.h).
     double localSearchRate = 1.0;
-    LocalSearchMethod localSearch = LocalSearchMethod::Adadelta;
+    // BFGS for every scoring: on the dock30 set (AD4, nrun 100, AutoDock-GPU's budget) it reached
+    // the global minimum in 25 of 27 complexes against ADADELTA's 7 (13 with its early stop);
+    // tests/bench/RESULTS.md, "Which local search" (2026-11-26).
+    LocalSearchMethod localSearch = LocalSearchMethod::Bfgs;
     int localSearchIterations = 300; // AD-GPU --lsit; for BFGS: its iteration cap
     SolisWetsOptions solisWets;
     AdadeltaOptions adadelta;
