@@ -1,0 +1,34 @@
+// FlexSetup: `--flex FILE.pdbqt` (flexible receptor side chains as Vina takes them) for the
+// commands that score and minimize: reading and checking it against the receptor, and the
+// per-part numbers Vina prints (ligand-receptor, ligand-flex, ligand, flex-receptor, flex-flex).
+#pragma once
+
+#include "CommandLine.h"
+#include "Json.h"
+#include "score/DockingTarget.h"
+#include "score/flex/FlexScorer.h"
+
+#include <memory>
+#include <string>
+
+namespace pw::cli {
+
+// The --flex residues when the option is given (null otherwise), read and checked against the
+// prepared rigid receptor (InputError naming file and line when they do not fit).
+std::unique_ptr<FlexModel> loadFlex(const CommandLine& cl, const Molecule& receptor);
+
+// Vina's maps of the moving flexible atoms (the unbound energy reads the flex-receptor part
+// from them), built on the target's grid.
+const ReceptorGrid& unboundGridFor(DockingTarget& target, const FlexModel& flex);
+
+// affinity, inter, intra, torsional, unbound and the five parts.
+void addFlexScoreFields(JsonObject& o, const FlexScore& s);
+// One line per pose, then the parts on a second line.
+void printFlexScore(const std::string& name, const FlexScore& s);
+
+// `score --flex`: every ligand record scored with the side chains as given (the CPU's exact
+// sums, as vina --score_only --flex).
+int scoreWithFlex(const CommandLine& cl, const std::string& ligandFile, DockingTarget& target,
+                  const FlexModel& flex, bool json);
+
+} // namespace pw::cli
