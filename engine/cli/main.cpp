@@ -19,7 +19,8 @@ const std::vector<Command>& commands() {
          "info FILE [--role auto|ligand|receptor] [--ph X] [--json]", runInfo},
         {"score", "Vina/Vinardo scores of poses as given (as vina --score_only)",
          "score --receptor R [--ph X] --ligand L [--box CONFIG | --autobox-ligand L2] "
-         "[--scoring vina|vinardo] [--grid] [--json] [--device cpu|cuda[:N]|auto [--chunk N]]\n"
+         "[--scoring vina|vinardo] [--grid] [--json] [--device cpu|cuda[:N]|auto [--chunk N]] "
+         "[--flex FLEX.pdbqt]\n"
          "      posewright-cli score --scoring ad4 --maps FLD --ligand L [--unbound zero|bound] [--json]",
          runScore},
         {"minimize", "flexible minimization of ligand poses in the receptor, ranked SDF out",
