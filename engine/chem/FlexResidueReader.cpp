@@ -94,6 +94,16 @@ std::vector<FlexResidue> readFlexResidues(const std::string& path) {
             current.mol = readBlock(lines, static_cast<size_t>(open), i, path);
             current.mol.sourceFile = path;
             current.mol.name = current.label();
+            current.blockLines.assign(lines.begin() + open, lines.begin() + i + 1);
+            for (size_t k = 0; k < current.blockLines.size(); ++k)
+                if (text::startsWith(current.blockLines[k], "ATOM") ||
+                    text::startsWith(current.blockLines[k], "HETATM"))
+                    current.atomLine.push_back(static_cast<int>(k));
+            if (current.atomLine.size() != current.mol.atoms.size())
+                throw InputError(path, current.line,
+                                 "residue " + current.label() +
+                                     ": alternate locations in a flexible residue are not "
+                                     "supported; expected one line per atom");
             if (!current.mol.torsionTree)
                 throw InputError(path, current.line,
                                  "residue " + current.label() +

@@ -33,6 +33,10 @@ void printFlexScore(const std::string& name, const FlexScore& s) {
     std::printf("%-24s affinity %8.3f  inter %8.3f  intra %8.3f  torsional %7.3f\n",
                 name.empty() ? "(no name)" : name.c_str(), s.affinity, s.inter(), s.intra(),
                 s.torsional);
+    printFlexParts(s);
+}
+
+void printFlexParts(const FlexScore& s) {
     std::printf("%-24s ligand-receptor %8.3f  ligand-flex %8.3f  ligand %8.3f  flex-receptor "
                 "%8.3f  flex-flex %8.3f  unbound %8.3f\n",
                 "", s.ligandReceptor, s.ligandFlex, s.ligandIntra, s.flexReceptor, s.flexFlex,

@@ -23,12 +23,16 @@ const ReceptorGrid& unboundGridFor(DockingTarget& target, const FlexModel& flex)
 
 // affinity, inter, intra, torsional, unbound and the five parts.
 void addFlexScoreFields(JsonObject& o, const FlexScore& s);
-// One line per pose, then the parts on a second line.
+// One line per pose, then the parts on a second line (printFlexParts).
 void printFlexScore(const std::string& name, const FlexScore& s);
+void printFlexParts(const FlexScore& s);
 
 // `score --flex`: every ligand record scored with the side chains as given (the CPU's exact
 // sums, as vina --score_only --flex).
 int scoreWithFlex(const CommandLine& cl, const std::string& ligandFile, DockingTarget& target,
                   const FlexModel& flex, bool json);
+
+// `minimize --flex` (FlexMinimize.cpp): the ligands minimized with the side chains' torsions.
+int minimizeWithFlex(const CommandLine& cl);
 
 } // namespace pw::cli

@@ -30,7 +30,8 @@ const std::vector<Command>& commands() {
          "trilinear|catmull-rom|bspline] "
          "[--line-search wolfe|armijo] [--max-iterations N] [--max-step S] "
          "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse] "
-         "[--max-gpu-memory MiB] [--shard K/N [--shard-block B]]",
+         "[--max-gpu-memory MiB] [--shard K/N [--shard-block B]] [--flex FLEX.pdbqt [--flex-out "
+         "F.pdbqt]]",
          runMinimize},
         {"lingo", "LINGO similarity: top hits per query, threshold hits or the full matrix",
          "lingo [--query Q.smi] --db DB.smi [--top K] [--threshold T] [--matrix OUT.tsv] [--out "
