@@ -80,7 +80,6 @@ int minimizeWithFlex(const CommandLine& cl) {
     TargetInputs inputs = loadTarget(cl, files.front());
     DockingTarget target(inputs.receptor, inputs.box, inputs.scoring, threads);
     std::unique_ptr<FlexModel> flex = loadFlex(cl, inputs.receptor);
-    const ReceptorGrid& unbound = unboundGridFor(target, *flex);
 
     // Outputs are opened before the work so that a bad path fails first; both appear complete
     // or not at all.
@@ -93,7 +92,6 @@ int minimizeWithFlex(const CommandLine& cl) {
 
     ReadOptions readOptions;
     readOptions.warn = [](const std::string& msg) { std::cerr << "warning: " << msg << "\n"; };
-    std::vector<Record> records;
     std::vector<Molecule> raw;
     for (const std::string& file : files) {
         auto reader = MoleculeReader::open(file, readOptions);
@@ -101,18 +99,38 @@ int minimizeWithFlex(const CommandLine& cl) {
         while (reader->next(m))
             raw.push_back(m);
     }
-    records.resize(raw.size());
+    std::vector<Record> records(raw.size());
     parallelFor(static_cast<long>(raw.size()), threads, [&](long i) {
         Record& rec = records[i];
         rec.index = i;
         try {
             rec.ligand = prepareLigand(raw[i]);
-            LigandScorer ligand(rec.ligand, target.scoring(), target.receptor());
-            FlexScorer scorer(ligand, *flex, &unbound);
-            rec.result = refineWithFlex(rec.ligand, scorer, options);
         } catch (const InputError& e) {
             rec.error = e.what();
             rec.ligand.name = raw[i].name;
+        }
+    });
+    // One set of maps for everything: the unbound energy reads the side chains' types from
+    // them, and the Vina guard moves the ligands and side chains on them.
+    std::vector<XsType> types = flex->movableTypes();
+    for (const Record& rec : records)
+        for (const Atom& a : rec.ligand.atoms)
+            if (a.xs != XsType::None && std::find(types.begin(), types.end(), a.xs) == types.end())
+                types.push_back(a.xs);
+    const ReceptorGrid& grid = target.gridFor(types);
+    const bool guard = !cl.flag("no-vina-guard");
+    parallelFor(static_cast<long>(records.size()), threads, [&](long i) {
+        Record& rec = records[i];
+        if (!rec.error.empty())
+            return;
+        try {
+            LigandScorer ligand(rec.ligand, target.scoring(), target.receptor());
+            FlexScorer scorer(ligand, *flex, &grid);
+            LigandScorer onGrid(rec.ligand, target.scoring(), target.receptor(), &grid);
+            const FlexVinaPath vina{&onGrid, &grid};
+            rec.result = refineWithFlex(rec.ligand, scorer, options, guard ? &vina : nullptr);
+        } catch (const InputError& e) {
+            rec.error = e.what();
         }
     });
 
@@ -151,7 +169,7 @@ int minimizeWithFlex(const CommandLine& cl) {
             o.add("start_inter", r.start.inter(), 6).add("start_intra", r.start.intra(), 6);
             o.add("rmsd_from_start", r.ligandRmsd, 4).add("iterations", r.iterations);
             o.add("evaluations", r.evaluations).add("stop", stopReasonName(r.reason));
-            o.add("kept_start", r.keptStart);
+            o.add("path", r.path);
             o.add("flex_torsions", flex->torsionCount());
             if (flexOut)
                 o.add("flex_model", rank[rec.index]);

@@ -6,6 +6,13 @@ FlexPoseObjective::FlexPoseObjective(const LigandKinematics& ligand, const FlexS
     : ligand_(ligand), scorer_(scorer), frames_(ligand.makeFrames()),
       ligandPose_(ligand.referencePose()) {}
 
+FlexPoseObjective::FlexPoseObjective(const LigandKinematics& ligand, const FlexScorer& scorer,
+                                     const LigandScorer& gridLigand, const ReceptorGrid& grid)
+    : FlexPoseObjective(ligand, scorer) {
+    gridLigand_ = &gridLigand;
+    grid_ = &grid;
+}
+
 Pose FlexPoseObjective::startPose() const {
     Pose p = ligand_.referencePose();
     p.torsions.resize(p.torsions.size() + scorer_.flex().torsionCount(), 0.0);
@@ -24,9 +31,13 @@ void FlexPoseObjective::place(const Pose& pose) {
 
 double FlexPoseObjective::evaluate(const Pose& pose, double* gradient) {
     place(pose);
+    std::vector<Vec3>* lg = gradient ? &ligandGrad_ : nullptr;
+    std::vector<Vec3>* fg = gradient ? &flexGrad_ : nullptr;
+    const double e =
+        grid_ ? scorer_.evaluateOnGrid(*gridLigand_, *grid_, ligandCoords_, flexCoords_, lg, fg)
+              : scorer_.evaluate(ligandCoords_, flexCoords_, lg, fg);
     if (!gradient)
-        return scorer_.evaluate(ligandCoords_, flexCoords_, nullptr, nullptr);
-    const double e = scorer_.evaluate(ligandCoords_, flexCoords_, &ligandGrad_, &flexGrad_);
+        return e;
     ligand_.gradient(frames_, ligandCoords_, ligandGrad_, gradient);
     scorer_.flex().torsionGradient(flexWork_, flexGrad_, gradient + ligand_.dimension());
     return e;

@@ -15,6 +15,9 @@ class FlexPoseObjective final : public PoseObjective {
 public:
     // ligand: the kinematics of the scorer's ligand. All referenced; one objective per thread.
     FlexPoseObjective(const LigandKinematics& ligand, const FlexScorer& scorer);
+    // Moves on Vina's maps instead (FlexScorer::evaluateOnGrid): Vina's own --local_only path.
+    FlexPoseObjective(const LigandKinematics& ligand, const FlexScorer& scorer,
+                      const LigandScorer& gridLigand, const ReceptorGrid& grid);
 
     int dimension() const override { return ligand_.dimension() + scorer_.flex().torsionCount(); }
     double evaluate(const Pose& pose, double* gradient) override;
@@ -31,6 +34,8 @@ private:
 
     const LigandKinematics& ligand_;
     const FlexScorer& scorer_;
+    const LigandScorer* gridLigand_ = nullptr;
+    const ReceptorGrid* grid_ = nullptr;
     KinematicFrames frames_;
     FlexModel::Workspace flexWork_;
     Pose ligandPose_;

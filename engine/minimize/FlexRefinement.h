@@ -10,6 +10,13 @@
 
 namespace pw {
 
+// Vina's own --local_only path with flexible residues: the maps it moves on (they must hold the
+// ligand's and the moving flexible atoms' types) and the ligand's scorer on them.
+struct FlexVinaPath {
+    const LigandScorer* gridLigand = nullptr;
+    const ReceptorGrid* grid = nullptr;
+};
+
 struct FlexRefinementResult {
     std::vector<Vec3> ligandCoordinates; // minimized, every ligand atom
     std::vector<Vec3> flexCoordinates;   // minimized side chains (FlexModel's flat order)
@@ -22,6 +29,9 @@ struct FlexRefinementResult {
     int evaluations = 0;
     StopReason reason = StopReason::MaxIterations;
     bool keptStart = false; // the start scored better (Vina's numbers) than where the search ended
+    // Which end was kept: "start", "main", "main-armijo", "main-uncapped", "vina",
+    // "vina+polish", "vina+polish-armijo", "vina+polish-uncapped".
+    const char* path = "main";
 };
 
 // What `minimize --flex` runs: strong Wolfe to |g| < 1e-5 (at most 1000 steps), every first
@@ -29,8 +39,14 @@ struct FlexRefinementResult {
 MinimizeOptions flexMinimizeOptions();
 
 // ligand: prepared, with its torsion tree (coordinates = the start); the scorer's ligand must be
-// this molecule. The side chains start as read.
+// this molecule. The side chains start as read. With `vina`, the Vina guard: Vina's own path
+// (its maps, Armijo search, (25 + movable atoms)/3 steps, the side chains' moving atoms counted)
+// is followed too, then minimized on with `options`, and each descent is also made with Armijo
+// steps and with no cap on the first trial; the end with the lowest inter + intra by
+// Vina's reported numbers is returned (the start included), so that no start ends above
+// Vina --local_only --flex (up to the differences between this replay and Vina).
 FlexRefinementResult refineWithFlex(const Molecule& ligand, const FlexScorer& scorer,
-                                    const MinimizeOptions& options = flexMinimizeOptions());
+                                    const MinimizeOptions& options = flexMinimizeOptions(),
+                                    const FlexVinaPath* vina = nullptr);
 
 } // namespace pw

@@ -224,4 +224,27 @@ double FlexScorer::evaluate(const std::vector<Vec3>& lig, const std::vector<Vec3
     return e;
 }
 
+double FlexScorer::evaluateOnGrid(const LigandScorer& gridLigand, const ReceptorGrid& grid,
+                                  const std::vector<Vec3>& lig, const std::vector<Vec3>& flex,
+                                  std::vector<Vec3>* ligGrad,
+                                  std::vector<Vec3>* flexGrad) const {
+    if (flexGrad) {
+        flexGrad->resize(flex.size());
+        for (Vec3& g : *flexGrad)
+            g.setZero();
+    }
+    double e = gridLigand.evaluate(lig, ligGrad);
+    e += ligandFlexAnalytic(lig, flex, ligGrad, flexGrad);
+    for (int f : flex_.movableTyped()) {
+        Vec3 g, og;
+        double outside, scale;
+        const double v = grid.interpolate(flex_.types()[f], flex[f], g, outside, og);
+        e += curl(v, &scale) + vina::kOutOfBoxSlope * outside;
+        if (flexGrad)
+            (*flexGrad)[f] += scale * g + vina::kOutOfBoxSlope * og;
+    }
+    e += flexFlexAnalytic(flex, flexGrad);
+    return e;
+}
+
 } // namespace pw

@@ -45,6 +45,14 @@ public:
     double evaluate(const std::vector<Vec3>& ligandCoords, const std::vector<Vec3>& flexCoords,
                     std::vector<Vec3>* ligandGradient, std::vector<Vec3>* flexGradient) const;
 
+    // The same energy read as Vina's --local_only moves (its eval_deriv on the maps): ligand and
+    // moving flexible atoms against the rigid receptor from `grid` (trilinear, Vina's curl and
+    // out-of-box penalty), the pairs analytic. gridLigand: the ligand's scorer on that grid.
+    double evaluateOnGrid(const LigandScorer& gridLigand, const ReceptorGrid& grid,
+                          const std::vector<Vec3>& ligandCoords,
+                          const std::vector<Vec3>& flexCoords, std::vector<Vec3>* ligandGradient,
+                          std::vector<Vec3>* flexGradient) const;
+
     // The parts, tabulated (Vina's numbers) or analytic with gradients (added to the arrays).
     double ligandFlexTabulated(const std::vector<Vec3>& lig, const std::vector<Vec3>& flex) const;
     double flexReceptorTabulated(const std::vector<Vec3>& flex) const;
