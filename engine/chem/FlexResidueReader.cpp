@@ -60,7 +60,11 @@ std::vector<FlexResidue> readFlexResidues(const std::string& path) {
     std::vector<std::string> lines;
     for (std::string l; std::getline(in, l);)
         lines.push_back(std::move(l));
+    return parseFlexResidues(lines, path);
+}
 
+std::vector<FlexResidue> parseFlexResidues(const std::vector<std::string>& lines,
+                                           const std::string& path) {
     std::vector<FlexResidue> out;
     long open = -1; // 0-based line of the open BEGIN_RES
     FlexResidue current;

@@ -13,6 +13,9 @@ namespace pw {
 // for a malformed block (unclosed, nested, atoms outside a block, no ROOT, a bad torsion tree),
 // a residue without a rotatable bond (no BRANCH), or a file without any block.
 std::vector<FlexResidue> readFlexResidues(const std::string& path);
+// The same from the file's lines; path names them in messages.
+std::vector<FlexResidue> parseFlexResidues(const std::vector<std::string>& lines,
+                                           const std::string& path);
 
 // Throws InputError when a flexible residue is not in the rigid receptor (no atom with its
 // chain and number: the rigid part must keep the residue's backbone, as Vina's

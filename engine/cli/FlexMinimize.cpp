@@ -78,8 +78,10 @@ int minimizeWithFlex(const CommandLine& cl) {
     }
 
     TargetInputs inputs = loadTarget(cl, files.front());
-    DockingTarget target(inputs.receptor, inputs.box, inputs.scoring, threads);
+    // --flex-residues: the receptor becomes its rigid part here, before the target is built.
     std::unique_ptr<FlexModel> flex = loadFlex(cl, inputs.receptor);
+    DockingTarget target(inputs.receptor, inputs.box, inputs.scoring, threads);
+    requireFlexInsideBox(*flex, target);
 
     // Outputs are opened before the work so that a bad path fails first; both appear complete
     // or not at all.

@@ -2,19 +2,59 @@
 
 #include "ScoreEach.h"
 #include "chem/FlexResidueReader.h"
+#include "chem/FlexResidueSplit.h"
+#include "core/InputError.h"
 
 #include <cstdio>
 #include <iostream>
 
 namespace pw::cli {
 
-std::unique_ptr<FlexModel> loadFlex(const CommandLine& cl, const Molecule& receptor) {
-    const auto path = cl.value("flex");
-    if (!path)
+bool wantsFlex(const CommandLine& cl) {
+    return cl.value("flex") || cl.value("flex-residues");
+}
+
+std::unique_ptr<FlexModel> loadFlex(const CommandLine& cl, Molecule& receptor) {
+    if (!wantsFlex(cl))
         return nullptr;
-    std::vector<FlexResidue> residues = readFlexResidues(*path);
-    checkFlexResiduesInReceptor(residues, receptor, cl.value("receptor").value_or("receptor"));
+    const std::string receptorPath = cl.value("receptor").value_or("receptor");
+    std::vector<FlexResidue> residues;
+    if (auto list = cl.value("flex-residues")) {
+        FlexSplit split = splitFlexResidues(receptor, parseFlexResidueSpecs(*list), receptorPath);
+        receptor = std::move(split.rigid);
+        residues = std::move(split.residues);
+    }
+    if (auto path = cl.value("flex")) {
+        std::vector<FlexResidue> fromFile = readFlexResidues(*path);
+        checkFlexResiduesInReceptor(fromFile, receptor, receptorPath);
+        for (FlexResidue& r : fromFile) {
+            for (const FlexResidue& other : residues)
+                if (other.chain == r.chain && other.resSeq == r.resSeq &&
+                    other.insertion == r.insertion)
+                    throw InputError(r.sourceFile, r.line,
+                                     "residue " + r.label() +
+                                         " is also named by --flex-residues; name it once");
+            residues.push_back(std::move(r));
+        }
+    }
     return std::make_unique<FlexModel>(std::move(residues), receptor);
+}
+
+void requireFlexInsideBox(const FlexModel& flex, const DockingTarget& target) {
+    const GridDims& box = target.receptor().region();
+    for (int r = 0; r < flex.residueCount(); ++r) {
+        const FlexResidue& res = flex.residue(r);
+        for (size_t i = 0; i < res.mol.atoms.size(); ++i) {
+            const int f = flex.atomOffset(r) + static_cast<int>(i);
+            if (flex.movable()[f] && !box.contains(res.mol.atoms[i].position))
+                throw InputError(res.sourceFile, res.line,
+                                 "flexible residue " + res.label() + ": atom " +
+                                     res.mol.atoms[i].name +
+                                     " lies outside the box; expected the moving atoms of "
+                                     "flexible residues inside the search box (enlarge the box "
+                                     "or choose residues within it)");
+        }
+    }
 }
 
 const ReceptorGrid& unboundGridFor(DockingTarget& target, const FlexModel& flex) {
@@ -46,6 +86,7 @@ void printFlexParts(const FlexScore& s) {
 int scoreWithFlex(const CommandLine& cl, const std::string& ligandFile, DockingTarget& target,
                   const FlexModel& flex, bool json) {
     (void)cl;
+    requireFlexInsideBox(flex, target);
     const ReceptorGrid& unbound = unboundGridFor(target, flex);
     const std::vector<Vec3>& flexCoords = flex.referenceCoordinates();
     return scoreEachLigand(ligandFile, [&](const Molecule& lig, long index) {

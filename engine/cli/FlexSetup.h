@@ -13,9 +13,16 @@
 
 namespace pw::cli {
 
-// The --flex residues when the option is given (null otherwise), read and checked against the
-// prepared rigid receptor (InputError naming file and line when they do not fit).
-std::unique_ptr<FlexModel> loadFlex(const CommandLine& cl, const Molecule& receptor);
+// The flexible residues of --flex FILE and/or --flex-residues A:THR315,... (null when neither is
+// given). --flex-residues takes them out of `receptor`, which becomes its rigid part (build the
+// DockingTarget after this call). --flex residues are checked against the rigid receptor
+// (InputError naming file and line when they do not fit).
+std::unique_ptr<FlexModel> loadFlex(const CommandLine& cl, Molecule& receptor);
+// Throws InputError naming the residue and atom when a moving flexible atom lies outside the
+// target's box (Vina refuses such a start too).
+void requireFlexInsideBox(const FlexModel& flex, const DockingTarget& target);
+// True when the command line asks for flexible residues.
+bool wantsFlex(const CommandLine& cl);
 
 // Vina's maps of the moving flexible atoms (the unbound energy reads the flex-receptor part
 // from them), built on the target's grid.

@@ -218,14 +218,15 @@ int runMinimize(const std::vector<std::string>& args) {
                  {"shard", OptionKind::Value},
                  {"shard-block", OptionKind::Value},
                  {"flex", OptionKind::Value},
-                 {"flex-out", OptionKind::Value}});
+                 {"flex-out", OptionKind::Value},
+                 {"flex-residues", OptionKind::Value}});
     CommandLine cl(args, spec);
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional()[0] + "'");
     const std::vector<std::string> files = cl.values("ligands");
     if (files.empty())
         throw UsageError("missing --ligands FILE...");
-    if (cl.value("flex")) // flexible side chains: the CPU path of FlexMinimize.cpp
+    if (wantsFlex(cl)) // flexible side chains: the CPU path of FlexMinimize.cpp
         return minimizeWithFlex(cl);
     if (cl.value("flex-out"))
         throw UsageError("--flex-out needs --flex FLEX.pdbqt");

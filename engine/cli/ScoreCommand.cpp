@@ -73,7 +73,8 @@ int runScore(const std::vector<std::string>& args) {
                   {"threads", OptionKind::Value},
                   {"device", OptionKind::Value},
                   {"chunk", OptionKind::Value},
-                  {"flex", OptionKind::Value}});
+                  {"flex", OptionKind::Value},
+                  {"flex-residues", OptionKind::Value}});
     CommandLine cl(args, spec);
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional()[0] + "'");
@@ -84,7 +85,7 @@ int runScore(const std::vector<std::string>& args) {
     // The CPU scores record by record unless a device is asked for (the GPU path has no
     // per-term breakdown, so it is never taken silently).
     std::unique_ptr<Backend> gpu;
-    if (cl.value("flex") && (cl.value("device") || cl.flag("grid")))
+    if (wantsFlex(cl) && (cl.value("device") || cl.flag("grid")))
         throw UsageError("flexible residues (--flex) run on the CPU with exact pair sums; drop "
                          "--device and --grid");
     if (cl.value("device")) {
@@ -99,8 +100,10 @@ int runScore(const std::vector<std::string>& args) {
     const int chunk = cl.intValue("chunk", 65536, 1, 10000000);
 
     TargetInputs inputs = loadTarget(cl, ligandFile);
+    // --flex-residues: the receptor becomes its rigid part here, before the target is built.
+    std::unique_ptr<FlexModel> flex = loadFlex(cl, inputs.receptor);
     DockingTarget target(inputs.receptor, inputs.box, inputs.scoring, threads);
-    if (auto flex = loadFlex(cl, inputs.receptor))
+    if (flex)
         return scoreWithFlex(cl, ligandFile, target, *flex, json);
     if (gpu)
         return scoreOnGpu(*gpu, target, ligandFile, json, chunk);

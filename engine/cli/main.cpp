@@ -20,7 +20,7 @@ const std::vector<Command>& commands() {
         {"score", "Vina/Vinardo scores of poses as given (as vina --score_only)",
          "score --receptor R [--ph X] --ligand L [--box CONFIG | --autobox-ligand L2] "
          "[--scoring vina|vinardo] [--grid] [--json] [--device cpu|cuda[:N]|auto [--chunk N]] "
-         "[--flex FLEX.pdbqt]\n"
+         "[--flex FLEX.pdbqt] [--flex-residues A:THR315,...]\n"
          "      posewright-cli score --scoring ad4 --maps FLD --ligand L [--unbound zero|bound] [--json]",
          runScore},
         {"minimize", "flexible minimization of ligand poses in the receptor, ranked SDF out",
@@ -30,8 +30,8 @@ const std::vector<Command>& commands() {
          "trilinear|catmull-rom|bspline] "
          "[--line-search wolfe|armijo] [--max-iterations N] [--max-step S] "
          "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse] "
-         "[--max-gpu-memory MiB] [--shard K/N [--shard-block B]] [--flex FLEX.pdbqt [--flex-out "
-         "F.pdbqt]]",
+         "[--max-gpu-memory MiB] [--shard K/N [--shard-block B]] [--flex FLEX.pdbqt] [--flex-residues "
+         "A:THR315,...] [--flex-out F.pdbqt]",
          runMinimize},
         {"lingo", "LINGO similarity: top hits per query, threshold hits or the full matrix",
          "lingo [--query Q.smi] --db DB.smi [--top K] [--threshold T] [--matrix OUT.tsv] [--out "

@@ -10,6 +10,8 @@
 
 #include "cli/CliRun.h"
 #include "chem/FlexResidueReader.h"
+#include "chem/FlexResidueSplit.h"
+#include "core/InputError.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
 #include "minimize/FlexPoseObjective.h"
@@ -257,6 +259,70 @@ private slots:
                                 .arg(ours).arg(vina).arg(o.value("path").toString())));
         // The start's numbers are Vina's --score_only numbers of the same input.
         QVERIFY(o.value("start_inter").toDouble() + o.value("start_intra").toDouble() >= ours);
+    }
+
+    // --flex-residues: side chains cut from the receptor get the torsions prepare_flexreceptor.py
+    // gives them (terminal groups of heavy atoms turn, amide and guanidinium C-N bonds and ring
+    // bonds do not, a hydroxyl turns for its polar H), and the rigid part loses CA and side chain.
+    void splitsResiduesFromTheReceptor() {
+        const Molecule receptor = readMolecule(flexPath("1fpu_receptor_rigid.pdbqt"));
+        const std::vector<std::pair<const char*, int>> expected{
+            {"A:ARG239", 4}, {"A:PHE283", 2}, {"A:SER228", 2}, {"A:TYR232", 3}, {"A:MET225", 3},
+            {"A:ASN297", 2}, {"A:HIS246", 2}, {"A:GLU236", 3}, {"A:ASP233", 2}, {"A:THR240", 2},
+            {"A:GLN252", 3}, {"A:TRP235", 2}, {"A:LYS271", 5}};
+        for (const auto& [spec, torsions] : expected) {
+            const FlexSplit split =
+                splitFlexResidues(receptor, parseFlexResidueSpecs(spec), "receptor");
+            QCOMPARE(split.residues.size(), size_t(1));
+            const FlexResidue& r = split.residues[0];
+            QVERIFY2(r.mol.torsionTree->torsionCount() == torsions,
+                     qPrintable(QString("%1: %2 torsions").arg(spec).arg(
+                         r.mol.torsionTree->torsionCount())));
+            QCOMPARE(r.mol.atoms[r.mol.torsionTree->nodes[0].atoms[0]].name, std::string("CA"));
+            QCOMPARE(split.rigid.atoms.size() + r.mol.atoms.size(), receptor.atoms.size());
+            for (const Atom& a : split.rigid.atoms)
+                if (a.residue >= 0 && receptor.residues[a.residue].number == r.resSeq)
+                    QVERIFY(a.name == "N" || a.name == "C" || a.name == "O" || a.name == "H");
+        }
+        // Errors name the option and the residue.
+        auto message = [&](const char* list) {
+            try {
+                splitFlexResidues(receptor, parseFlexResidueSpecs(list), "receptor");
+            } catch (const InputError& e) {
+                return std::string(e.what());
+            }
+            return std::string();
+        };
+        QVERIFY(message("A:GLY383").find("has no rotatable side-chain bond") != std::string::npos);
+        QVERIFY(message("A:ALA380").find("ALA A 380 has no rotatable") != std::string::npos);
+        QVERIFY(message("B:LYS271").find("no such residue") != std::string::npos);
+        QVERIFY(message("A:SER271").find("no such residue") != std::string::npos);
+        QVERIFY(message("A:").find("expected CHAIN:NAMENUMBER") != std::string::npos);
+    }
+
+    // --flex-residues A:LYS271 on the whole receptor scores as the hand-split rigid part with
+    // flex_2res.pdbqt (Vina's numbers in vina_score.txt, 2res_xtal).
+    void flexResiduesOptionMatchesVina() {
+        const CliRun r = runCli({"score", "--receptor", flexData("1fpu_receptor_rigid.pdbqt"),
+                                 "--flex", flexData("1fpu_receptor_flex.pdbqt"),
+                                 "--flex-residues", "A:LYS271", "--ligand",
+                                 flexData("1iep_ligand.pdbqt"), "--box",
+                                 flexData("1fpu_receptor.box.txt"), "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = jsonLines(r.out).value(0);
+        const std::pair<const char*, double> vina[] = {
+            {"affinity", -4.518},     {"ligand_receptor", -5.382}, {"ligand_flex", -0.794},
+            {"ligand_intra", -0.485}, {"flex_receptor", -0.218},   {"flex_flex", -0.015},
+            {"unbound", -0.527}};
+        for (const auto& [key, value] : vina)
+            QVERIFY2(std::abs(o.value(key).toDouble() - value) <= 0.0015, key);
+        const CliRun out = runCli({"score", "--receptor", flexData("1fpu_receptor_rigid.pdbqt"),
+                                   "--flex-residues", "A:ARG386", "--ligand",
+                                   flexData("1iep_ligand.pdbqt"), "--box",
+                                   flexData("1fpu_receptor.box.txt")});
+        QCOMPARE(out.exitCode, 1);
+        QVERIFY2(out.err.contains("ARG A 386") && out.err.contains("outside the box"),
+                 out.err.constData());
     }
 
     void gpuIsRefused() {
