@@ -6,6 +6,7 @@
 #include "CommandLine.h"
 #include "Json.h"
 #include "score/DockingTarget.h"
+#include "dock/DockOptions.h"
 #include "score/flex/FlexScorer.h"
 
 #include <memory>
@@ -41,5 +42,7 @@ int scoreWithFlex(const CommandLine& cl, const std::string& ligandFile, DockingT
 
 // `minimize --flex` (FlexMinimize.cpp): the ligands minimized with the side chains' torsions.
 int minimizeWithFlex(const CommandLine& cl);
+// `dock --flex` (FlexDockCommand.cpp): the CPU LGA with the side chains' torsions as genes.
+int dockWithFlexCommand(const CommandLine& cl, const dock::DockOptions& options);
 
 } // namespace pw::cli

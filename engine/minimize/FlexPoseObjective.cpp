@@ -30,6 +30,7 @@ void FlexPoseObjective::place(const Pose& pose) {
 }
 
 double FlexPoseObjective::evaluate(const Pose& pose, double* gradient) {
+    ++evaluations_;
     place(pose);
     std::vector<Vec3>* lg = gradient ? &ligandGrad_ : nullptr;
     std::vector<Vec3>* fg = gradient ? &flexGrad_ : nullptr;

@@ -26,6 +26,8 @@ public:
 
     // The start: the ligand's pose as given and every side chain as read (zero torsions).
     Pose startPose() const;
+    // Energy evaluations so far (docking budgets count them).
+    long evaluations() const { return evaluations_; }
     // Splits a pose's coordinates (from coordinates()) into ligand and flexible parts.
     void split(const Pose& pose, std::vector<Vec3>& ligand, std::vector<Vec3>& flex);
 
@@ -40,6 +42,7 @@ private:
     FlexModel::Workspace flexWork_;
     Pose ligandPose_;
     std::vector<Vec3> ligandCoords_, flexCoords_, ligandGrad_, flexGrad_;
+    long evaluations_ = 0;
 };
 
 } // namespace pw
