@@ -11,6 +11,8 @@
 
 #include "cli/CliRun.h"
 
+#include <cmath>
+
 using namespace pw::test;
 
 namespace {
@@ -58,6 +60,44 @@ private slots:
         const QByteArray sdf = readAll(dir.filePath("out.sdf"));
         QCOMPARE(sdf.count("$$$$"), 2);
         QVERIFY(sdf.contains("<dockedFlexReceptor>"));
+
+        // The best pose rescored (its side chains from MODEL 1, its ligand's SDF coordinates on
+        // the input PDBQT's lines) gives the reported affinity.
+        QByteArray model = flexOut.mid(flexOut.indexOf("BEGIN_RES"));
+        model = model.left(model.indexOf("ENDMDL"));
+        QFile res(dir.filePath("res.pdbqt"));
+        QVERIFY(res.open(QIODevice::WriteOnly));
+        res.write(model);
+        res.close();
+        const QList<QByteArray> rec = sdf.split('\n');
+        QVERIFY(rec[0].startsWith("1iep_ligand"));
+        QByteArray ligText;
+        int atom = 0;
+        for (QByteArray line : readAll(flexData("1iep_ligand.pdbqt")).split('\n')) {
+            if (line.startsWith("ATOM") || line.startsWith("HETATM")) {
+                const QList<QByteArray> xyz = rec[4 + atom++].simplified().split(' ');
+                line = line.left(30) +
+                       QString::asprintf("%8.3f%8.3f%8.3f", xyz[0].toDouble(), xyz[1].toDouble(),
+                                         xyz[2].toDouble())
+                           .toLatin1() +
+                       line.mid(54);
+            }
+            ligText += line + "\n";
+        }
+        QFile lig(dir.filePath("lig.pdbqt"));
+        QVERIFY(lig.open(QIODevice::WriteOnly));
+        lig.write(ligText);
+        lig.close();
+        const CliRun s = runCli({"score", "--receptor", flexData("1fpu_receptor_rigid.pdbqt"),
+                                 "--flex", dir.filePath("res.pdbqt"), "--ligand",
+                                 dir.filePath("lig.pdbqt"), "--box",
+                                 flexData("1fpu_receptor.box.txt"), "--json"});
+        QVERIFY2(s.exitCode == 0, s.err.constData());
+        const double rescored = jsonLines(s.out).value(0).value("affinity").toDouble();
+        QVERIFY2(std::abs(rescored - best.value("affinity").toDouble()) < 0.01,
+                 qPrintable(QString("rescored %1, reported %2")
+                                .arg(rescored)
+                                .arg(best.value("affinity").toDouble())));
 
         // The same seed gives the same result (threads do not matter).
         QStringList again = dockArgs(dir.filePath("again.sdf"), dir.filePath("again.json"));
