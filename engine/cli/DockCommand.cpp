@@ -3,6 +3,7 @@
 // preparation, then all runs of the batch on the backend); poses ranked into an SDF with their SD
 // tags, a JSON summary, progress on stderr; Ctrl-C stops the runs and writes nothing.
 #include "CommandLine.h"
+#include "FlexSetup.h"
 #include "Commands.h"
 #include "DeviceOption.h"
 #include "DockOutput.h"
@@ -139,7 +140,10 @@ int runDock(const std::vector<std::string>& args) {
                  {"all-runs", OptionKind::Flag},
                  {"batch", OptionKind::Value},
                  {"shard", OptionKind::Value},
-                 {"shard-block", OptionKind::Value}});
+                 {"shard-block", OptionKind::Value},
+                 {"flex", OptionKind::Value},
+                 {"flex-residues", OptionKind::Value},
+                 {"flex-out", OptionKind::Value}});
     CommandLine cl(args, spec);
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional()[0] + "'");
@@ -149,6 +153,10 @@ int runDock(const std::vector<std::string>& args) {
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const int threads = cl.intValue("threads", hw, 1, 1024);
     dock::DockOptions options = readDockOptions(cl, threads);
+    if (wantsFlex(cl)) // flexible side chains: the CPU LGA of FlexDockCommand.cpp
+        return dockWithFlexCommand(cl, options);
+    if (cl.value("flex-out"))
+        throw UsageError("--flex-out needs --flex FLEX.pdbqt or --flex-residues");
     const std::optional<Shard> shard = shardOption(cl);
 
     // Ctrl-C from here on (setting up the target can take a while too) stops cleanly.

@@ -7,6 +7,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "DeviceOption.h"
+#include "FlexSetup.h"
 #include "Json.h"
 #include "Shard.h"
 #include "TargetSetup.h"
@@ -215,13 +216,20 @@ int runMinimize(const std::vector<std::string>& args) {
                  {"no-reuse", OptionKind::Flag},
                  {"reduction", OptionKind::Value},
                  {"shard", OptionKind::Value},
-                 {"shard-block", OptionKind::Value}});
+                 {"shard-block", OptionKind::Value},
+                 {"flex", OptionKind::Value},
+                 {"flex-out", OptionKind::Value},
+                 {"flex-residues", OptionKind::Value}});
     CommandLine cl(args, spec);
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional()[0] + "'");
     const std::vector<std::string> files = cl.values("ligands");
     if (files.empty())
         throw UsageError("missing --ligands FILE...");
+    if (wantsFlex(cl)) // flexible side chains: the CPU path of FlexMinimize.cpp
+        return minimizeWithFlex(cl);
+    if (cl.value("flex-out"))
+        throw UsageError("--flex-out needs --flex FLEX.pdbqt");
     const bool json = cl.flag("json");
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const int threads = cl.intValue("threads", hw, 1, 1024);
