@@ -231,6 +231,9 @@ PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string*
             d = computeDescriptors(m);
             if (cache)
                 cache->add(key, d);
+            // The first pose of a molecule carries its screening fingerprint (the store keeps one
+            // per SMILES); made from the SMILES as the filter will re-read it.
+            r.screen = screenFingerprint(d.smiles);
         }
         r.smiles = d.smiles;
         r.mw = d.mw;

@@ -3,6 +3,7 @@
 // prepared statements for the import path.
 #include "HitStore.h"
 
+#include "ScreenIndex.h"
 #include "SubstructureFunction.h"
 
 #include <cstring>
@@ -87,7 +88,7 @@ HitStore::HitStore(const std::string& path, Mode mode) : path_(path) {
             // every row, and re-reading evicted pages showed in the import's profile.
             exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-65536;");
         loadColumns();
-        registerSubstructureFunction(db_, path_);
+        substructure_ = registerSubstructureFunction(db_, path_);
     } catch (...) {
         sqlite3_close(db_);
         db_ = nullptr;
@@ -99,6 +100,7 @@ HitStore::~HitStore() {
     insertPose_ = Statement();
     insertInteraction_ = Statement();
     insertBlocks_ = Statement();
+    insertScreen_ = Statement();
     sqlite3_close(db_);
 }
 
@@ -128,6 +130,7 @@ void HitStore::createSchema() {
            "residue TEXT NOT NULL, ligand_atom INTEGER, receptor_atom TEXT, distance REAL);"
            "CREATE INDEX interactions_by_residue ON interactions(residue, kind, pose_id);"
            "CREATE INDEX interactions_by_pose ON interactions(pose_id);";
+    sql += createScreenTableSql() + ";";
     sql += "INSERT INTO pw_meta VALUES('application', '" + std::string(kApplication) + "');";
     sql += "INSERT INTO pw_meta VALUES('schema_version', '" + std::to_string(kSchemaVersion) +
            "');COMMIT;";
@@ -217,6 +220,8 @@ HitStore::Transaction::Transaction(HitStore& store) : store_(store) {
 HitStore::Transaction::~Transaction() {
     if (!done_) {
         sqlite3_exec(store_.db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        substructureStoreChanged(store_.substructure_);
+        store_.insertScreen_ = Statement(); // its table may have gone with the rollback
         try {
             store_.loadColumns(); // columns added in the transaction are gone again
         } catch (const StoreError&) {
@@ -228,6 +233,7 @@ HitStore::Transaction::~Transaction() {
 void HitStore::Transaction::commit() {
     store_.exec("COMMIT");
     done_ = true;
+    substructureStoreChanged(store_.substructure_);
 }
 
 const ColumnInfo& HitStore::ensureColumn(const ColumnInfo& wanted) {
@@ -280,6 +286,13 @@ void HitStore::prepareInsert() {
         insertInteraction_ = prepare("INSERT INTO interactions VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!insertBlocks_.valid() && schemaVersion_ >= 2)
         insertBlocks_ = prepare("INSERT INTO pose_blocks VALUES(?, ?, ?)");
+    if (!insertScreen_.valid()) {
+        // Stores written before the screen get its table with their next import (inside that
+        // import's transaction); their older molecules are matched from SMILES until then.
+        exec(createScreenTableSql());
+        insertScreen_ = prepare(std::string("INSERT OR IGNORE INTO ") + kScreenTable +
+                                " VALUES(?, ?)");
+    }
 }
 
 long long HitStore::insertPose(const PoseRecord& pose) {
@@ -345,6 +358,12 @@ long long HitStore::insertPose(const PoseRecord& pose) {
     }
     s.run();
     const long long id = sqlite3_last_insert_rowid(db_);
+    if (pose.screen && pose.smiles) {
+        const auto blob = encodeScreen(*pose.screen);
+        insertScreen_.bindStatic(1, *pose.smiles);
+        insertScreen_.bindBlobStatic(2, blob.data(), kScreenBytes);
+        insertScreen_.run();
+    }
     if (schemaVersion_ >= 2) {
         insertBlocks_.bind(1, id);
         insertBlocks_.bindStatic(2, pose.molblock);
