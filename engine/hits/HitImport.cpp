@@ -17,6 +17,7 @@
 #include <mutex>
 #include <string_view>
 #include <thread>
+#include <unordered_map>
 
 namespace pw::hits {
 namespace {
@@ -87,27 +88,40 @@ bool splitRecordText(std::string_view text, std::string& molblock, std::string& 
     return true;
 }
 
-SqlValue typedValue(const ColumnInfo& c, const std::string& text) {
-    double v = 0;
-    parseNumber(text, v);
+SqlValue typedValue(const ColumnInfo& c, double v) {
     if (c.type == ColumnType::Integer && std::floor(v) == v && std::abs(v) < 9e15)
         return static_cast<long long>(v);
     return v;
 }
 
+// columnForTag once per tag name and thread: which column a numeric tag goes to depends on its
+// name alone, and working it out (lower-casing, the fixed-name check, two strings) per tag per
+// pose showed in the import's profile.
+const ColumnInfo& columnOfNumericTag(const std::string& tag) {
+    thread_local std::unordered_map<std::string, ColumnInfo> memo;
+    auto it = memo.find(tag);
+    if (it == memo.end()) {
+        if (memo.size() >= 4096) // bounded: files with ever new tag names
+            memo.clear();
+        it = memo.emplace(tag, *columnForTag(tag, "0")).first;
+    }
+    return it->second;
+}
+
 } // namespace
 
-std::optional<MoleculeDescriptors> DescriptorCache::find(const std::string& key) const {
+std::shared_ptr<const MoleculeDescriptors> DescriptorCache::find(const std::string& key) const {
     std::lock_guard lock(mutex_);
     auto it = map_.find(key);
-    return it == map_.end() ? std::nullopt : std::optional<MoleculeDescriptors>(it->second);
+    return it == map_.end() ? nullptr : it->second;
 }
 
 void DescriptorCache::add(const std::string& key, const MoleculeDescriptors& d) {
+    auto shared = std::make_shared<const MoleculeDescriptors>(d);
     std::lock_guard lock(mutex_);
     if (map_.size() >= 100000) // bounded memory over a million distinct molecules
         map_.clear();
-    map_.emplace(key, d);
+    map_.emplace(key, std::move(shared));
 }
 
 namespace {
@@ -205,7 +219,7 @@ PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string*
                   [](const auto& p) { return p.first.rfind(kExportTagPrefix, 0) == 0; });
     PoseRecord r;
     r.name = m.name;
-    r.sourceFile = m.sourceFile;
+    r.sourceFile = std::move(m.sourceFile); // m is ours; only its atoms, bonds and tags are read below
     r.sourceRecord = m.sourceRecord;
     size_t droppedExportTags = 0;
     if (recordText.empty() ||
@@ -213,28 +227,32 @@ PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string*
         droppedExportTags != tagCount - m.properties.size()) // the text and the reader disagree
         splitRecord(m, r.molblock, r.sdTags);
     std::optional<double> affinity;
+    r.scores.reserve(m.properties.size());
     for (const auto& [key, value] : m.properties) {
-        auto column = columnForTag(key, value);
-        if (!column)
+        double v = 0;
+        if (!parseNumber(value, v)) // text tags stay in the tag block only
             continue;
-        r.scores.emplace_back(*column, typedValue(*column, value));
-        if (column->name == "dock_score" || (column->name == "min_affinity" && !affinity))
-            parseNumber(value, affinity.emplace());
+        const ColumnInfo& column = columnOfNumericTag(key);
+        r.scores.emplace_back(column, typedValue(column, v));
+        if (column.name == "dock_score" || (column.name == "min_affinity" && !affinity))
+            affinity = v;
     }
     r.heavyAtoms = m.heavyAtomCount();
     try {
-        MoleculeDescriptors d;
+        std::shared_ptr<const MoleculeDescriptors> known;
+        MoleculeDescriptors computed;
         const std::string key = cache ? DescriptorCache::key(m) : std::string();
-        if (auto known = cache ? cache->find(key) : std::nullopt) {
-            d = *known; // the key holds the stereo signature: the same SMILES too
-        } else {
-            d = computeDescriptors(m);
+        if (cache)
+            known = cache->find(key); // the key holds the stereo signature: the same SMILES too
+        if (!known) {
+            computed = computeDescriptors(m);
             if (cache)
-                cache->add(key, d);
+                cache->add(key, computed);
             // The first pose of a molecule carries its screening fingerprint (the store keeps one
             // per SMILES); made from the SMILES as the filter will re-read it.
-            r.screen = screenFingerprint(d.smiles);
+            r.screen = screenFingerprint(computed.smiles);
         }
+        const MoleculeDescriptors& d = known ? *known : computed;
         r.smiles = d.smiles;
         r.mw = d.mw;
         r.clogp = d.clogp;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -117,7 +118,8 @@ private:
     int schemaVersion_ = kSchemaVersion;
     Statement insertPose_, insertInteraction_, insertBlocks_, insertScreen_;
     struct SubstructureState* substructure_ = nullptr; // owned by the connection
-    std::vector<std::string> insertColumns_; // Tag columns in insertPose_'s order
+    // Tag columns' slots in insertPose_ (0 = the first Tag column), by SD tag.
+    std::unordered_map<std::string, int> slotByTag_;
 };
 
 } // namespace pw::hits
