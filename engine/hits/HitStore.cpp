@@ -404,7 +404,7 @@ void HitStore::assignRanks(const std::string& columnName, bool ascending) {
     // instead of a B-tree update per row). It serves the default order (rank, id) and makes
     // count(*), which a table asks first, read this small index instead of the wide rows.
     exec("DROP INDEX IF EXISTS poses_by_rank;"
-         "UPDATE poses SET rank = NULL;"
+         "UPDATE poses SET rank = NULL WHERE rank IS NOT NULL;" // a fresh import: no row rewritten
          "UPDATE poses SET rank = r.k FROM (SELECT id, row_number() OVER (ORDER BY " +
          q + (ascending ? " ASC" : " DESC") + ", id) AS k FROM poses WHERE " + q +
          " IS NOT NULL) AS r WHERE poses.id = r.id;"
