@@ -1,12 +1,67 @@
-// SubstructureQuery: RDKit's SMARTS/SMILES parsers and its VF2 substructure match.
+// SubstructureQuery: RDKit's SMARTS/SMILES parsers, its VF2 substructure match and its pattern
+// fingerprint.
 #include "SubstructureQuery.h"
 
+#include <DataStructs/ExplicitBitVect.h>
+#include <GraphMol/Fingerprints/Fingerprints.h>
+#include <GraphMol/MolOps.h>
 #include <GraphMol/ROMol.h>
+#include <GraphMol/RWMol.h>
 #include <GraphMol/SmilesParse/SmilesParse.h>
+#include <GraphMol/SmilesParse/SmilesWrite.h>
 #include <GraphMol/Substruct/SubstructMatch.h>
 #include <RDGeneral/RDLog.h>
 
+#include <vector>
+
 namespace pw {
+namespace {
+
+ScreenFingerprint toWords(const RDKit::ROMol& mol) {
+    std::unique_ptr<ExplicitBitVect> bits(RDKit::PatternFingerprintMol(mol, kScreenBits));
+    ScreenFingerprint words{};
+    std::vector<int> on;
+    bits->getOnBits(on);
+    for (int b : on)
+        words[static_cast<size_t>(b) / 64] |= std::uint64_t{1} << (b % 64);
+    return words;
+}
+
+} // namespace
+
+std::optional<ScreenFingerprint> screenFingerprint(const std::string& smiles) {
+    RDLog::LogStateSetter quiet;
+    std::unique_ptr<RDKit::ROMol> mol;
+    try {
+        mol.reset(RDKit::SmilesToMol(smiles));
+        // Only RDKit's own canonical SMILES: ParsedMolecule takes its aromaticity as written.
+        if (!mol || RDKit::MolToSmiles(*mol) != smiles)
+            return std::nullopt;
+        return toWords(*mol);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+ParsedMolecule::ParsedMolecule(std::unique_ptr<RDKit::ROMol> mol) : mol_(std::move(mol)) {}
+ParsedMolecule::~ParsedMolecule() = default;
+
+std::shared_ptr<const ParsedMolecule> ParsedMolecule::fromCleanSmiles(const std::string& smiles) {
+    RDLog::LogStateSetter quiet;
+    try {
+        std::unique_ptr<RDKit::RWMol> mol(RDKit::SmilesToMol(smiles, 0, /*sanitize=*/false));
+        if (!mol)
+            return nullptr;
+        // What the match reads of a sanitized molecule: implicit hydrogens and valences, and
+        // the rings as sanitization finds them (symmetrized SSSR: plain SSSR changes [R3]).
+        // Aromaticity is the SMILES's own: RDKit wrote it from the sanitized molecule.
+        mol->updatePropertyCache();
+        RDKit::MolOps::symmetrizeSSSR(*mol);
+        return std::shared_ptr<const ParsedMolecule>(new ParsedMolecule(std::move(mol)));
+    } catch (const std::exception&) {
+        return nullptr;
+    }
+}
 
 SubstructureQuery::SubstructureQuery(const std::string& pattern, Syntax syntax) {
     const char* what = syntax == Syntax::Smarts ? "SMARTS" : "SMILES";
@@ -24,11 +79,23 @@ SubstructureQuery::SubstructureQuery(const std::string& pattern, Syntax syntax) 
     }
     if (!query_)
         throw PatternError(std::string("cannot read the ") + what + " '" + pattern + "'");
+    try {
+        screen_ = toWords(*query_);
+    } catch (const std::exception&) {
+        screen_ = {}; // a pattern the fingerprint cannot describe screens nothing out
+    }
 }
 
 SubstructureQuery::~SubstructureQuery() = default;
 SubstructureQuery::SubstructureQuery(SubstructureQuery&&) noexcept = default;
 SubstructureQuery& SubstructureQuery::operator=(SubstructureQuery&&) noexcept = default;
+
+SubstructureQuery SubstructureQuery::clone() const {
+    SubstructureQuery copy;
+    copy.query_ = std::make_unique<RDKit::ROMol>(*query_);
+    copy.screen_ = screen_;
+    return copy;
+}
 
 std::optional<bool> SubstructureQuery::matchesSmiles(const std::string& smiles) const {
     RDLog::LogStateSetter quiet; // an unreadable stored SMILES is an unknown, not a message
@@ -42,6 +109,11 @@ std::optional<bool> SubstructureQuery::matchesSmiles(const std::string& smiles) 
         return std::nullopt;
     RDKit::MatchVectType match;
     return RDKit::SubstructMatch(*mol, *query_, match);
+}
+
+bool SubstructureQuery::matches(const ParsedMolecule& molecule) const {
+    RDKit::MatchVectType match;
+    return RDKit::SubstructMatch(molecule.mol(), *query_, match);
 }
 
 } // namespace pw

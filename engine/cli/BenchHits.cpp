@@ -141,6 +141,8 @@ long long filteredIds(const HitStore& store, const std::string& where) {
 } // namespace
 
 int runBenchHits(const std::vector<std::string>& args) {
+    if (!args.empty() && args.front() == "substructure") // BenchHitsSubstructure.cpp
+        return runBenchHitsSubstructure(std::vector<std::string>(args.begin() + 1, args.end()));
     const CommandLine cl(args, {{"molecules", OptionKind::Value},
                                 {"poses", OptionKind::Value},
                                 {"seed", OptionKind::Value},

@@ -29,6 +29,7 @@ int runDock(const std::vector<std::string>& args); // dock (DockCommand.cpp)
 int runBenchDock(const std::vector<std::string>& args); // bench dock (BenchDock.cpp)
 int runHits(const std::vector<std::string>& args);  // hit store (HitsCommand.cpp)
 int runBenchHits(const std::vector<std::string>& args); // bench hits (BenchHits.cpp)
+int runBenchHitsSubstructure(const std::vector<std::string>& args); // bench hits substructure
 int runBenchPairScore(const std::vector<std::string>& args); // bench pairscore (BenchPairScore.cpp)
 int runMerge(const std::vector<std::string>& args); // merge shard outputs (MergeCommand.cpp)
 

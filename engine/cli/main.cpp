@@ -76,6 +76,8 @@ const std::vector<Command>& commands() {
          "      posewright-cli bench lingo|minimize|dock|ad4maps ... (see their own usage)\n"
          "      posewright-cli bench hits --molecules SDF --dir DIR [--poses 1000000] [--seed S] "
          "[--threads N] [--sort a,b] [--where EXPR] [--sdf POSES.sdf] [--no-export] [--keep]\n"
+         "      posewright-cli bench hits substructure --smiles SMI --dir DIR [--molecules 1000000] "
+         "[--threads N] [--patterns 'P P'] [--sample N] [--reuse] [--keep]\n"
          "      posewright-cli bench pairscore --receptor R --box CONFIG --ligand L [--poses 1000000] "
          "[--cpu-poses 20000] [--repeat 5] [--seed S] [--threads N]",
          runBench},

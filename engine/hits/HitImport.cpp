@@ -11,12 +11,14 @@
 #include <Eigen/Geometry>
 
 #include <cmath>
+#include <cstring>
 #include <exception>
 #include <fstream>
 #include <future>
 #include <mutex>
 #include <string_view>
 #include <thread>
+#include <unordered_map>
 
 namespace pw::hits {
 namespace {
@@ -87,27 +89,40 @@ bool splitRecordText(std::string_view text, std::string& molblock, std::string& 
     return true;
 }
 
-SqlValue typedValue(const ColumnInfo& c, const std::string& text) {
-    double v = 0;
-    parseNumber(text, v);
+SqlValue typedValue(const ColumnInfo& c, double v) {
     if (c.type == ColumnType::Integer && std::floor(v) == v && std::abs(v) < 9e15)
         return static_cast<long long>(v);
     return v;
 }
 
+// columnForTag once per tag name and thread: which column a numeric tag goes to depends on its
+// name alone, and working it out (lower-casing, the fixed-name check, two strings) per tag per
+// pose showed in the import's profile.
+const ColumnInfo& columnOfNumericTag(const std::string& tag) {
+    thread_local std::unordered_map<std::string, ColumnInfo> memo;
+    auto it = memo.find(tag);
+    if (it == memo.end()) {
+        if (memo.size() >= 4096) // bounded: files with ever new tag names
+            memo.clear();
+        it = memo.emplace(tag, *columnForTag(tag, "0")).first;
+    }
+    return it->second;
+}
+
 } // namespace
 
-std::optional<MoleculeDescriptors> DescriptorCache::find(const std::string& key) const {
+std::shared_ptr<const MoleculeDescriptors> DescriptorCache::find(const std::string& key) const {
     std::lock_guard lock(mutex_);
     auto it = map_.find(key);
-    return it == map_.end() ? std::nullopt : std::optional<MoleculeDescriptors>(it->second);
+    return it == map_.end() ? nullptr : it->second;
 }
 
 void DescriptorCache::add(const std::string& key, const MoleculeDescriptors& d) {
+    auto shared = std::make_shared<const MoleculeDescriptors>(d);
     std::lock_guard lock(mutex_);
     if (map_.size() >= 100000) // bounded memory over a million distinct molecules
         map_.clear();
-    map_.emplace(key, d);
+    map_.emplace(key, std::move(shared));
 }
 
 namespace {
@@ -117,6 +132,33 @@ namespace {
 char parity(double v) {
     return v > 1e-3 ? '+' : v < -1e-3 ? '-' : '0';
 }
+
+// Atom neighbours as one flat list (CSR), per thread: the key runs once per pose, and a vector
+// per atom (Molecule::neighbours) was most of its cost. Neighbours in bond order, as there.
+struct Adjacency {
+    std::vector<int> start, list;
+    void build(const Molecule& m) {
+        const size_t n = m.atoms.size();
+        start.assign(n + 1, 0);
+        for (const Bond& b : m.bonds) {
+            ++start[b.a + 1];
+            ++start[b.b + 1];
+        }
+        for (size_t i = 0; i < n; ++i)
+            start[i + 1] += start[i];
+        list.resize(start[n]);
+        fill.assign(start.begin(), start.end() - 1);
+        for (const Bond& b : m.bonds) {
+            list[fill[b.a]++] = b.b;
+            list[fill[b.b]++] = b.a;
+        }
+    }
+    int degree(int i) const { return start[i + 1] - start[i]; }
+    const int* of(int i) const { return list.data() + start[i]; }
+
+private:
+    std::vector<int> fill;
+};
 
 // The handedness of every atom with three or four neighbours and the cis/trans sense of every
 // double bond, read from the coordinates in the record's own atom order. Two poses of one graph
@@ -133,21 +175,31 @@ void appendStereoSignature(std::string& k, const Molecule& m) {
         k += "|flat";
         return;
     }
-    const auto nb = m.neighbours();
+    thread_local Adjacency nb;
+    thread_local std::vector<char> planar;
+    nb.build(m);
     // A carbon or nitrogen with a double, triple or aromatic bond is planar, never a
     // stereocentre: its sign would only split the poses of one molecule (flexible docking bends
     // such centres a little either way) and cost RDKit runs.
-    std::vector<char> planar(m.atoms.size(), 0);
+    planar.assign(m.atoms.size(), 0);
     for (const Bond& b : m.bonds)
         if (b.order != BondOrder::Single)
             planar[b.a] = planar[b.b] = 1;
     k += '|';
     for (size_t i = 0; i < m.atoms.size(); ++i) {
-        const auto& n = nb[i];
-        if (n.size() < 3 || n.size() > 4)
+        const int degree = nb.degree(static_cast<int>(i));
+        if (degree < 3 || degree > 4)
             continue;
         const int e = m.atoms[i].element;
         if (planar[i] && (e == 6 || e == 7))
+            continue;
+        const int* n = nb.of(static_cast<int>(i));
+        // Two hydrogens on one atom (CH2, CH3, NH2+): never a stereocentre (the model keeps no
+        // isotopes), so its sign would only split poses.
+        int hydrogens = 0;
+        for (int j = 0; j < degree; ++j)
+            hydrogens += m.atoms[n[j]].element == 1;
+        if (hydrogens >= 2)
             continue;
         const Vec3 c = m.atoms[i].position;
         const Vec3 a = m.atoms[n[0]].position - c, b = m.atoms[n[1]].position - c,
@@ -158,15 +210,15 @@ void appendStereoSignature(std::string& k, const Molecule& m) {
     for (const Bond& bond : m.bonds) {
         if (bond.order != BondOrder::Double)
             continue;
-        int x = -1, y = -1; // one neighbour on each side, the first in atom order
-        for (int v : nb[bond.a])
-            if (v != bond.b) {
-                x = v;
+        int x = -1, y = -1; // one neighbour on each side, the first in bond order
+        for (int j = 0; j < nb.degree(bond.a); ++j)
+            if (nb.of(bond.a)[j] != bond.b) {
+                x = nb.of(bond.a)[j];
                 break;
             }
-        for (int v : nb[bond.b])
-            if (v != bond.a) {
-                y = v;
+        for (int j = 0; j < nb.degree(bond.b); ++j)
+            if (nb.of(bond.b)[j] != bond.a) {
+                y = nb.of(bond.b)[j];
                 break;
             }
         if (x < 0 || y < 0)
@@ -179,18 +231,29 @@ void appendStereoSignature(std::string& k, const Molecule& m) {
     }
 }
 
+void appendInt(std::string& k, int v) {
+    char bytes[sizeof v];
+    std::memcpy(bytes, &v, sizeof v);
+    k.append(bytes, sizeof v);
+}
+
 } // namespace
 
+// Elements and charges (no byte is '|'), then the bond count and each bond as binary atom
+// indices and order (fixed width, so no two graphs write the same bytes), then the stereo
+// signature.
 std::string DescriptorCache::key(const Molecule& m) {
     std::string k;
-    k.reserve(m.atoms.size() * 4 + m.bonds.size() * 7);
+    k.reserve(m.atoms.size() * 3 + m.bonds.size() * 9 + 16);
     for (const Atom& a : m.atoms) {
         k += static_cast<char>(a.element);
         k += static_cast<char>(a.formalCharge + 64);
     }
     k += '|';
+    appendInt(k, static_cast<int>(m.bonds.size()));
     for (const Bond& b : m.bonds) {
-        k += std::to_string(b.a) + '-' + std::to_string(b.b);
+        appendInt(k, b.a);
+        appendInt(k, b.b);
         k += static_cast<char>('0' + static_cast<int>(b.order));
     }
     appendStereoSignature(k, m);
@@ -205,7 +268,7 @@ PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string*
                   [](const auto& p) { return p.first.rfind(kExportTagPrefix, 0) == 0; });
     PoseRecord r;
     r.name = m.name;
-    r.sourceFile = m.sourceFile;
+    r.sourceFile = std::move(m.sourceFile); // m is ours; only its atoms, bonds and tags are read below
     r.sourceRecord = m.sourceRecord;
     size_t droppedExportTags = 0;
     if (recordText.empty() ||
@@ -213,25 +276,32 @@ PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string*
         droppedExportTags != tagCount - m.properties.size()) // the text and the reader disagree
         splitRecord(m, r.molblock, r.sdTags);
     std::optional<double> affinity;
+    r.scores.reserve(m.properties.size());
     for (const auto& [key, value] : m.properties) {
-        auto column = columnForTag(key, value);
-        if (!column)
+        double v = 0;
+        if (!parseNumber(value, v)) // text tags stay in the tag block only
             continue;
-        r.scores.emplace_back(*column, typedValue(*column, value));
-        if (column->name == "dock_score" || (column->name == "min_affinity" && !affinity))
-            parseNumber(value, affinity.emplace());
+        const ColumnInfo& column = columnOfNumericTag(key);
+        r.scores.emplace_back(column, typedValue(column, v));
+        if (column.name == "dock_score" || (column.name == "min_affinity" && !affinity))
+            affinity = v;
     }
     r.heavyAtoms = m.heavyAtomCount();
     try {
-        MoleculeDescriptors d;
+        std::shared_ptr<const MoleculeDescriptors> known;
+        MoleculeDescriptors computed;
         const std::string key = cache ? DescriptorCache::key(m) : std::string();
-        if (auto known = cache ? cache->find(key) : std::nullopt) {
-            d = *known; // the key holds the stereo signature: the same SMILES too
-        } else {
-            d = computeDescriptors(m);
+        if (cache)
+            known = cache->find(key); // the key holds the stereo signature: the same SMILES too
+        if (!known) {
+            computed = computeDescriptors(m);
             if (cache)
-                cache->add(key, d);
+                cache->add(key, computed);
+            // The first pose of a molecule carries its screening fingerprint (the store keeps one
+            // per SMILES); made from the SMILES as the filter will re-read it.
+            r.screen = screenFingerprint(computed.smiles);
         }
+        const MoleculeDescriptors& d = known ? *known : computed;
         r.smiles = d.smiles;
         r.mw = d.mw;
         r.clogp = d.clogp;

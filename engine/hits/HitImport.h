@@ -9,6 +9,7 @@
 #include "core/Molecule.h"
 
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -38,13 +39,13 @@ struct ImportStats {
 // Thread-safe; bounded.
 class DescriptorCache {
 public:
-    std::optional<MoleculeDescriptors> find(const std::string& key) const;
+    std::shared_ptr<const MoleculeDescriptors> find(const std::string& key) const; // or null
     void add(const std::string& key, const MoleculeDescriptors& d);
     static std::string key(const Molecule& m);
 
 private:
     mutable std::mutex mutex_;
-    std::unordered_map<std::string, MoleculeDescriptors> map_;
+    std::unordered_map<std::string, std::shared_ptr<const MoleculeDescriptors>> map_;
 };
 
 // One pose as the store keeps it: molblock and tag text as the record's text has them when it

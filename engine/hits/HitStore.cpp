@@ -3,6 +3,7 @@
 // prepared statements for the import path.
 #include "HitStore.h"
 
+#include "ScreenIndex.h"
 #include "SubstructureFunction.h"
 
 #include <cstring>
@@ -87,7 +88,7 @@ HitStore::HitStore(const std::string& path, Mode mode) : path_(path) {
             // every row, and re-reading evicted pages showed in the import's profile.
             exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-65536;");
         loadColumns();
-        registerSubstructureFunction(db_, path_);
+        substructure_ = registerSubstructureFunction(db_, path_);
     } catch (...) {
         sqlite3_close(db_);
         db_ = nullptr;
@@ -99,6 +100,7 @@ HitStore::~HitStore() {
     insertPose_ = Statement();
     insertInteraction_ = Statement();
     insertBlocks_ = Statement();
+    insertScreen_ = Statement();
     sqlite3_close(db_);
 }
 
@@ -112,7 +114,9 @@ void HitStore::exec(const std::string& sql) const {
 }
 
 void HitStore::createSchema() {
-    std::string sql = "BEGIN;"
+    // 16 KiB pages: a pose's ~4 KB molblock fits a page with others instead of spilling to an
+    // overflow page of its own (4 KiB pages); fewer, fuller pages to write and read.
+    std::string sql = "PRAGMA page_size=16384;BEGIN;"
                       "CREATE TABLE pw_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
                       "CREATE TABLE pw_columns(name TEXT PRIMARY KEY, type TEXT NOT NULL, "
                       "origin TEXT NOT NULL, sd_tag TEXT, position INTEGER NOT NULL);"
@@ -128,6 +132,7 @@ void HitStore::createSchema() {
            "residue TEXT NOT NULL, ligand_atom INTEGER, receptor_atom TEXT, distance REAL);"
            "CREATE INDEX interactions_by_residue ON interactions(residue, kind, pose_id);"
            "CREATE INDEX interactions_by_pose ON interactions(pose_id);";
+    sql += createScreenTableSql() + ";";
     sql += "INSERT INTO pw_meta VALUES('application', '" + std::string(kApplication) + "');";
     sql += "INSERT INTO pw_meta VALUES('schema_version', '" + std::to_string(kSchemaVersion) +
            "');COMMIT;";
@@ -217,6 +222,8 @@ HitStore::Transaction::Transaction(HitStore& store) : store_(store) {
 HitStore::Transaction::~Transaction() {
     if (!done_) {
         sqlite3_exec(store_.db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        substructureStoreChanged(store_.substructure_);
+        store_.insertScreen_ = Statement(); // its table may have gone with the rollback
         try {
             store_.loadColumns(); // columns added in the transaction are gone again
         } catch (const StoreError&) {
@@ -228,6 +235,7 @@ HitStore::Transaction::~Transaction() {
 void HitStore::Transaction::commit() {
     store_.exec("COMMIT");
     done_ = true;
+    substructureStoreChanged(store_.substructure_);
 }
 
 const ColumnInfo& HitStore::ensureColumn(const ColumnInfo& wanted) {
@@ -257,7 +265,7 @@ const ColumnInfo& HitStore::ensureColumn(const ColumnInfo& wanted) {
 }
 
 void HitStore::prepareInsert() {
-    insertColumns_.clear();
+    slotByTag_.clear();
     std::string names, params;
     if (schemaVersion_ < 2) { // version 1 keeps them in poses
         names = "molblock, sd_tags";
@@ -268,10 +276,11 @@ void HitStore::prepareInsert() {
         names += names.empty() ? "" : ", ";
         names += quoteIdentifier(c);
     }
+    int slot = 0;
     for (const ColumnInfo& c : columns_) {
         if (c.origin != ColumnOrigin::Tag)
             continue;
-        insertColumns_.push_back(c.name);
+        slotByTag_.emplace(c.sdTag, slot++);
         names += ", " + quoteIdentifier(c.name);
         params += ", ?";
     }
@@ -280,16 +289,29 @@ void HitStore::prepareInsert() {
         insertInteraction_ = prepare("INSERT INTO interactions VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!insertBlocks_.valid() && schemaVersion_ >= 2)
         insertBlocks_ = prepare("INSERT INTO pose_blocks VALUES(?, ?, ?)");
+    if (!insertScreen_.valid()) {
+        // Stores written before the screen get its table with their next import (inside that
+        // import's transaction); their older molecules are matched from SMILES until then.
+        exec(createScreenTableSql());
+        insertScreen_ = prepare(std::string("INSERT OR IGNORE INTO ") + kScreenTable +
+                                " VALUES(?, ?)");
+    }
 }
 
 long long HitStore::insertPose(const PoseRecord& pose) {
     if (readOnly_)
         throw StoreError(path_ + ": opened read-only");
-    std::vector<std::pair<std::string, const SqlValue*>> tagValues;
-    tagValues.reserve(pose.scores.size());
-    for (const auto& [wanted, value] : pose.scores)
-        tagValues.emplace_back(ensureColumn(wanted).name, &value);
+    // Each score goes to its Tag column's slot in the statement, found by SD tag name; a tag
+    // without a slot gets its column (added if new) and the statement is prepared again.
     if (!insertPose_.valid())
+        slotByTag_.clear();
+    bool unslotted = false;
+    for (const auto& [wanted, value] : pose.scores)
+        if (!slotByTag_.contains(wanted.sdTag)) {
+            ensureColumn(wanted);
+            unslotted = true;
+        }
+    if (unslotted || !insertPose_.valid())
         prepareInsert();
     Statement& s = insertPose_;
     int i = 1;
@@ -336,15 +358,16 @@ long long HitStore::insertPose(const PoseRecord& pose) {
     ++i;
     // Tag columns: NULL unless this pose has the tag.
     const int firstTag = i;
-    for (const auto& [name, value] : tagValues) {
-        for (size_t k = 0; k < insertColumns_.size(); ++k)
-            if (insertColumns_[k] == name) {
-                s.bind(firstTag + static_cast<int>(k), *value);
-                break;
-            }
-    }
+    for (const auto& [wanted, value] : pose.scores)
+        s.bind(firstTag + slotByTag_.find(wanted.sdTag)->second, value);
     s.run();
     const long long id = sqlite3_last_insert_rowid(db_);
+    if (pose.screen && pose.smiles) {
+        const auto blob = encodeScreen(*pose.screen);
+        insertScreen_.bindStatic(1, *pose.smiles);
+        insertScreen_.bindBlobStatic(2, blob.data(), kScreenBytes);
+        insertScreen_.run();
+    }
     if (schemaVersion_ >= 2) {
         insertBlocks_.bind(1, id);
         insertBlocks_.bindStatic(2, pose.molblock);
@@ -381,7 +404,7 @@ void HitStore::assignRanks(const std::string& columnName, bool ascending) {
     // instead of a B-tree update per row). It serves the default order (rank, id) and makes
     // count(*), which a table asks first, read this small index instead of the wide rows.
     exec("DROP INDEX IF EXISTS poses_by_rank;"
-         "UPDATE poses SET rank = NULL;"
+         "UPDATE poses SET rank = NULL WHERE rank IS NOT NULL;" // a fresh import: no row rewritten
          "UPDATE poses SET rank = r.k FROM (SELECT id, row_number() OVER (ORDER BY " +
          q + (ascending ? " ASC" : " DESC") + ", id) AS k FROM poses WHERE " + q +
          " IS NOT NULL) AS r WHERE poses.id = r.id;"

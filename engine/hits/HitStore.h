@@ -4,10 +4,12 @@
 
 #include "HitColumns.h"
 #include "Sqlite.h"
+#include "chem/SubstructureQuery.h"
 
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -44,6 +46,9 @@ struct PoseRecord {
     std::optional<double> mw, clogp, tpsa, qed, ligandEfficiency;
     std::optional<int> hbd, hba, rotatableBonds, heavyAtoms;
     std::optional<std::vector<Interaction>> interactions; // absent: no receptor was given
+    // The molecule's substructure-screening fingerprint (of `smiles` as RDKit re-reads it), given
+    // for the first pose of each molecule; the store keeps one per distinct SMILES (pw_screen).
+    std::optional<ScreenFingerprint> screen;
 };
 
 class HitStore {
@@ -111,8 +116,10 @@ private:
     bool readOnly_ = false;
     std::vector<ColumnInfo> columns_;
     int schemaVersion_ = kSchemaVersion;
-    Statement insertPose_, insertInteraction_, insertBlocks_;
-    std::vector<std::string> insertColumns_; // Tag columns in insertPose_'s order
+    Statement insertPose_, insertInteraction_, insertBlocks_, insertScreen_;
+    struct SubstructureState* substructure_ = nullptr; // owned by the connection
+    // Tag columns' slots in insertPose_ (0 = the first Tag column), by SD tag.
+    std::unordered_map<std::string, int> slotByTag_;
 };
 
 } // namespace pw::hits

@@ -63,6 +63,10 @@ void Statement::bindStatic(int i, std::string_view text) {
     sqlite3_bind_text(stmt_, i, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
 }
 
+void Statement::bindBlobStatic(int i, const void* data, int bytes) {
+    sqlite3_bind_blob(stmt_, i, data, bytes, SQLITE_STATIC);
+}
+
 bool Statement::step() {
     const int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW)

@@ -41,6 +41,8 @@ public:
     // Binds text without SQLite's copy: it must stay alive and unchanged until reset() (run()
     // resets). For the import's large texts (a ~4 KB molblock per pose).
     void bindStatic(int i, std::string_view text);
+    // A BLOB, also without SQLite's copy (the same lifetime rule as bindStatic).
+    void bindBlobStatic(int i, const void* data, int bytes);
     // One step: true while a row is ready, false when done; throws on error.
     bool step();
     // Runs to completion (for statements that return no rows).

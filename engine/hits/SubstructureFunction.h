@@ -1,7 +1,9 @@
 // SubstructureFunction: the SQL function behind the filters smarts('...') and substructure('...'):
 // pw_substructure(syntax, pattern, smiles) is 1 when the stored SMILES contains the pattern, 0 when
-// not, NULL when the SMILES is NULL or unreadable. Patterns are compiled once per connection and
-// each distinct SMILES is matched once per pattern (a screen repeats its molecules over poses).
+// not, NULL when the SMILES is NULL or unreadable. Patterns are compiled once per connection.
+// Molecules in the store's screen table (ScreenIndex) are screened by fingerprint and matched once
+// per pattern; others (stores written before the table) are matched from their SMILES, once per
+// distinct SMILES and pattern.
 #pragma once
 
 #include <sqlite3.h>
@@ -12,8 +14,15 @@ namespace pw::hits {
 
 inline constexpr const char* kSubstructureSqlFunction = "pw_substructure";
 
-// Registers the function on the connection; its cache lives until the connection closes.
+// The function's per-connection state (patterns, the loaded screen); owned by the connection.
+struct SubstructureState;
+
+// Registers the function on the connection; its state lives until the connection closes.
 // Throws StoreError naming the store when SQLite refuses.
-void registerSubstructureFunction(sqlite3* db, const std::string& storePath);
+SubstructureState* registerSubstructureFunction(sqlite3* db, const std::string& storePath);
+
+// The store's molecules changed (a write transaction ended): the screen is read again on the
+// next use, and answers tied to it are dropped.
+void substructureStoreChanged(SubstructureState* state);
 
 } // namespace pw::hits

@@ -3,7 +3,7 @@
 find_path(RDKit_INCLUDE_DIR GraphMol/ROMol.h PATH_SUFFIXES rdkit HINTS /usr/include /usr/local/include)
 set(_rdkit_libs
   SmilesParse FileParsers DistGeomHelpers ForceFieldHelpers ForceField PartialCharges
-  MolChemicalFeatures ChemicalFeatures Depictor Descriptors ChemTransforms SubstructMatch MolTransforms DistGeometry
+  MolChemicalFeatures ChemicalFeatures Depictor Descriptors ChemTransforms Fingerprints Subgraphs SubstructMatch MolTransforms DistGeometry
   Alignment Optimizer EigenSolvers GraphMol RDGeometryLib DataStructs RingDecomposerLib RDGeneral)
 set(RDKit_LIBRARIES)
 set(_rdkit_missing)

@@ -3,12 +3,17 @@
 #include "hits/HitExport.h"
 #include "hits/HitFilter.h"
 #include "hits/HitStore.h"
+#include "hits/ScreenIndex.h"
+#include "chem/LingoSmiles.h"
+#include "chem/SubstructureQuery.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <memory>
 #include <random>
 
@@ -199,6 +204,39 @@ std::vector<long long> selectedIds(const HitStore& s, const Selection& sel) {
     return ids;
 }
 
+// Random SMARTS: a chain of 1-4 atoms (some with a branch), primitives the pattern fingerprint
+// describes and ones it cannot (ring sizes, recursion, negation, lists, degree, charge).
+std::string randomSmarts(std::mt19937& rng) {
+    static const char* const atoms[] = {
+        "c", "C", "n", "N", "o", "O", "s", "S", "Cl", "F", "Br", "[#7]", "[#8]", "[OH]", "[NH2]",
+        "[nH]", "[N+]", "[O-]", "[R]", "[R2]", "[r5]", "[r6]", "[x3]", "[D3]", "[!#6]", "[#7,#8]",
+        "[$(C=O)]", "[CH3]", "[a]", "[A]", "*", "[c;R1]", "[C;!R]", "[v4]", "[h1]", "[X4]"};
+    static const char* const bonds[] = {"", "", "-", "=", ":", "~", "@", "!@", "#"};
+    std::uniform_int_distribution<int> atom(0, std::size(atoms) - 1), bond(0, std::size(bonds) - 1),
+        len(1, 4), coin(0, 3);
+    std::string s = atoms[atom(rng)];
+    const int n = len(rng);
+    for (int k = 1; k < n; ++k) {
+        if (coin(rng) == 0) // a branch
+            s += std::string("(") + bonds[bond(rng)] + atoms[atom(rng)] + ")";
+        s += std::string(bonds[bond(rng)]) + atoms[atom(rng)];
+    }
+    return s;
+}
+
+std::vector<std::string> readSmilesColumn(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(path));
+    std::vector<std::string> out;
+    while (!f.atEnd()) {
+        const QByteArray line = f.readLine().trimmed();
+        if (!line.isEmpty())
+            out.push_back(line.split('\t').front().split(' ').front().toStdString());
+    }
+    return out;
+}
+
 } // namespace
 
 class TestHitFilter : public QObject {
@@ -247,6 +285,13 @@ private slots:
                 const int x = int(u(rng) * 5) - 1, y = int(u(rng) * 5) - 1; // -1: none
                 r.groups = (x >= 0 ? 1 << x : 0) | (y >= 0 ? 1 << y : 0);
                 p.smiles = buildSmiles(r.core, x, y);
+                // Half the molecules as an import stores them (canonical SMILES and screening
+                // fingerprint), half as a store written before the screen: both paths filter.
+                if (i % 2 == 0) {
+                    p.smiles = canonicalSmiles(*p.smiles);
+                    p.screen = screenFingerprint(*p.smiles);
+                    QVERIFY(p.screen);
+                }
             } else if (m < 0.95) {
                 p.smiles = u(rng) < 0.5 ? "c1ccccc" : "c1cccc1"; // unclosed ring, not aromatic
             }
@@ -394,6 +439,153 @@ private slots:
             std::sort(got.begin(), got.end());
             QVERIFY2(got == no, pc.text);
         }
+    }
+
+    // Many distinct real molecules (NCI compounds and pairs of them as two-fragment molecules,
+    // ~2,300, so that a query crosses PatternAnswers::kBulkAfter and answers the rest on all
+    // cores), filtered by fixed and random patterns through the screen: the same rows as RDKit's
+    // match of every stored SMILES (the pre-screen path, the oracle). Rows without a screen
+    // entry (old imports), with no SMILES and with unreadable SMILES are mixed in.
+    void screenedSubstructureMatchesBruteForce() {
+        const auto nci = readSmilesColumn(QString(POSEWRIGHT_TEST_DATA) + "/smiles/nci_first_300.smi");
+        std::vector<std::string> molecules;
+        for (const std::string& s : nci) {
+            try {
+                molecules.push_back(canonicalSmiles(s));
+            } catch (const std::exception&) {
+            }
+        }
+        QVERIFY(molecules.size() > 250);
+        std::mt19937 rng(15);
+        std::uniform_int_distribution<size_t> pick(0, molecules.size() - 1);
+        const size_t singles = molecules.size();
+        for (int k = 0; k < 2000; ++k)
+            molecules.push_back(canonicalSmiles(molecules[pick(rng)] + "." + molecules[pick(rng)]));
+        std::sort(molecules.begin(), molecules.end());
+        molecules.erase(std::unique(molecules.begin(), molecules.end()), molecules.end());
+        QVERIFY(molecules.size() > PatternAnswers::kBulkAfter + singles / 2);
+
+        HitStore store(dir_.filePath("screen.db").toStdString(), HitStore::Mode::Create);
+        std::vector<std::pair<long long, std::optional<std::string>>> rows; // id, smiles
+        size_t screened = 0;
+        {
+            HitStore::Transaction tx(store);
+            auto add = [&](std::optional<std::string> smiles, bool withScreen) {
+                PoseRecord p;
+                p.name = "m" + std::to_string(rows.size());
+                p.smiles = smiles;
+                if (smiles && withScreen)
+                    p.screen = screenFingerprint(*smiles);
+                rows.emplace_back(store.insertPose(p), smiles);
+            };
+            for (size_t i = 0; i < molecules.size(); ++i) {
+                const bool withScreen = i % 20 != 7; // one in twenty as an old import left it
+                add(molecules[i], withScreen);
+                screened += withScreen;
+                if (i % 10 == 3)
+                    add(molecules[i], true); // another pose of the molecule
+            }
+            for (int k = 0; k < 30; ++k)
+                add(std::nullopt, false);
+            for (const char* bad : {"c1ccccc", "c1cccc1", "C1CC", "not a smiles"})
+                add(std::string(bad), true);
+            tx.commit();
+        }
+        Statement count = store.prepare("SELECT count(*) FROM pw_screen");
+        QVERIFY(count.step());
+        // Every canonical, readable molecule given a fingerprint has one row; the bad ones none.
+        QVERIFY2(count.integer(0) >= static_cast<long long>(screened * 99 / 100) &&
+                     count.integer(0) <= static_cast<long long>(screened + molecules.size() / 10),
+                 qPrintable(QString::number(count.integer(0))));
+
+        std::vector<std::pair<std::string, SubstructureQuery::Syntax>> patterns;
+        for (const char* p : {"c1ccccc1", "[N+](=O)[O-]", "C(=O)[OH]", "[r5]", "[R2]", "Cl",
+                              "[$(C=O)N]", "[#7,#8]~[#6]", "[!#6;!#1]", "*", "[2H]", "[H]",
+                              "c1ccc2ccccc2c1", "[C@H](O)C", "S(=O)(=O)N", "[nH]", "C=CC=O"})
+            patterns.emplace_back(p, SubstructureQuery::Syntax::Smarts);
+        for (const char* p : {"c1ccncc1", "CC(=O)O", "OC1=CC=CC=C1", "C1CCCCC1"})
+            patterns.emplace_back(p, SubstructureQuery::Syntax::Smiles);
+        patterns.emplace_back(molecules[pick(rng) % singles], SubstructureQuery::Syntax::Smiles);
+        for (int k = 0; k < 20; ++k)
+            patterns.emplace_back(randomSmarts(rng), SubstructureQuery::Syntax::Smarts);
+
+        int discriminating = 0;
+        for (const auto& [pattern, syntax] : patterns) {
+            const bool smarts = syntax == SubstructureQuery::Syntax::Smarts;
+            const std::string where =
+                std::string(smarts ? "smarts('" : "substructure('") + pattern + "')";
+            const SubstructureQuery oracle(pattern, syntax);
+            std::vector<long long> yes, no;
+            std::map<std::string, std::optional<bool>> memo;
+            for (const auto& [id, smiles] : rows) {
+                if (!smiles)
+                    continue;
+                auto it = memo.find(*smiles);
+                if (it == memo.end())
+                    it = memo.emplace(*smiles, oracle.matchesSmiles(*smiles)).first;
+                if (it->second)
+                    (*it->second ? yes : no).push_back(id);
+            }
+            auto got = selectedIds(store, {where, "", -1});
+            std::sort(got.begin(), got.end());
+            QVERIFY2(got == yes, where.c_str());
+            got = selectedIds(store, {"not " + where, "", -1});
+            std::sort(got.begin(), got.end());
+            QVERIFY2(got == no, where.c_str());
+            discriminating += !yes.empty() && !no.empty();
+        }
+        QVERIFY(discriminating > 20);
+    }
+
+    // The screen itself: a selective pattern leaves RDKit a fraction of the molecules, one by one
+    // and all at once give the same answers, and an empty pattern fingerprint screens nothing out.
+    void patternAnswersScreenAndAgree() {
+        HitStore store(dir_.filePath("screen.db").toStdString(), HitStore::Mode::ReadOnly);
+        ScreenIndex index;
+        index.load(store.handle(), store.path());
+        QVERIFY(index.size() > PatternAnswers::kBulkAfter);
+        const SubstructureQuery nitro("[N+](=O)[O-]", SubstructureQuery::Syntax::Smarts);
+        PatternAnswers lazy(nitro), bulk(nitro);
+        bulk.answerAll(index, 2);
+        int matches = 0;
+        for (uint32_t i = 0; i < 500; ++i) { // under kBulkAfter: one at a time
+            const signed char a = lazy.answer(index, i);
+            QCOMPARE(a, bulk.answer(index, i));
+            QCOMPARE(a, static_cast<signed char>(*nitro.matchesSmiles(index.smiles(i))));
+            matches += a == 1;
+        }
+        QVERIFY(matches > 10);
+        QCOMPARE(lazy.counts().screenedOut + lazy.counts().matched, size_t(500));
+        QVERIFY(bulk.counts().screenedOut > index.size() / 2);
+        QCOMPARE(bulk.counts().screenedOut + bulk.counts().matched, index.size());
+        const SubstructureQuery ringSize("[r5]", SubstructureQuery::Syntax::Smarts);
+        PatternAnswers all(ringSize); // the fingerprint cannot say ring sizes: nothing screened
+        all.answerAll(index, 2);
+        QCOMPARE(all.counts().screenedOut, size_t(0));
+        // The BLOB round trip.
+        const auto fp = index.fingerprint(3);
+        const auto blob = encodeScreen(fp);
+        QCOMPARE(*decodeScreen(blob.data(), kScreenBytes), fp);
+        QVERIFY(!decodeScreen(blob.data(), kScreenBytes - 1));
+    }
+
+    // A store written before the screen (no pw_screen table) filters the same, read-only too.
+    void storeWithoutScreenFiltersTheSame() {
+        const QString copy = dir_.filePath("noscreen.db");
+        QVERIFY(QFile::copy(dir_.filePath("screen.db"), copy));
+        const std::string where = "smarts('c1ccccc1[N+](=O)[O-]') or substructure('c1ccncc1')";
+        std::vector<long long> expected;
+        {
+            HitStore with(dir_.filePath("screen.db").toStdString(), HitStore::Mode::ReadOnly);
+            expected = selectedIds(with, {where, "", -1});
+        }
+        QVERIFY(expected.size() > 20);
+        {
+            HitStore old(copy.toStdString(), HitStore::Mode::ReadWrite);
+            old.exec("DROP TABLE pw_screen");
+        }
+        HitStore old(copy.toStdString(), HitStore::Mode::ReadOnly);
+        QCOMPARE(selectedIds(old, {where, "", -1}), expected);
     }
 
     void stringsAreBoundNotPasted() {

@@ -80,6 +80,33 @@ private slots:
                  2);
     }
 
+    // The substructure benchmark on a small store: every step reported, the screen's survivors
+    // between the matches and the molecules, nothing left behind without --keep.
+    void benchHitsSubstructure() {
+        QTemporaryDir dir;
+        CliRun r = runCli({"bench", "hits", "substructure", "--smiles",
+                           data("smiles/nci_first_300.smi"), "--dir", dir.path(), "--molecules",
+                           "500", "--patterns", "c1ccccc1 [N+](=O)[O-] [r5]", "--sample", "50"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QStringList whats;
+        for (const QByteArray& line : r.out.trimmed().split('\n')) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            QCOMPARE(o["bench"].toString(), QString("hits_substructure"));
+            QCOMPARE(o["molecules"].toInteger(), 500LL);
+            whats << o["what"].toString();
+            if (o["what"] == "filter") {
+                const qint64 matched = o["matched"].toInteger(),
+                             survivors = o["screen_survivors"].toInteger();
+                QVERIFY2(matched > 0 && matched <= survivors && survivors <= 500, line.constData());
+                if (o["pattern"] == "[N+](=O)[O-]")
+                    QVERIFY(survivors < 250); // the screen rules most molecules out
+                QVERIFY(o["unscreened_us_per_molecule"].toDouble() > 0);
+            }
+        }
+        QCOMPARE(whats, QStringList({"build", "load_screen", "filter", "filter", "filter"}));
+        QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
+    }
+
     void minimizeScoresEqualWhatTheEngineWrote() {
         QTemporaryDir dir;
         const QString sdf = dir.filePath("min.sdf"), db = dir.filePath("h.db");
@@ -290,6 +317,17 @@ private slots:
         QCOMPARE(all.exitCode, 0);
         const auto rows = jsonLines(all.out);
         QCOMPARE(rows.size(), qsizetype(47));
+        { // the import wrote one screening fingerprint per distinct SMILES
+            hits::HitStore store(db.toStdString(), hits::HitStore::Mode::ReadOnly);
+            hits::Statement n = store.prepare(
+                "SELECT (SELECT count(*) FROM pw_screen), (SELECT count(DISTINCT smiles) FROM "
+                "poses), (SELECT count(*) FROM pw_screen WHERE smiles NOT IN (SELECT smiles "
+                "FROM poses))");
+            QVERIFY(n.step());
+            QVERIFY(n.integer(1) > 30);
+            QCOMPARE(n.integer(0), n.integer(1));
+            QCOMPARE(n.integer(2), 0LL);
+        }
         const std::pair<const char*, SubstructureQuery::Syntax> cases[] = {
             {"[NX3;H2]c", SubstructureQuery::Syntax::Smarts},
             {"c1ccccc1", SubstructureQuery::Syntax::Smiles},

@@ -1,0 +1,164 @@
+// ScreenIndex: loading pw_screen, the bounded cache of parsed molecules, and the screen-then-match
+// answer of one pattern per molecule.
+#include "ScreenIndex.h"
+
+#include "core/ParallelFor.h"
+
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+namespace pw::hits {
+
+std::string createScreenTableSql() {
+    return std::string("CREATE TABLE IF NOT EXISTS ") + kScreenTable +
+           "(smiles TEXT PRIMARY KEY, fp BLOB NOT NULL) WITHOUT ROWID";
+}
+
+std::array<unsigned char, kScreenBytes> encodeScreen(const ScreenFingerprint& fp) {
+    std::array<unsigned char, kScreenBytes> out{};
+    for (int w = 0; w < kScreenWords; ++w)
+        for (int b = 0; b < 8; ++b)
+            out[w * 8 + b] = static_cast<unsigned char>(fp[w] >> (8 * b));
+    return out;
+}
+
+std::optional<ScreenFingerprint> decodeScreen(const void* data, int bytes) {
+    if (!data || bytes != kScreenBytes)
+        return std::nullopt;
+    const auto* p = static_cast<const unsigned char*>(data);
+    ScreenFingerprint fp{};
+    for (int w = 0; w < kScreenWords; ++w)
+        for (int b = 0; b < 8; ++b)
+            fp[w] |= std::uint64_t{p[w * 8 + b]} << (8 * b);
+    return fp;
+}
+
+void ScreenIndex::clear() {
+    loaded_ = false;
+    smiles_.clear();
+    fps_.clear();
+    byKey_.clear();
+    parsed_.clear();
+    parsedCount_ = 0;
+}
+
+void ScreenIndex::load(sqlite3* db, const std::string& storePath) {
+    clear();
+    sqlite3_stmt* s = nullptr;
+    const std::string sql = std::string("SELECT smiles, fp FROM ") + kScreenTable;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
+        const std::string why = sqlite3_errmsg(db);
+        sqlite3_finalize(s);
+        if (why.find("no such table") == std::string::npos)
+            throw std::runtime_error(storePath + ": cannot read " + kScreenTable + ": " + why);
+        loaded_ = true; // a store written before the screen: nothing to screen with
+        return;
+    }
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
+        const int textBytes = sqlite3_column_bytes(s, 0);
+        const void* blob = sqlite3_column_blob(s, 1);
+        const auto fp = decodeScreen(blob, sqlite3_column_bytes(s, 1));
+        if (!text || !fp) // not ours: leave that molecule to the SMILES path
+            continue;
+        std::string smiles(text, static_cast<size_t>(textBytes));
+        const auto index = static_cast<uint32_t>(smiles_.size());
+        if (!byKey_.emplace(smiles, index).second)
+            continue;
+        smiles_.push_back(std::move(smiles));
+        fps_.push_back(*fp);
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE)
+        throw std::runtime_error(storePath + ": cannot read " + kScreenTable + ": " +
+                                 sqlite3_errmsg(db));
+    parsed_.resize(smiles_.size());
+    loaded_ = true;
+}
+
+std::optional<uint32_t> ScreenIndex::find(std::string_view smiles) const {
+    auto it = byKey_.find(smiles);
+    if (it == byKey_.end())
+        return std::nullopt;
+    return it->second;
+}
+
+std::shared_ptr<const ParsedMolecule> ScreenIndex::parsed(uint32_t i) {
+    if (parsed_[i])
+        return parsed_[i];
+    auto mol = ParsedMolecule::fromCleanSmiles(smiles_[i]);
+    if (mol && parsedCount_.fetch_add(1) < kParsedCapacity)
+        parsed_[i] = mol;
+    return mol;
+}
+
+signed char PatternAnswers::compute(const SubstructureQuery& query, ScreenIndex& index,
+                                    uint32_t i, ScreenCounts& counts) const {
+    if (!passesScreen(query.screen(), index.fingerprint(i))) {
+        ++counts.screenedOut;
+        return 0;
+    }
+    ++counts.matched;
+    try {
+        if (auto mol = index.parsed(i))
+            return query.matches(*mol) ? 1 : 0;
+    } catch (const std::exception&) { // RDKit's own errors: the full path below decides
+    }
+    // RDKit wrote and re-read this SMILES when the fingerprint was made; if the quick parse
+    // still refuses it, the full one decides (and says unknown if it cannot).
+    try {
+        const auto m = query.matchesSmiles(index.smiles(i));
+        return m ? static_cast<signed char>(*m) : -1;
+    } catch (const std::exception&) {
+        return -1;
+    }
+}
+
+signed char PatternAnswers::answer(ScreenIndex& index, uint32_t i) {
+    if (known_.size() != index.size())
+        known_.assign(index.size(), -2);
+    if (known_[i] != -2)
+        return known_[i];
+    if (!allDone_ && ++oneByOne_ > kBulkAfter) {
+        answerAll(index);
+        return known_[i];
+    }
+    known_[i] = compute(query_, index, i, counts_);
+    return known_[i];
+}
+
+void PatternAnswers::answerAll(ScreenIndex& index, int threads) {
+    if (known_.size() != index.size())
+        known_.assign(index.size(), -2);
+    if (threads <= 0)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const long n = static_cast<long>(index.size());
+    threads = static_cast<int>(std::min<long>(threads, std::max(1L, n / 64)));
+    std::mutex countsMutex;
+    std::exception_ptr failure; // memory, say: rethrown here, never left in a worker thread
+    // Each worker takes every threads-th molecule with its own copy of the RDKit query.
+    parallelFor(threads, threads, [&](long worker) {
+        try {
+            const SubstructureQuery query = query_.clone();
+            ScreenCounts mine;
+            for (long i = worker; i < n; i += threads)
+                if (known_[i] == -2)
+                    known_[i] = compute(query, index, static_cast<uint32_t>(i), mine);
+            std::lock_guard lock(countsMutex);
+            counts_.screenedOut += mine.screenedOut;
+            counts_.matched += mine.matched;
+        } catch (...) {
+            std::lock_guard lock(countsMutex);
+            if (!failure)
+                failure = std::current_exception();
+        }
+    });
+    if (failure)
+        std::rethrow_exception(failure);
+    allDone_ = true;
+}
+
+} // namespace pw::hits

@@ -1,0 +1,94 @@
+// ScreenIndex: the store's distinct molecules (canonical SMILES) with their substructure-screening
+// fingerprints, from table pw_screen, loaded once per connection; and PatternAnswers, one
+// pattern's answers over them: the fingerprint rules most molecules out with a bit test, RDKit
+// matches the rest (parsed once per store session, bounded), in parallel once a query has shown
+// it touches many molecules.
+#pragma once
+
+#include "chem/SubstructureQuery.h"
+
+#include <sqlite3.h>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace pw::hits {
+
+// One row per distinct SMILES that RDKit reads cleanly: (smiles TEXT PRIMARY KEY, fp BLOB).
+inline constexpr const char* kScreenTable = "pw_screen";
+std::string createScreenTableSql(); // CREATE TABLE IF NOT EXISTS ...
+
+// The BLOB: kScreenWords words, each little-endian.
+inline constexpr int kScreenBytes = kScreenWords * 8;
+std::array<unsigned char, kScreenBytes> encodeScreen(const ScreenFingerprint& fp);
+std::optional<ScreenFingerprint> decodeScreen(const void* data, int bytes);
+
+class ScreenIndex {
+public:
+    // Molecules kept parsed per session: ~9.5 KB each (RDKit's graph), ~300 MB at this bound.
+    static constexpr size_t kParsedCapacity = 32768;
+
+    // Reads pw_screen (an absent table, as in stores written before it, gives an empty index:
+    // every molecule is then matched from its SMILES). Throws std::runtime_error on a bad row.
+    void load(sqlite3* db, const std::string& storePath);
+    bool loaded() const { return loaded_; }
+    void clear();
+
+    size_t size() const { return smiles_.size(); }
+    std::optional<uint32_t> find(std::string_view smiles) const;
+    const std::string& smiles(uint32_t i) const { return smiles_[i]; }
+    const ScreenFingerprint& fingerprint(uint32_t i) const { return fps_[i]; }
+    // Molecule i parsed (kept while under the capacity); nullptr when it does not parse.
+    // Safe from several threads for distinct i.
+    std::shared_ptr<const ParsedMolecule> parsed(uint32_t i);
+
+private:
+    struct Hash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    bool loaded_ = false;
+    std::vector<std::string> smiles_;
+    std::vector<ScreenFingerprint> fps_;
+    std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> byKey_;
+    std::vector<std::shared_ptr<const ParsedMolecule>> parsed_;
+    std::atomic<size_t> parsedCount_{0};
+};
+
+// What answering a pattern cost: molecules the screen ruled out and those RDKit matched.
+struct ScreenCounts {
+    size_t screenedOut = 0;
+    size_t matched = 0;
+};
+
+class PatternAnswers {
+public:
+    // After this many molecules answered one at a time, the rest of the index is answered at
+    // once on every core: a query that reaches that many will likely reach most.
+    static constexpr size_t kBulkAfter = 2000;
+
+    explicit PatternAnswers(const SubstructureQuery& query) : query_(query) {}
+    // 1 or 0 for molecule i of the index; -1 when RDKit cannot read it.
+    signed char answer(ScreenIndex& index, uint32_t i);
+    // Every molecule of the index at once (threads = 0: all cores).
+    void answerAll(ScreenIndex& index, int threads = 0);
+    const ScreenCounts& counts() const { return counts_; }
+
+private:
+    signed char compute(const SubstructureQuery& query, ScreenIndex& index, uint32_t i,
+                        ScreenCounts& counts) const;
+    const SubstructureQuery& query_;
+    std::vector<signed char> known_; // per molecule: -2 not yet, else the answer
+    size_t oneByOne_ = 0;
+    bool allDone_ = false;
+    ScreenCounts counts_;
+};
+
+} // namespace pw::hits
