@@ -9,12 +9,14 @@ namespace pw {
 
 std::shared_ptr<const ScoringTarget> buildScoringTarget(const Molecule& receptor, int generation,
                                                         const SearchBox& box, ScoringKind kind,
-                                                        int threads) {
+                                                        int threads, double receptorPH) {
     auto t = std::make_shared<ScoringTarget>();
     t->receptorGeneration = generation;
     t->box = box;
     t->kind = kind;
-    t->receptor = prepareReceptor(receptor);
+    ReceptorPreparationOptions preparation;
+    preparation.pH = receptorPH;
+    t->receptor = prepareReceptor(receptor, preparation);
     t->target = std::make_unique<DockingTarget>(t->receptor, box, kind, threads);
     // All ligand types up front: later ligands never trigger a rebuild, so the target stays
     // read-only (and safe to share between the GUI thread and a job) after this.

@@ -26,10 +26,11 @@ struct ScoringTarget {
 };
 
 // Prepares the receptor and builds the grid maps for all ligand types (0.3-1 s for a 22 Å box:
-// call it on a worker thread). Throws InputError when the receptor cannot be prepared.
+// call it on a worker thread). A receptor without polar hydrogens gets them at receptorPH.
+// Throws InputError when the receptor cannot be prepared.
 std::shared_ptr<const ScoringTarget> buildScoringTarget(const Molecule& receptor, int generation,
                                                         const SearchBox& box, ScoringKind kind,
-                                                        int threads);
+                                                        int threads, double receptorPH = 7.4);
 
 // The ligand as the scorer needs it (XS types, torsion tree); the same atoms in the same order as
 // the input, or nothing (preparation would add hydrogens or fails: minimize prepares it then).

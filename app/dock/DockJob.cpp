@@ -54,7 +54,8 @@ DockJobResult runDocking(const DockJobInput& in, DockMaps& maps, Progress& progr
     try {
         out.prepared = prepareLigand(in.ligand);
         const auto target = maps.targetFor(in.receptor, in.receptorGeneration, in.box,
-                                           in.settings.scoring, out.prepared, in.threads);
+                                           in.settings.scoring, out.prepared, in.threads,
+                                           in.receptorPH);
         if (watch) {
             watch->setLigand(out.prepared);
             watch->mapsReady = true;

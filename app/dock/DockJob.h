@@ -52,6 +52,7 @@ private:
 struct DockJobInput {
     Molecule receptor; // as loaded
     int receptorGeneration = 0;
+    double receptorPH = 7.4; // Document::receptorPH (a new value is a new receptorGeneration)
     SearchBox box;
     Molecule ligand; // the active ligand as the document has it (also the RMSD reference)
     DockSettings settings;

@@ -23,7 +23,8 @@ bool coversTypes(const dock::DockTarget& t, const Molecule& ligand) {
 
 std::shared_ptr<const dock::DockTarget>
 DockMaps::targetFor(const Molecule& receptor, int receptorGeneration, const SearchBox& box,
-                    dock::DockScoring scoring, const Molecule& ligand, int threads) {
+                    dock::DockScoring scoring, const Molecule& ligand, int threads,
+                    double receptorPH) {
     std::lock_guard building(buildMutex_);
     const Key key{receptorGeneration, box, scoring};
     std::shared_ptr<const dock::DockTarget> last;
@@ -38,8 +39,11 @@ DockMaps::targetFor(const Molecule& receptor, int receptorGeneration, const Sear
         if (key_ && key_->receptorGeneration == receptorGeneration)
             prepared = preparedReceptor_;
     }
-    if (!prepared)
-        prepared = prepareReceptor(receptor);
+    if (!prepared) {
+        ReceptorPreparationOptions preparation;
+        preparation.pH = receptorPH;
+        prepared = prepareReceptor(receptor, preparation);
+    }
     auto target = std::make_shared<dock::DockTarget>();
     if (scoring == dock::DockScoring::Ad4) {
         std::vector<std::string> types = dock::ad4TypesOf({ligand});

@@ -17,11 +17,14 @@ class DockMaps {
 public:
     // The target for docking `ligand` (prepared) into receptor (as loaded) over box: the last one
     // when it matches, else built now (seconds: call it on a worker). Throws InputError for a
-    // receptor the scoring cannot use (AD4: no charges). Safe to call from any thread.
+    // receptor the scoring cannot use (AD4: no charges). A receptor without polar hydrogens gets
+    // them at receptorPH (the caller gives each pH its own receptorGeneration). Safe to call
+    // from any thread.
     std::shared_ptr<const dock::DockTarget> targetFor(const Molecule& receptor,
                                                       int receptorGeneration, const SearchBox& box,
                                                       dock::DockScoring scoring,
-                                                      const Molecule& ligand, int threads);
+                                                      const Molecule& ligand, int threads,
+                                                      double receptorPH = 7.4);
     // A run with these inputs would reuse the maps (the status bar's "maps ready"). Never waits
     // for a build in progress.
     bool readyFor(int receptorGeneration, const SearchBox& box, dock::DockScoring scoring) const;

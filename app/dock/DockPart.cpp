@@ -160,6 +160,7 @@ void DockPart::dock() {
     DockJobInput in;
     in.receptor = document.receptor();
     in.receptorGeneration = document.receptorGeneration();
+    in.receptorPH = document.receptorPH();
     in.box = *document.box();
     in.ligand = document.ligands()[static_cast<size_t>(active)];
     in.settings = panel_->settings();
