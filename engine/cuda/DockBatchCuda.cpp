@@ -9,6 +9,7 @@
 #include "dock/SymmetryRmsd.h"
 
 #include "core/InputError.h"
+#include "core/PhaseTimings.h"
 #include "core/ParallelFor.h"
 
 #include <algorithm>
@@ -19,9 +20,10 @@ namespace pw::cuda {
 BatchStatus dockBatchOnGpu(CudaDocker& docker, const dock::DockTarget& target,
                            const std::vector<Molecule>& ligands, const dock::DockOptions& options,
                            std::vector<dock::LigandDockResult>& results, Progress* progress,
-                           const Molecule* reference, long firstLigand) {
+                           const Molecule* reference, long firstLigand, std::string_view group) {
     const int n = static_cast<int>(ligands.size());
     const int runs = std::max(options.runs, 1);
+    PhaseTimer checkTimer(options.timings, "check_and_maps", group);
     std::vector<char> ok = dock::startDockBatch(target, ligands, options, results, firstLigand);
     std::vector<std::unique_ptr<dock::LigandDockScoring>> scoring(n);
     std::vector<Molecule> valid;
@@ -44,7 +46,15 @@ BatchStatus dockBatchOnGpu(CudaDocker& docker, const dock::DockTarget& target,
     std::vector<long> keys; // the CPU engine's stream keys: the ligand's index in the batch
     for (int i : validIndex)
         keys.push_back(firstLigand + i);
+    checkTimer.stop();
     const std::vector<GpuDockRun> gpu = docker.dock(target, valid, o, progress, &keys);
+    if (options.timings) {
+        const DockGpuTiming& t = docker.lastTiming();
+        options.timings->add("pack_and_upload", t.pack - t.gridUpload, group);
+        options.timings->add("grid_upload", t.gridUpload, group);
+        options.timings->add("gpu_search", t.gpu, group);
+        options.timings->add("download_and_unpack", t.total - t.pack - t.gpu, group);
+    }
 
     BatchStatus status;
     status.total = static_cast<long>(valid.size()) * runs;
@@ -56,6 +66,7 @@ BatchStatus dockBatchOnGpu(CudaDocker& docker, const dock::DockTarget& target,
     for (const GpuDockRun& g : gpu)
         results[validIndex[g.ligand]].evaluationBudget = g.budget;
     // Exact re-scoring on the CPU (the reported numbers do not depend on the device).
+    PhaseTimer rescoreTimer(options.timings, "rescore", group);
     parallelFor(static_cast<long>(gpu.size()), threads, [&](long q) {
         const GpuDockRun& g = gpu[q];
         const int i = validIndex[g.ligand];
@@ -78,7 +89,9 @@ BatchStatus dockBatchOnGpu(CudaDocker& docker, const dock::DockTarget& target,
             results[validIndex[g.ligand]].cancelled = true;
     }
     status.cancelled = progress && progress->cancelled();
+    rescoreTimer.stop();
 
+    PhaseTimer clusterTimer(options.timings, "cluster", group);
     parallelFor(n, threads, [&](long i) {
         if (!ok[i])
             return;

@@ -91,6 +91,31 @@ DockParamsGpu dockParams(const dock::DockOptions& options, const SearchBox& box,
     return p;
 }
 
+// The order in which a batch's runs are launched (entry j: the id, ligand * runsPer + run, of
+// block j): longest first by estimated cost, the evaluation budget times the atoms times the
+// torsions + 1 (each evaluation places every atom and rolls the gradient up the torsion tree).
+// A launch lasts until its last block finishes, and the block scheduler starts blocks in index
+// order as SMs free up; in input order a long run started near the end of a saturated launch
+// runs alone at its tail (LPT scheduling: longest first bounds that tail by the short runs).
+// Stable (ties keep input order). Each run's random stream is keyed by (ligand, run) and its
+// result goes back to its id, so the output does not depend on the order.
+std::vector<long> launchOrder(const std::vector<TemplateGpu>& templates,
+                              const std::vector<long>& budget, int runsPer, bool longestFirst) {
+    const long total = static_cast<long>(templates.size()) * runsPer;
+    std::vector<long> order(total);
+    for (long id = 0; id < total; ++id)
+        order[id] = id;
+    if (!longestFirst)
+        return order;
+    std::vector<double> cost(templates.size());
+    for (size_t k = 0; k < templates.size(); ++k)
+        cost[k] = double(budget[k]) * double(std::max(1, templates[k].atomCount)) *
+                  double(std::max(1, templates[k].nodeCount));
+    std::stable_sort(order.begin(), order.end(),
+                     [&](long a, long b) { return cost[a / runsPer] > cost[b / runsPer]; });
+    return order;
+}
+
 } // namespace
 
 struct CudaDocker::Impl {
@@ -256,6 +281,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     }
     if (total == 0)
         return out;
+    const std::vector<long> order = launchOrder(tg, budget, runsPer, longestFirst_);
     uploadVector(im.templates, tg);
     uploadVector(im.atoms, atoms);
     uploadVector(im.nodes, nodes);
@@ -292,7 +318,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
         runs.assign(count, {});
         int finalCoords = 0;
         for (long q = 0; q < count; ++q) {
-            const long id = first + q;
+            const long id = order[first + q];
             const int k = static_cast<int>(id / runsPer);
             RunInputGpu& r = runs[q];
             r.templ = k;
@@ -355,7 +381,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
 
         const double u0 = now();
         parallelFor(count, threads, [&](long q) {
-            const long id = first + q;
+            const long id = order[first + q];
             const int k = static_cast<int>(id / runsPer);
             const HostTemplate& h = templates[k];
             const RunResultGpu& g = results[q];

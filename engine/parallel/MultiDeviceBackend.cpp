@@ -244,8 +244,13 @@ BatchStatus MultiDeviceBackend::dock(const dock::DockTarget& target,
         }
     }
     dock::prepareTargetFor(target, dockable);
-    const std::vector<WorkChunk> chunks =
-        splitByWork(workOf(ligands), devices_.size() * size_t(chunksPerDevice_));
+    // One launch per device, its share cut by the estimated docking work (budget included):
+    // a launch lasts as long as its longest run, so the queue's smaller chunks would each pay
+    // that tail on a GPU that runs out of runs (tests/bench/RESULTS.md, helper scaleeff).
+    std::vector<double> work(ligands.size());
+    for (size_t i = 0; i < ligands.size(); ++i)
+        work[i] = dockWork(ligands[i], options);
+    const std::vector<WorkChunk> chunks = splitByWork(work, devices_.size());
     results.assign(ligands.size(), {});
     // Progress in runs (as the engines report it).
     ProgressSum sum(progress, chunks.size(), long(ligands.size()) * options.runs);
