@@ -273,19 +273,19 @@ int runDock(const std::vector<std::string>& args) {
         std::cout.flush();
         index += static_cast<long>(all.size());
     };
-    // The batch being prepared is docked (waiting for its preparation first); `next`, when
-    // given, starts preparing meanwhile.
+    // The batch being prepared is docked (its preparation waited for first); `next`, when
+    // given, starts preparing meanwhile (one preparation at a time: it takes every core).
     auto advance = [&](std::optional<RawBatch> next) {
-        std::future<PreparedBatch> previous = std::move(preparing);
+        std::optional<PreparedBatch> previous;
+        if (preparing.valid()) {
+            PhaseTimer waitTimer(&timings, "wait_prepare");
+            previous = preparing.get();
+        }
         if (next)
             preparing = std::async(std::launch::async, prepareBatch, std::move(*next),
                                    readOptions, threads, &timings, "pipeline");
-        if (previous.valid()) {
-            PhaseTimer waitTimer(&timings, "wait_prepare");
-            PreparedBatch b = previous.get();
-            waitTimer.stop();
-            dockPrepared(b);
-        }
+        if (previous)
+            dockPrepared(*previous);
     };
     PhaseTimer readTimer(&timings, "read");
     for (const std::string& file : files) {
