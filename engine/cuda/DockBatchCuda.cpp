@@ -13,6 +13,7 @@
 #include "core/ParallelFor.h"
 
 #include <algorithm>
+#include <exception>
 #include <thread>
 
 namespace pw::cuda {
@@ -25,21 +26,34 @@ BatchStatus dockBatchOnGpu(CudaDocker& docker, const dock::DockTarget& target,
     const int runs = std::max(options.runs, 1);
     PhaseTimer checkTimer(options.timings, "check_and_maps", group);
     std::vector<char> ok = dock::startDockBatch(target, ligands, options, results, firstLigand);
+    const int threads = options.threads > 0
+                            ? options.threads
+                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    // Each ligand's exact scorer (its pair lists), on every core: a batch holds hundreds.
     std::vector<std::unique_ptr<dock::LigandDockScoring>> scoring(n);
-    std::vector<Molecule> valid;
-    std::vector<int> validIndex;
-    for (int i = 0; i < n; ++i) {
+    std::vector<std::exception_ptr> failure(n); // anything but a refusal: rethrown below
+    parallelFor(n, threads, [&](long i) {
         if (!ok[i])
-            continue;
+            return;
         try {
             scoring[i] = dock::makeLigandDockScoring(target, ligands[i]);
-            valid.push_back(ligands[i]);
-            validIndex.push_back(i);
         } catch (const InputError& e) {
             results[i].error = e.what();
             ok[i] = 0;
+        } catch (...) {
+            failure[i] = std::current_exception();
         }
-    }
+    });
+    for (const std::exception_ptr& f : failure)
+        if (f)
+            std::rethrow_exception(f);
+    std::vector<Molecule> valid;
+    std::vector<int> validIndex;
+    for (int i = 0; i < n; ++i)
+        if (ok[i]) {
+            valid.push_back(ligands[i]);
+            validIndex.push_back(i);
+        }
 
     dock::DockOptions o = options;
     o.runs = runs;
@@ -58,9 +72,6 @@ BatchStatus dockBatchOnGpu(CudaDocker& docker, const dock::DockTarget& target,
 
     BatchStatus status;
     status.total = static_cast<long>(valid.size()) * runs;
-    const int threads = options.threads > 0
-                            ? options.threads
-                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     for (size_t v = 0; v < valid.size(); ++v)
         results[validIndex[v]].runs.resize(runs);
     for (const GpuDockRun& g : gpu)
