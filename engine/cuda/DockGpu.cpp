@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -114,6 +115,35 @@ std::vector<long> launchOrder(const std::vector<TemplateGpu>& templates,
     std::stable_sort(order.begin(), order.end(),
                      [&](long a, long b) { return cost[a / runsPer] > cost[b / runsPer]; });
     return order;
+}
+
+// Every ligand's template on `threads` threads (a batch holds hundreds; each builds its
+// kinematics, typing and pair list): Vina's into `vina`, AD4's returned (their charges and pairs
+// are then laid out in order by the caller). The first failing ligand's error (InputError) is
+// thrown, as the loop over the ligands in order would.
+std::vector<Ad4HostTemplate> buildTemplatesInParallel(const DockingTarget* vina,
+                                                      const ad4::Ad4Maps* ad4,
+                                                      const std::vector<Molecule>& ligands,
+                                                      int threads,
+                                                      std::vector<HostTemplate>& vinaTemplates) {
+    const long n = static_cast<long>(ligands.size());
+    std::vector<Ad4HostTemplate> ad4Templates(vina ? 0 : n);
+    std::vector<std::exception_ptr> failure(n);
+    const MinimizeBatchOptions templateOptions;
+    parallelFor(n, threads, [&](long k) {
+        try {
+            if (vina)
+                vinaTemplates[k] = buildTemplate(ligands[k], *vina, templateOptions);
+            else
+                ad4Templates[k] = buildAd4Template(ligands[k], *ad4);
+        } catch (...) {
+            failure[k] = std::current_exception();
+        }
+    });
+    for (const std::exception_ptr& f : failure)
+        if (f)
+            std::rethrow_exception(f);
+    return ad4Templates;
 }
 
 } // namespace
@@ -223,12 +253,11 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     std::vector<HostTemplate> templates(nLig);
     std::vector<float> charges;
     std::vector<Ad4PairGpu> ad4Pairs;
-    const MinimizeBatchOptions templateOptions;
+    std::vector<Ad4HostTemplate> ad4Templates =
+        buildTemplatesInParallel(vina, ad4, ligands, threads, templates);
     for (long k = 0; k < nLig; ++k) {
-        if (vina) {
-            templates[k] = buildTemplate(ligands[k], *vina, templateOptions);
-        } else {
-            Ad4HostTemplate a = buildAd4Template(ligands[k], *ad4);
+        if (!vina) {
+            Ad4HostTemplate& a = ad4Templates[k];
             a.kinematics.gpu.pairBegin = static_cast<int>(ad4Pairs.size());
             charges.insert(charges.end(), a.charges.begin(), a.charges.end());
             ad4Pairs.insert(ad4Pairs.end(), a.pairs.begin(), a.pairs.end());
