@@ -108,14 +108,34 @@ phases() { # FILE: the timings table lines of a run's stderr
     grep '^timings:' "$1" | sed 's/^timings: /    /'
 }
 
+# The table, also when the run is stopped (a caller's time limit): what finished is kept.
+b1="" bG="" m1="-" mG="-" t1="-" tG="-" k1="" kG="" g1="" gG="" sS="-" tI="-"
+ndock=$(grep -c . "$LIG")
+table() {
+    echo; echo "total ${SECONDS}s"
+    rate() { isnum "${2:-}" && awk -v n="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.1f", n / t; else print "-" }' || echo "-"; }
+    echo
+    echo "| what | 1 GPU | $G GPUs | parallel efficiency | ranked output |"
+    echo "| --- | ---: | ---: | ---: | --- |"
+    echo "| bench minimize, $MIN_POSES 1iep poses (poses/s) | ${b1:--} | ${bG:--} | $(eff_rate "${b1:-}" "${bG:-}") | |"
+    echo "| minimize command, $CMD_POSES poses SDF to ranked SDF (wall s) | $m1 | $mG | $(eff_time "$m1" "$mG") | $(same "$OUT/min1.sdf" "$OUT/minG.sdf") |"
+    echo "| dock command, $ndock SMILES x $DOCK_RUNS runs (wall s) | $t1 | $tG | $(eff_time "$t1" "$tG") | $(same "$OUT/dock1.sdf" "$OUT/dockG.sdf") |"
+    echo "| dock command, ligands/s (wall) | $(rate "$ndock" "$t1") | $(rate "$ndock" "$tG") | | |"
+    echo "| dock: backend phase (search + re-scoring + clustering, s) | ${k1:--} | ${kG:--} | $(eff_time "${k1:-}" "${kG:-}") | |"
+    echo "| dock: GPU search (s; $G GPUs: the busiest) | ${g1:--} | ${gG:--} | $(eff_time "${g1:-}" "${gG:-}") | |"
+    echo "| dock, $G shards at once + merge (wall s) | $t1 | $sS | $(eff_time "$t1" "$sS") | $(same "$OUT/dock1.sdf" "$OUT/dockS.sdf") |"
+    echo "| dock $DEV1, input order vs longest first (wall s) | $tI | $t1 | | $(same "$OUT/dock1.sdf" "$OUT/dockI.sdf") |"
+}
+trap 'echo "(stopped by a signal at ${SECONDS}s)"; table; exit 143' TERM INT
+
 # 1. bench minimize: the backend alone (packing, transfers, exact re-scoring included; set-up not).
 echo; echo "== bench minimize, $MIN_POSES 1iep poses (t=${SECONDS}s)"
 B="bench minimize $TARGET --ligand $D/ligand_xtal.pdbqt --poses $MIN_POSES --seed 1 --repeat 1"
-timed 150 bmin1 $CLI $B --device $DEV1 > /dev/null
-timed 150 bminG $CLI $B --device $DEVG > /dev/null
+w1=$(timed 120 bmin1 $CLI $B --device $DEV1)
+wG=$(timed 120 bminG $CLI $B --device $DEVG)
 b1=$(grep '^{"bench"' "$OUT/bmin1.out" | tail -1 | num poses_per_second)
 bG=$(grep '^{"bench"' "$OUT/bminG.out" | tail -1 | num poses_per_second)
-echo "  poses/s: cuda:0 ${b1:--}, cuda:all ${bG:--}"
+echo "  poses/s: $DEV1 ${b1:--}, $DEVG ${bG:--} (process wall, pose generation included: $w1 s, $wG s)"
 
 # 2. The minimize command: SDF in, ranked SDF out (host reading, parsing and writing included).
 echo; echo "== minimize command, $CMD_POSES poses (t=${SECONDS}s)"
@@ -130,20 +150,19 @@ echo "  cuda:all ${mG} s:"; phases "$OUT/minG.err"
 # 3. The dock command: SMILES to ranked SDF (embedding, maps, search, re-scoring, clustering).
 echo; echo "== dock command, $(wc -l < "$LIG") ligands x $DOCK_RUNS runs, $DOCK_EVALS evaluations (t=${SECONDS}s)"
 K="dock $TARGET --ligands $LIG --runs $DOCK_RUNS --evaluations $DOCK_EVALS --seed 42 --timings"
-t1=$(timed 150 dock1 $CLI $K --device $DEV1 --out "$OUT/dock1.sdf" --json "$OUT/dock1.json")
-tG=$(timed 150 dockG $CLI $K --device $DEVG --out "$OUT/dockG.sdf" --json "$OUT/dockG.json")
+t1=$(timed 100 dock1 $CLI $K --device $DEV1 --out "$OUT/dock1.sdf" --json "$OUT/dock1.json")
+tG=$(timed 100 dockG $CLI $K --device $DEVG --out "$OUT/dockG.sdf" --json "$OUT/dockG.json")
 echo "  cuda:0 ${t1} s:"; phases "$OUT/dock1.err"
 echo "  cuda:all ${tG} s:"; phases "$OUT/dockG.err"
 tim() { grep -o '"timings":{.*' "$1" 2>/dev/null; } # the summary's timings object
 k1=$(tim "$OUT/dock1.json" | num dock); kG=$(tim "$OUT/dockG.json" | num dock)
 g1=$(tim "$OUT/dock1.json" | maxnum gpu_search); gG=$(tim "$OUT/dockG.json" | maxnum gpu_search)
-ndock=$(grep -c . "$LIG")
 
 # 4. A job array's way: one shard per GPU at once, then merge.
 echo; echo "== dock, $G shards at once + merge (t=${SECONDS}s)"
 s0=$(date +%s.%N)
 for k in $(seq 1 "$G"); do
-    timeout 150 $CLI $K --device "${SHARD_DEVICE:-cuda:$((k - 1))}" --shard "$k/$G" --shard-block 16 \
+    timeout 100 $CLI $K --device "${SHARD_DEVICE:-cuda:$((k - 1))}" --shard "$k/$G" --shard-block 16 \
         --out "$OUT/shard$k.sdf" > /dev/null 2> "$OUT/shard$k.err" &
 done
 wait
@@ -152,27 +171,14 @@ sS=$(awk -v s="$s0" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')
 for k in $(seq 1 "$G"); do echo "  shard $k/$G:"; phases "$OUT/shard$k.err"; done
 
 # 5. Optional: the same dock on one GPU with its runs launched in input order (not longest first).
-tI="-"
 if [ "$SECONDS" -lt "$DEADLINE" ]; then
     echo; echo "== dock cuda:0, runs launched in input order (t=${SECONDS}s)"
     export POSEWRIGHT_DOCK_ORDER=input
-    tI=$(timed 150 dockI $CLI $K --device $DEV1 --out "$OUT/dockI.sdf")
+    tI=$(timed 100 dockI $CLI $K --device $DEV1 --out "$OUT/dockI.sdf")
     unset POSEWRIGHT_DOCK_ORDER
     phases "$OUT/dockI.err"
 else
     echo; echo "(input-order dock skipped: ${SECONDS}s past DEADLINE=${DEADLINE}s)"
 fi
 
-echo; echo "total ${SECONDS}s"
-rate() { isnum "${2:-}" && awk -v n="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.1f", n / t; else print "-" }' || echo "-"; }
-echo
-echo "| what | 1 GPU | $G GPUs | parallel efficiency | ranked output |"
-echo "| --- | ---: | ---: | ---: | --- |"
-echo "| bench minimize, $MIN_POSES 1iep poses (poses/s) | ${b1:--} | ${bG:--} | $(eff_rate "${b1:-}" "${bG:-}") | |"
-echo "| minimize command, $CMD_POSES poses SDF to ranked SDF (wall s) | $m1 | $mG | $(eff_time "$m1" "$mG") | $(same "$OUT/min1.sdf" "$OUT/minG.sdf") |"
-echo "| dock command, $ndock SMILES x $DOCK_RUNS runs (wall s) | $t1 | $tG | $(eff_time "$t1" "$tG") | $(same "$OUT/dock1.sdf" "$OUT/dockG.sdf") |"
-echo "| dock command, ligands/s (wall) | $(rate "$ndock" "$t1") | $(rate "$ndock" "$tG") | | |"
-echo "| dock: backend phase (search + re-scoring + clustering, s) | ${k1:--} | ${kG:--} | $(eff_time "${k1:-}" "${kG:-}") | |"
-echo "| dock: GPU search (s; $G GPUs: the busiest) | ${g1:--} | ${gG:--} | $(eff_time "${g1:-}" "${gG:-}") | |"
-echo "| dock, $G shards at once + merge (wall s) | $t1 | $sS | $(eff_time "$t1" "$sS") | $(same "$OUT/dock1.sdf" "$OUT/dockS.sdf") |"
-echo "| dock cuda:0, input order vs longest first (wall s) | $tI | $t1 | | $(same "$OUT/dock1.sdf" "$OUT/dockI.sdf") |"
+table
