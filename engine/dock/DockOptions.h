@@ -56,6 +56,10 @@ struct AdadeltaOptions {
     double epsilon = 1e-2;
     double stopRhoLowerBound = 0; // AD-GPU --rholb 0.01 turns AutoDock-GPU's early stop on
     int consecutiveLimit = 4;     // AD-GPU --cslim
+    // An iteration counts as an improvement for the early stop only when it lowers the search's
+    // best energy by more than this (kcal/mol). AutoDock-GPU uses 0; with our exact gradients a
+    // search keeps creeping down by tiny amounts, so a small tolerance lets it end.
+    double stopTolerance = 0;
 };
 
 struct LgaOptions {
@@ -65,6 +69,7 @@ struct LgaOptions {
     // grows with the torsion count, smoothly capped at heuristicsMax.
     long maxEvaluations = 0;
     long heuristicsMax = 12'000'000; // AD-GPU --heurmax
+    double budgetScale = 1.0;        // multiplies the heuristic budget (not maxEvaluations)
     double crossoverRate = 0.80;     // two-point crossover, AD-GPU --crat 80
     double mutationRate = 0.02;      // per gene, AD-GPU --mrat 2
     double tournamentRate = 0.60;    // the fitter of two wins with this probability, --trat 60
