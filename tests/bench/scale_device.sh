@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 17, item 4: one GPU against all GPUs of the machine, on workloads that saturate one GPU:
 # `minimize` (bench: 2,000,000 poses; command: 200,000 poses SDF to ranked SDF) and `dock` (1,000
-# NCI SMILES x 20 runs, Vina, fixed evaluation budget), each as cuda:0, cuda:all and, for dock, one
+# NCI SMILES x 20 runs, Vina, the heuristic budget scaled down), each as cuda:0, cuda:all and, for dock, one
 # shard per GPU at once + merge. Prints every run's phase timings (--timings: where the wall time
 # goes, per device) and, last, a short table: rates, parallel efficiency (rate on G GPUs / (G x
 # rate on one)) and whether the ranked outputs are identical. Written for 2x H200/H100 in under
@@ -19,8 +19,10 @@
 # Then, on the device, from the repository root: tests/bench/scale_device.sh
 # (session_device.sh's layout works too: C=.carry-session/scale with bin/ and libs/, the SMILES
 # found at $C/../shared/smiles/nci_first_5k.smi.)
-# Knobs (environment): NLIG (1000 ligands), DOCK_RUNS (20), DOCK_EVALS (60000 evaluations per
-# run: the heuristic budget would take ~4 min per GPU), MIN_POSES (2000000, bench), CMD_POSES
+# Knobs (environment): NLIG (1000 ligands), DOCK_RUNS (20), DOCK_BUDGET_SCALE (0.05: the heuristic
+# budget per run, which grows with the torsions, x 0.05, i.e. ~62,000 evaluations for a rigid ligand
+# at 20 runs; the whole budget would take ~4 min per GPU) or DOCK_EVALS (a fixed budget per run
+# instead), MIN_POSES (2000000, bench), CMD_POSES
 # (200000, the minimize command), DEADLINE (170 s: optional steps start only before it).
 # The old LIGANDS/RUNS/POSES variables (a 100-ligand, 10-run screen: one launch shorter than its
 # longest run, no GPU saturated) are ignored on purpose.
@@ -29,7 +31,9 @@ C=${C:-$PWD/.carry-scale}
 OUT=${OUT:-/tmp/scale}
 NLIG=${NLIG:-1000}
 DOCK_RUNS=${DOCK_RUNS:-20}
-DOCK_EVALS=${DOCK_EVALS:-60000}
+DOCK_BUDGET_SCALE=${DOCK_BUDGET_SCALE:-0.05}
+DOCK_EVALS=${DOCK_EVALS:-}
+if [ -n "$DOCK_EVALS" ]; then BUDGET="--evaluations $DOCK_EVALS"; else BUDGET="--budget-scale $DOCK_BUDGET_SCALE"; fi
 MIN_POSES=${MIN_POSES:-2000000}
 CMD_POSES=${CMD_POSES:-200000}
 DEADLINE=${DEADLINE:-170}
@@ -148,8 +152,8 @@ echo "  cuda:0 ${m1} s:"; phases "$OUT/min1.err"
 echo "  cuda:all ${mG} s:"; phases "$OUT/minG.err"
 
 # 3. The dock command: SMILES to ranked SDF (embedding, maps, search, re-scoring, clustering).
-echo; echo "== dock command, $(wc -l < "$LIG") ligands x $DOCK_RUNS runs, $DOCK_EVALS evaluations (t=${SECONDS}s)"
-K="dock $TARGET --ligands $LIG --runs $DOCK_RUNS --evaluations $DOCK_EVALS --seed 42 --timings"
+echo; echo "== dock command, $(wc -l < "$LIG") ligands x $DOCK_RUNS runs, $BUDGET (t=${SECONDS}s)"
+K="dock $TARGET --ligands $LIG --runs $DOCK_RUNS $BUDGET --seed 42 --timings"
 t1=$(timed 100 dock1 $CLI $K --device $DEV1 --out "$OUT/dock1.sdf" --json "$OUT/dock1.json")
 tG=$(timed 100 dockG $CLI $K --device $DEVG --out "$OUT/dockG.sdf" --json "$OUT/dockG.json")
 echo "  cuda:0 ${t1} s:"; phases "$OUT/dock1.err"
