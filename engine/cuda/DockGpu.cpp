@@ -7,6 +7,7 @@
 #include "MinimizeTemplates.h"
 #include "core/InputError.h"
 #include "core/ParallelFor.h"
+#include "core/LongestFirst.h"
 
 #include <cuda_runtime_api.h>
 
@@ -93,29 +94,23 @@ DockParamsGpu dockParams(const dock::DockOptions& options, const SearchBox& box,
     return p;
 }
 
-// The order in which a batch's runs are launched (entry j: the id, ligand * runsPer + run, of
-// block j): longest first by estimated cost, the evaluation budget times the atoms times the
-// torsions + 1 (each evaluation places every atom and rolls the gradient up the torsion tree).
-// A launch lasts until its last block finishes, and the block scheduler starts blocks in index
-// order as SMs free up; in input order a long run started near the end of a saturated launch
-// runs alone at its tail (LPT scheduling: longest first bounds that tail by the short runs).
-// Stable (ties keep input order). Each run's random stream is keyed by (ligand, run) and its
-// result goes back to its id, so the output does not depend on the order.
+// The launch order of a batch's runs (core/LongestFirst.h), by the estimated cost of
+// one run: its evaluation budget x the atoms x the torsions + 1 (each evaluation places every
+// atom and rolls the gradient up the torsion tree). Each run's random stream is keyed by
+// (ligand, run) and its result goes back to its id, so the output does not depend on the order.
 std::vector<long> launchOrder(const std::vector<TemplateGpu>& templates,
                               const std::vector<long>& budget, int runsPer, bool longestFirst) {
-    const long total = static_cast<long>(templates.size()) * runsPer;
-    std::vector<long> order(total);
-    for (long id = 0; id < total; ++id)
-        order[id] = id;
-    if (!longestFirst)
+    if (!longestFirst) {
+        std::vector<long> order(templates.size() * size_t(runsPer));
+        for (size_t id = 0; id < order.size(); ++id)
+            order[id] = long(id);
         return order;
+    }
     std::vector<double> cost(templates.size());
     for (size_t k = 0; k < templates.size(); ++k)
         cost[k] = double(budget[k]) * double(std::max(1, templates[k].atomCount)) *
                   double(std::max(1, templates[k].nodeCount));
-    std::stable_sort(order.begin(), order.end(),
-                     [&](long a, long b) { return cost[a / runsPer] > cost[b / runsPer]; });
-    return order;
+    return longestFirstOrder(cost, runsPer);
 }
 
 // Every ligand's template on `threads` threads (a batch holds hundreds; each builds its

@@ -1,6 +1,8 @@
 // The docking work estimate that cuts a batch between GPUs (parallel/WorkSplit.h, dockWork):
 // it is ligandWork x budget x runs, so it follows the evaluation budget, which grows with the
-// torsion count; and a batch of unequal ligands is cut by that work, not by count.
+// torsion count; a batch of unequal ligands is cut by that work, not by count; and the launch
+// order of a batch's runs (core/LongestFirst.h) is longest first, stable, every run once.
+#include "core/LongestFirst.h"
 #include "core/TorsionTree.h"
 #include "dock/DockOptions.h"
 #include "parallel/WorkSplit.h"
@@ -55,6 +57,23 @@ private slots:
         QCOMPARE(chunks[0].begin, size_t(0));
         QVERIFY(chunks[0].end < 5);
         QCOMPARE(chunks[1].end, work.size());
+    }
+
+    void launchOrderIsLongestFirst() {
+        // Three ligands of 2 runs each: costs 1, 5, 5 per run.
+        const std::vector<long> order = longestFirstOrder({1.0, 5.0, 5.0}, 2);
+        QCOMPARE(order, (std::vector<long>{2, 3, 4, 5, 0, 1})); // ties keep input order
+        QCOMPARE(longestFirstOrder({}, 4).size(), size_t(0));
+        // A permutation of every id, whatever the costs.
+        std::vector<double> cost;
+        for (int i = 0; i < 50; ++i)
+            cost.push_back(double((i * 37) % 11));
+        std::vector<long> all = longestFirstOrder(cost, 3);
+        for (size_t j = 1; j < all.size(); ++j)
+            QVERIFY(cost[size_t(all[j - 1] / 3)] >= cost[size_t(all[j] / 3)]);
+        std::sort(all.begin(), all.end());
+        for (size_t id = 0; id < all.size(); ++id)
+            QCOMPARE(all[id], long(id));
     }
 };
 
