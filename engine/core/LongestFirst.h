@@ -1,7 +1,8 @@
 // LongestFirst: the launch order of a batch of independent runs on a GPU (one block per run):
 // longest first by estimated cost. A launch lasts until its last block ends, and blocks start in
-// index order as SMs free up: in input order a long run that starts near the end runs alone at
-// the launch's tail; longest first (LPT scheduling) leaves only short runs for the end.
+// index order as SMs free up (what the hardware does in practice; CUDA does not promise it): in
+// input order a long run that starts near the end runs alone at the launch's tail; longest
+// first (LPT scheduling) leaves only short runs for the end.
 #pragma once
 
 #include <algorithm>
