@@ -29,7 +29,7 @@ const std::vector<Command>& commands() {
          "trilinear|catmull-rom|bspline] "
          "[--line-search wolfe|armijo] [--max-iterations N] [--max-step S] "
          "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse] "
-         "[--max-gpu-memory MiB] [--shard K/N [--shard-block B]]",
+         "[--max-gpu-memory MiB] [--shard K/N [--shard-block B]] [--timings]",
          runMinimize},
         {"lingo", "LINGO similarity: top hits per query, threshold hits or the full matrix",
          "lingo [--query Q.smi] --db DB.smi [--top K] [--threshold T] [--matrix OUT.tsv] [--out "
@@ -46,7 +46,7 @@ const std::vector<Command>& commands() {
          "[--device auto|cpu|cuda[:N|:all|:N,M]] [--threads N] [--out ranked.sdf] [--json FILE] "
          "[--reference XTAL] [--poses N] [--all-runs] [--cluster-rmsd A] [--population N] "
          "[--evaluations N] [--generations N] [--ls-iterations N] [--ls-rate PCT] "
-         "[--no-autostop] [--batch N] [--shard K/N [--shard-block B]]",
+         "[--no-autostop] [--batch N] [--shard K/N [--shard-block B]] [--timings]",
          runDock},
         {"hits", "hit store (SQLite): import results, query, columns, cluster, export",
          "hits import STORE.db RESULTS.sdf... [--receptor R.pdb] [--lingo HITS.tsv] [--rank-by "
