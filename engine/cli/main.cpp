@@ -31,7 +31,7 @@ const std::vector<Command>& commands() {
          "[--line-search wolfe|armijo] [--max-iterations N] [--max-step S] "
          "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse] "
          "[--max-gpu-memory MiB] [--shard K/N [--shard-block B]] [--flex FLEX.pdbqt] [--flex-residues "
-         "A:THR315,...] [--flex-out F.pdbqt]",
+         "A:THR315,...] [--flex-out F.pdbqt] [--timings]",
          runMinimize},
         {"lingo", "LINGO similarity: top hits per query, threshold hits or the full matrix",
          "lingo [--query Q.smi] --db DB.smi [--top K] [--threshold T] [--matrix OUT.tsv] [--out "
@@ -49,7 +49,8 @@ const std::vector<Command>& commands() {
          "[--reference XTAL] [--poses N] [--all-runs] [--cluster-rmsd A] [--population N] "
          "[--evaluations N] [--generations N] [--ls-iterations N] [--ls-rate PCT] "
          "[--no-autostop] [--batch N] [--shard K/N [--shard-block B]] [--flex FLEX.pdbqt] "
-         "[--flex-residues A:THR315,...] [--flex-out F.pdbqt]",
+         "[--flex-residues A:THR315,...] [--flex-out F.pdbqt] [--timings] [--budget-scale F] "
+         "[--adadelta-stop RHO] [--adadelta-tolerance E] [--autostop-tolerance SD]",
          runDock},
         {"hits", "hit store (SQLite): import results, query, columns, cluster, export",
          "hits import STORE.db RESULTS.sdf... [--receptor R.pdb] [--lingo HITS.tsv] [--rank-by "

@@ -7,12 +7,14 @@
 #include "MinimizeTemplates.h"
 #include "core/InputError.h"
 #include "core/ParallelFor.h"
+#include "core/LongestFirst.h"
 
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -90,6 +92,54 @@ DockParamsGpu dockParams(const dock::DockOptions& options, const SearchBox& box,
         p.boxHalf[d] = static_cast<float>(0.5 * box.size[d]);
     p.seed = options.seed;
     return p;
+}
+
+// The launch order of a batch's runs (core/LongestFirst.h), by the estimated cost of
+// one run: its evaluation budget x the atoms x the torsions + 1 (each evaluation places every
+// atom and rolls the gradient up the torsion tree). Each run's random stream is keyed by
+// (ligand, run) and its result goes back to its id, so the output does not depend on the order.
+std::vector<long> launchOrder(const std::vector<TemplateGpu>& templates,
+                              const std::vector<long>& budget, int runsPer, bool longestFirst) {
+    if (!longestFirst) {
+        std::vector<long> order(templates.size() * size_t(runsPer));
+        for (size_t id = 0; id < order.size(); ++id)
+            order[id] = long(id);
+        return order;
+    }
+    std::vector<double> cost(templates.size());
+    for (size_t k = 0; k < templates.size(); ++k)
+        cost[k] = double(budget[k]) * double(std::max(1, templates[k].atomCount)) *
+                  double(std::max(1, templates[k].nodeCount));
+    return longestFirstOrder(cost, runsPer);
+}
+
+// Every ligand's template on `threads` threads (a batch holds hundreds; each builds its
+// kinematics, typing and pair list): Vina's into `vina`, AD4's returned (their charges and pairs
+// are then laid out in order by the caller). The first failing ligand's error (InputError) is
+// thrown, as the loop over the ligands in order would.
+std::vector<Ad4HostTemplate> buildTemplatesInParallel(const DockingTarget* vina,
+                                                      const ad4::Ad4Maps* ad4,
+                                                      const std::vector<Molecule>& ligands,
+                                                      int threads,
+                                                      std::vector<HostTemplate>& vinaTemplates) {
+    const long n = static_cast<long>(ligands.size());
+    std::vector<Ad4HostTemplate> ad4Templates(vina ? 0 : n);
+    std::vector<std::exception_ptr> failure(n);
+    const MinimizeBatchOptions templateOptions;
+    parallelFor(n, threads, [&](long k) {
+        try {
+            if (vina)
+                vinaTemplates[k] = buildTemplate(ligands[k], *vina, templateOptions);
+            else
+                ad4Templates[k] = buildAd4Template(ligands[k], *ad4);
+        } catch (...) {
+            failure[k] = std::current_exception();
+        }
+    });
+    for (const std::exception_ptr& f : failure)
+        if (f)
+            std::rethrow_exception(f);
+    return ad4Templates;
 }
 
 } // namespace
@@ -199,12 +249,11 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     std::vector<HostTemplate> templates(nLig);
     std::vector<float> charges;
     std::vector<Ad4PairGpu> ad4Pairs;
-    const MinimizeBatchOptions templateOptions;
+    std::vector<Ad4HostTemplate> ad4Templates =
+        buildTemplatesInParallel(vina, ad4, ligands, threads, templates);
     for (long k = 0; k < nLig; ++k) {
-        if (vina) {
-            templates[k] = buildTemplate(ligands[k], *vina, templateOptions);
-        } else {
-            Ad4HostTemplate a = buildAd4Template(ligands[k], *ad4);
+        if (!vina) {
+            Ad4HostTemplate& a = ad4Templates[k];
             a.kinematics.gpu.pairBegin = static_cast<int>(ad4Pairs.size());
             charges.insert(charges.end(), a.charges.begin(), a.charges.end());
             ad4Pairs.insert(ad4Pairs.end(), a.pairs.begin(), a.pairs.end());
@@ -257,6 +306,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     }
     if (total == 0)
         return out;
+    const std::vector<long> order = launchOrder(tg, budget, runsPer, longestFirst_);
     uploadVector(im.templates, tg);
     uploadVector(im.atoms, atoms);
     uploadVector(im.nodes, nodes);
@@ -293,7 +343,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
         runs.assign(count, {});
         int finalCoords = 0;
         for (long q = 0; q < count; ++q) {
-            const long id = first + q;
+            const long id = order[first + q];
             const int k = static_cast<int>(id / runsPer);
             RunInputGpu& r = runs[q];
             r.templ = k;
@@ -356,7 +406,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
 
         const double u0 = now();
         parallelFor(count, threads, [&](long q) {
-            const long id = first + q;
+            const long id = order[first + q];
             const int k = static_cast<int>(id / runsPer);
             const HostTemplate& h = templates[k];
             const RunResultGpu& g = results[q];

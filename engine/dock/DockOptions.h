@@ -10,6 +10,7 @@
 namespace pw {
 struct Pose;
 class LigandKinematics;
+class PhaseTimings;
 } // namespace pw
 
 namespace pw::dock {
@@ -129,6 +130,9 @@ struct DockOptions {
     int threads = 0; // CPU workers (0 = all cores); runs of all ligands share them
     // Off (empty) by default: the runs then skip the report entirely. Never changes a result.
     GenerationObserver onGeneration;
+    // Where the batch's time goes (core/PhaseTimings.h): the backend adds its phases (upload,
+    // search, re-scoring, clustering) under its device's group. Null: not recorded.
+    PhaseTimings* timings = nullptr;
 };
 
 } // namespace pw::dock
