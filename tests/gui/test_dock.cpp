@@ -14,7 +14,9 @@
 #include "MainWindow.h"
 #include "MoleculeView.h"
 #include "RefinePart.h"
+#include "ScoringTarget.h"
 #include "StartupFiles.h"
+#include "TargetBuilder.h"
 #include "backend/DeviceSelection.h"
 #include "chem/MoleculeReader.h"
 #include "dock/SymmetryRmsd.h"
@@ -104,6 +106,7 @@ private slots:
     void boxDraggedInTheViewEqualsTheDockingFields();
     void exportAndAddToLigands();
     void mapsAreBuiltWhenNeededAndReused();
+    void dockingSharesTheMinimizationGrid();
     void refineHandsThePoseToMinimization();
     void cudaWithoutAGpuDocksOnTheCpuAndSaysSo();
     void damagedDockingPieceIsRefusedClearly();
@@ -406,6 +409,36 @@ void TestDock::mapsAreBuiltWhenNeededAndReused() {
     QVERIFY(dockAndWait(*part, &ok));
     QVERIFY(ok);
     QCOMPARE(part->maps().builds(), 2);
+}
+
+// Vina docking on the document's receptor and box uses the very grid minimization built (one
+// place builds them: buildScoringTarget), not a second one of its own.
+void TestDock::dockingSharesTheMinimizationGrid() {
+    MainWindow w;
+    QVERIFY(openExample(w)); // settled: the minimization's target is ready
+    const std::shared_ptr<const ScoringTarget> minimizing = w.targets().current();
+    QVERIFY(minimizing && minimizing->target && minimizing->kind == ScoringKind::Vina);
+    const long grids = scoringGridBuilds();
+    auto* part = w.part<DockPart>();
+    DockSettings s = part->panel()->settings();
+    s.runs = 2;
+    s.scoring = dock::DockScoring::Vina;
+    part->panel()->setSettings(s);
+    bool ok = false;
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    QCOMPARE(scoringGridBuilds(), grids); // no grid built for docking
+    const std::shared_ptr<const dock::DockTarget> docked = part->maps().current();
+    QVERIFY(docked && docked->vina);
+    QCOMPARE(docked->vina.get(), minimizing->target.get());
+    // Vinardo docking needs a grid of its own: one more build, and the next run reuses it.
+    s.scoring = dock::DockScoring::Vinardo;
+    part->panel()->setSettings(s);
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    QCOMPARE(scoringGridBuilds(), grids + 1);
+    QVERIFY(dockAndWait(*part, &ok));
+    QCOMPARE(scoringGridBuilds(), grids + 1);
 }
 
 void TestDock::refineHandsThePoseToMinimization() {
