@@ -36,6 +36,7 @@ int runBenchDock(const std::vector<std::string>& args) {
                  {"ls-iterations", OptionKind::Value},
                  {"no-autostop", OptionKind::Flag},
                  {"adadelta-stop", OptionKind::Value},
+                 {"adadelta-tolerance", OptionKind::Value},
                  {"repeat", OptionKind::Value}});
     CommandLine cl(args, spec);
     if (!cl.positional().empty())
@@ -61,7 +62,8 @@ int runBenchDock(const std::vector<std::string>& args) {
         cl.intValue("ls-iterations", options.lga.localSearchIterations, 1, 100000);
     options.lga.autoStop = !cl.flag("no-autostop");
     // AutoDock-GPU v1.5's early stop of each ADADELTA search (its --rholb, 0.01); 0: off.
-    options.lga.adadelta.stopRhoLowerBound = cl.doubleValue("adadelta-stop", 0, 0, 1);
+    options.lga.adadelta.stopRhoLowerBound = cl.doubleValue("adadelta-stop", options.lga.adadelta.stopRhoLowerBound, 0, 1);
+    options.lga.adadelta.stopTolerance = cl.doubleValue("adadelta-tolerance", options.lga.adadelta.stopTolerance, 0, 100);
 
     DeviceChoice device = chooseDevice(cl, threads, "bench dock");
     const double setup0 = benchNow();
@@ -138,6 +140,10 @@ int runBenchDock(const std::vector<std::string>& args) {
         o.add("seconds", seconds, 6).add("setup_seconds", setupSeconds, 4);
         o.add("ligands_per_second", ligands.size() / seconds, 6);
         o.add("evaluations", evaluations).add("evaluations_per_second", evaluations / seconds, 7);
+        // Evaluations per individual and generation: about 1 + the mean local-search length.
+        if (generations > 0)
+            o.add("evaluations_per_individual",
+                  static_cast<double>(evaluations) / (generations * options.lga.populationSize), 4);
         o.add("mean_generations", runs ? double(generations) / runs : 0.0, 5);
         o.add("autostopped_fraction", runs ? double(autostopped) / runs : 0.0, 4);
         o.add("best_score", best, 4).add("mean_best_score", docked ? bestSum / docked : 0.0, 5);

@@ -79,6 +79,11 @@ dock::DockOptions readDockOptions(const CommandLine& cl, int threads) {
         cl.intValue("ls-iterations", o.lga.localSearchIterations, 1, 100000);
     o.lga.localSearchRate = cl.doubleValue("ls-rate", o.lga.localSearchRate * 100, 0, 100) / 100;
     o.lga.autoStop = !cl.flag("no-autostop");
+    // ADADELTA's early stop (dock::AdadeltaOptions): AutoDock-GPU's --rholb, 0 = off.
+    o.lga.adadelta.stopRhoLowerBound =
+        cl.doubleValue("adadelta-stop", o.lga.adadelta.stopRhoLowerBound, 0, 1);
+    o.lga.adadelta.stopTolerance =
+        cl.doubleValue("adadelta-tolerance", o.lga.adadelta.stopTolerance, 0, 100);
     o.clusterRmsd = cl.doubleValue("cluster-rmsd", o.clusterRmsd, 0.0, 100.0);
     o.maxPosesOut = cl.intValue("poses", o.maxPosesOut, 0, 100000);
     o.allRuns = cl.flag("all-runs");
@@ -123,6 +128,8 @@ int runDock(const std::vector<std::string>& args) {
                  {"ls-iterations", OptionKind::Value},
                  {"ls-rate", OptionKind::Value},
                  {"no-autostop", OptionKind::Flag},
+                 {"adadelta-stop", OptionKind::Value},
+                 {"adadelta-tolerance", OptionKind::Value},
                  {"cluster-rmsd", OptionKind::Value},
                  {"poses", OptionKind::Value},
                  {"all-runs", OptionKind::Flag},

@@ -85,6 +85,7 @@ DockParamsGpu dockParams(const dock::DockOptions& options, const SearchBox& box,
     p.adadeltaEpsilon = static_cast<float>(o.adadelta.epsilon);
     p.adadeltaStopBound = static_cast<float>(o.adadelta.stopRhoLowerBound);
     p.adadeltaConsecutive = std::max(1, o.adadelta.consecutiveLimit);
+    p.adadeltaStopTolerance = static_cast<float>(o.adadelta.stopTolerance);
     p.crossoverRate = static_cast<float>(o.crossoverRate);
     p.mutationRate = static_cast<float>(o.mutationRate);
     p.tournamentRate = static_cast<float>(o.tournamentRate);

@@ -22,6 +22,7 @@ struct DockParamsGpu {
     float adadeltaRho, adadeltaEpsilon;
     float adadeltaStopBound; // ADADELTA's early stop (dock::AdadeltaOptions); 0: off
     int adadeltaConsecutive;
+    float adadeltaStopTolerance; // dock::AdadeltaOptions::stopTolerance
     float crossoverRate, mutationRate, tournamentRate;
     float mutationPosition; // A: uniform in [-x, x]
     float mutationAngle;    // rad: orientation and torsion mutations, uniform in [-x, x]

@@ -55,6 +55,10 @@ struct AdadeltaOptions {
     double epsilon = 1e-2;
     double stopRhoLowerBound = 0; // AD-GPU --rholb 0.01 turns AutoDock-GPU's early stop on
     int consecutiveLimit = 4;     // AD-GPU --cslim
+    // An iteration counts as an improvement for the early stop only when it lowers the search's
+    // best energy by more than this (kcal/mol). AutoDock-GPU uses 0; with our exact gradients a
+    // search keeps creeping down by tiny amounts, so a small tolerance lets it end.
+    double stopTolerance = 0;
 };
 
 struct LgaOptions {
