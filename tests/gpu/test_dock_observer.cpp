@@ -101,7 +101,8 @@ private slots:
                 QVERIFY(list[i]->generation > list[i - 1]->generation);
             for (const Seen* s : list) {
                 QVERIFY(s->generation >= 1 && s->generation <= g.generations);
-                QVERIFY(s->best <= s->mean + 1e-4);
+                // (a float mean of nearly equal energies may round a little below their best)
+                QVERIFY(s->best <= s->mean + 1e-3);
                 const double cpu = scoring->evaluate(s->coordinates, nullptr);
                 const double tol = std::max(0.01, 1e-4 * std::abs(cpu));
                 QVERIFY2(std::abs(cpu - s->best) <= tol,

@@ -7,6 +7,7 @@
 // Budget: the panel's "Quick" budget (population 50, 100 local-search steps, 30,000 evaluations
 // per run, BFGS), 10 runs, seed 0: a few seconds on one core.
 #include "BoxEditor.h"
+#include "DockJob.h"
 #include "DockPanel.h"
 #include "DockPart.h"
 #include "EnergyPlot.h"
@@ -40,6 +41,7 @@
 #include <vtkRenderer.h>
 
 #include <cmath>
+#include <limits>
 
 using namespace pw;
 
@@ -107,6 +109,7 @@ private slots:
     void exportAndAddToLigands();
     void mapsAreBuiltWhenNeededAndReused();
     void dockingSharesTheMinimizationGrid();
+    void liveViewTakesGenerationsAsTheyCome();
     void refineHandsThePoseToMinimization();
     void cudaWithoutAGpuDocksOnTheCpuAndSaysSo();
     void damagedDockingPieceIsRefusedClearly();
@@ -439,6 +442,31 @@ void TestDock::dockingSharesTheMinimizationGrid() {
     QCOMPARE(scoringGridBuilds(), grids + 1);
     QVERIFY(dockAndWait(*part, &ok));
     QCOMPARE(scoringGridBuilds(), grids + 1);
+}
+
+// The GPU reports what it sees every ~30 ms: generations may be missing and runs interleave. The
+// live view keeps one point per reported generation, in order, best over runs and mean of means.
+void TestDock::liveViewTakesGenerationsAsTheyCome() {
+    DockWatch watch;
+    auto report = [&](int run, long generation, double best, double mean) {
+        dock::GenerationReport r;
+        r.run = run;
+        r.generation = generation;
+        r.bestEnergy = best;
+        r.meanEnergy = mean;
+        watch.record(r);
+    };
+    report(0, 3, -5.0, -1.0);
+    report(1, 7, -6.0, -2.0);
+    report(1, 3, -4.0, -3.0);
+    report(0, 1, -2.0, 0.0);
+    DockWatch::Snapshot s;
+    QVERIFY(watch.changedSince(0, &s));
+    QCOMPARE(s.generation, (std::vector<long>{1, 3, 7}));
+    QCOMPARE(s.best, (std::vector<double>{-2.0, -5.0, -6.0}));
+    QCOMPARE(s.mean, (std::vector<double>{0.0, -2.0, -2.0}));
+    QCOMPARE(s.bestEnergy, std::numeric_limits<double>::infinity()); // no pose was handed over
+    QVERIFY(!watch.changedSince(s.version, &s));
 }
 
 void TestDock::refineHandsThePoseToMinimization() {
