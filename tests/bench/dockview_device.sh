@@ -22,8 +22,10 @@
 #   ../shared/tools/bundle-libs.sh $C/bin/* $C/libs && tar -C $C -cJf $C/libs.tar.xz libs && rm -r $C/libs
 #   for id in 1stp 3ce3; do cp -r ../shared/data/complexes/$id/ad4maps $C/ad4/$id; done
 # then: run(command="tests/bench/dockview_device.sh", carry=[".carry-dockview"]).
-# The test binaries name their data by the paths they were built at: BUILT_AT (default: the
-# worktree that built them, /work/wt/dockview) gets symbolic links to tests/data and the maps.
+# The test binaries name their data by the paths they were built at: set BUILT_AT to the checkout
+# that built them (default /work/wt/dockview; BUILT_AT=/work/main for a build in /work/main/build);
+# where BUILT_AT/tests/data or BUILT_AT/../shared/data/complexes/<id>/ad4maps is missing on the
+# device machine, the script links this checkout's tests/data and the carried maps there.
 # Prints each suite's tail, then a table: suite | passed | failed | skipped | exit | seconds.
 set -uo pipefail
 C=${C:-$PWD/.carry-dockview}
