@@ -401,6 +401,13 @@ void TestDock::mapsAreBuiltWhenNeededAndReused() {
     QVERIFY(!part->outcome().empty());
     QVERIFY(std::isfinite(part->outcome().poses.front().score));
     QVERIFY(part->panel()->mapsLabel()->text().startsWith(QStringLiteral("Maps ready (AutoDock 4)")));
+    // ... and kept on disk for later sessions (Qt's test-mode cache folder here).
+    const QDir cache(QString::fromStdString(DockMaps::appAd4CacheDirectory()));
+    QVERIFY(cache.absolutePath().contains(QStringLiteral("posewright/ad4maps")));
+    bool kept = false;
+    for (const QString& entry : cache.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+        kept = kept || QFile::exists(cache.filePath(entry + QStringLiteral("/posewright.sum")));
+    QVERIFY(kept);
     // The same receptor, box and scoring: the maps are reused.
     QVERIFY(dockAndWait(*part, &ok));
     QVERIFY(ok);
