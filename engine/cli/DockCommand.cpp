@@ -143,6 +143,7 @@ int runDock(const std::vector<std::string>& args) {
                  {"cluster-rmsd", OptionKind::Value},
                  {"poses", OptionKind::Value},
                  {"all-runs", OptionKind::Flag},
+                 {"no-map-cache", OptionKind::Flag},
                  {"batch", OptionKind::Value},
                  {"shard", OptionKind::Value},
                  {"shard-block", OptionKind::Value},
@@ -184,7 +185,11 @@ int runDock(const std::vector<std::string>& args) {
         "batch", device.backend->isGpu() ? 256 * backendDeviceCount(*device.backend) : 8, 1,
         1000000);
 
-    DockTargetSetup targetSetup(cl, files.front(), threads);
+    // AD4 maps built from --receptor are kept on disk for later runs (XDG cache folder).
+    std::optional<ad4::MapCache> mapCache;
+    if (!cl.flag("no-map-cache") && !ad4::defaultMapCacheDirectory().empty())
+        mapCache.emplace(1, ad4::defaultMapCacheDirectory());
+    DockTargetSetup targetSetup(cl, files.front(), threads, mapCache ? &*mapCache : nullptr);
     std::optional<Molecule> reference;
     if (auto ref = cl.value("reference"))
         reference = readMolecule(*ref);

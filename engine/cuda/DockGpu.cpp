@@ -6,15 +6,18 @@
 #include "MinimizeDeviceTarget.h"
 #include "MinimizeTemplates.h"
 #include "core/InputError.h"
+#include "core/LigandKinematics.h"
 #include "core/ParallelFor.h"
 #include "core/LongestFirst.h"
 
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -29,6 +32,10 @@ static_assert(kMaxTemplateAtoms >= dock::kMaxDockAtoms, "the kernel's atom limit
 // 1,000 ligands x 20 runs x 150 individuals would otherwise take ~1 GB of genotypes.
 constexpr std::size_t kMaxPopulationBytes = std::size_t(512) << 20;
 constexpr auto kPollSleep = std::chrono::microseconds(500);
+// The live view (DockOptions::onGeneration) watches the batch's first runs only (the app docks
+// one ligand); the host looks at most this often.
+constexpr long kMaxWatchedRuns = 256;
+constexpr double kWatchInterval = 1.0 / 30;
 
 double now() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
@@ -140,6 +147,54 @@ std::vector<Ad4HostTemplate> buildTemplatesInParallel(const DockingTarget* vina,
         if (f)
             std::rethrow_exception(f);
     return ad4Templates;
+// Page-locked host memory the kernel writes directly (mapped): the watched runs' slots.
+struct MappedWatchSlots {
+    DockWatchSlotGpu* host = nullptr;
+    DockWatchSlotGpu* device = nullptr;
+    std::size_t cap = 0;
+
+    MappedWatchSlots() = default;
+    MappedWatchSlots(const MappedWatchSlots&) = delete;
+    MappedWatchSlots& operator=(const MappedWatchSlots&) = delete;
+    ~MappedWatchSlots() {
+        if (host)
+            cudaFreeHost(host);
+    }
+    // At least n zeroed slots (call only while no kernel writes them).
+    void reset(std::size_t n) {
+        if (n > cap) {
+            if (host)
+                cudaFreeHost(host);
+            host = device = nullptr, cap = 0;
+            void* p = nullptr;
+            check(cudaHostAlloc(&p, n * sizeof(DockWatchSlotGpu), cudaHostAllocMapped),
+                  "watch slots");
+            host = static_cast<DockWatchSlotGpu*>(p);
+            void* d = nullptr;
+            check(cudaHostGetDevicePointer(&d, p, 0), "watch slots");
+            device = static_cast<DockWatchSlotGpu*>(d);
+            cap = n;
+        }
+        std::memset(host, 0, n * sizeof(DockWatchSlotGpu));
+    }
+};
+
+// A consistent copy of a slot the kernel may be writing (the writer's sequence brackets the
+// data: unchanged and even means untorn); false when torn or not written yet.
+bool readSlot(const DockWatchSlotGpu* slot, DockWatchSlotGpu& out) {
+    const volatile DockWatchSlotGpu* s = slot;
+    const unsigned before = s->sequence;
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (before == 0 || (before & 1u))
+        return false;
+    out.generation = s->generation;
+    out.best = s->best;
+    out.mean = s->mean;
+    for (int f = 0; f < 7 + kDockMaxTorsions; ++f)
+        out.genotype[f] = s->genotype[f];
+    std::atomic_thread_fence(std::memory_order_acquire);
+    out.sequence = s->sequence;
+    return out.sequence == before;
 }
 
 } // namespace
@@ -161,6 +216,7 @@ struct CudaDocker::Impl {
     DeviceBuffer<float> population;
     DeviceBuffer<int> control; // [0] cancel flag, [1] finished runs
     PinnedBuffer<int> hControl;
+    MappedWatchSlots watch; // the live view's slots (only when an observer is set)
 
     ~Impl() {
         cudaSetDevice(device);
@@ -326,6 +382,47 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     im.results.reserve(chunk);
     im.final.reserve(static_cast<std::size_t>(chunk) * maxAtoms);
     const SearchParamsGpu sp = bfgsSearchParams();
+
+    // The live view: the watched runs' ligands' kinematics (the CPU's root-centroid genotype,
+    // as GpuDockRun::pose) and the generation each run last reported.
+    const bool watching = static_cast<bool>(options.onGeneration);
+    const long watched = watching ? std::min(total, kMaxWatchedRuns) : 0;
+    std::vector<std::unique_ptr<LigandKinematics>> watchKinematics(nLig);
+    std::vector<int> reportedGeneration(watched, 0);
+    for (long id = 0; id < watched; ++id) {
+        const long k = id / runsPer;
+        if (!watchKinematics[k])
+            watchKinematics[k] =
+                std::make_unique<LigandKinematics>(ligands[k], RootOrigin::RootCentroid);
+    }
+    // Reports every watched run of this launch (ids first..first+count) that has done a
+    // generation since its last report, from this thread.
+    auto reportGenerations = [&](long first, long count) {
+        const long end = std::min(first + count, watched);
+        for (long id = first; id < end; ++id) {
+            DockWatchSlotGpu slot;
+            if (!readSlot(im.watch.host + (id - first), slot) ||
+                slot.generation <= reportedGeneration[id])
+                continue;
+            reportedGeneration[id] = slot.generation;
+            const long k = id / runsPer;
+            Pose pose;
+            pose.position = Vec3(slot.genotype[0], slot.genotype[1], slot.genotype[2]) + centre;
+            pose.orientation =
+                Quaternion(slot.genotype[3], slot.genotype[4], slot.genotype[5], slot.genotype[6])
+                    .normalized();
+            pose.torsions.assign(slot.genotype + 7, slot.genotype + 7 + (tg[k].nodeCount - 1));
+            dock::GenerationReport r;
+            r.ligand = ligandKeys ? (*ligandKeys)[k] : k;
+            r.run = static_cast<int>(id % runsPer);
+            r.generation = slot.generation;
+            r.bestEnergy = slot.best;
+            r.meanEnergy = slot.mean;
+            r.best = &pose;
+            r.kinematics = watchKinematics[k].get();
+            options.onGeneration(r);
+        }
+    };
     timing_.pack = now() - t0;
 
     check(cudaMemsetAsync(im.control.p, 0, 2 * sizeof(int), im.controlStream), "control reset");
@@ -365,17 +462,30 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
         b.maxAtoms = maxAtoms, b.maxNodes = maxNodes, b.maxTorsions = maxTorsions;
         b.cancel = im.control.p;
         b.finished = reinterpret_cast<unsigned int*>(im.control.p + 1);
+        b.watchCount = static_cast<int>(std::clamp(watched - first, 0L, count));
+        if (b.watchCount > 0) {
+            im.watch.reset(static_cast<std::size_t>(b.watchCount));
+            b.watch = im.watch.device;
+        }
         const double g0 = now();
         check(launchDock(b, scoring, params, sp, warpsPerBlock_, im.stream), "dock launch");
         launchedRuns = first + count;
-        if (progress) {
-            double lastReport = 0;
+        if (progress || b.watchCount > 0) {
+            double lastReport = 0, lastWatch = now();
             for (;;) {
                 const cudaError_t q = cudaStreamQuery(im.stream);
                 if (q == cudaSuccess)
                     break;
                 if (q != cudaErrorNotReady)
                     check(q, "docking");
+                if (b.watchCount > 0 && now() - lastWatch > kWatchInterval) {
+                    reportGenerations(first, count);
+                    lastWatch = now();
+                }
+                if (!progress) {
+                    std::this_thread::sleep_for(kPollSleep);
+                    continue;
+                }
                 if (progress->cancelled() && !cancelSent) {
                     check(cudaMemcpyAsync(im.control.p, im.hControl.p, sizeof(int),
                                           cudaMemcpyHostToDevice, im.controlStream),
@@ -395,6 +505,8 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
         }
         check(cudaStreamSynchronize(im.stream), "docking");
         timing_.gpu += now() - g0;
+        if (b.watchCount > 0)
+            reportGenerations(first, count); // every watched run's last generation
         results.resize(count);
         finals.resize(finalCoords);
         check(cudaMemcpy(results.data(), im.results.p, count * sizeof(RunResultGpu),

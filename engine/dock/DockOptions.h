@@ -115,8 +115,11 @@ struct GenerationReport {
     const Pose* best = nullptr;
     const LigandKinematics* kinematics = nullptr;
 };
-// Called from the CPU engine's worker threads after every generation of every run: must be
-// thread-safe and quick (copy what it needs, hand it on). The GPU backend does not call it.
+// The CPU engine calls it from its worker threads after every generation of every run: it must
+// be thread-safe and quick (copy what it needs, hand it on). The CUDA backend calls it from the
+// thread that called dock, for the batch's first 256 runs only, with the last generation each
+// has done when the host looks (every ~30 ms, and once when the runs end): generations may be
+// skipped there, never repeated or reported out of order within a run.
 using GenerationObserver = std::function<void(const GenerationReport&)>;
 
 struct DockOptions {
