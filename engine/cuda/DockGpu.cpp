@@ -147,6 +147,8 @@ std::vector<Ad4HostTemplate> buildTemplatesInParallel(const DockingTarget* vina,
         if (f)
             std::rethrow_exception(f);
     return ad4Templates;
+}
+
 // Page-locked host memory the kernel writes directly (mapped): the watched runs' slots.
 struct MappedWatchSlots {
     DockWatchSlotGpu* host = nullptr;
@@ -362,7 +364,11 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     }
     if (total == 0)
         return out;
-    const std::vector<long> order = launchOrder(tg, budget, runsPer, longestFirst_);
+    // The live view's slots belong to the launch's first blocks, which it reads as the first run
+    // ids: with an observer the runs keep input order (the app watches one ligand, whose runs all
+    // cost the same, so longest first would not reorder them anyway).
+    const std::vector<long> order =
+        launchOrder(tg, budget, runsPer, longestFirst_ && !options.onGeneration);
     uploadVector(im.templates, tg);
     uploadVector(im.atoms, atoms);
     uploadVector(im.nodes, nodes);
