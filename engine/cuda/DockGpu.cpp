@@ -147,6 +147,8 @@ std::vector<Ad4HostTemplate> buildTemplatesInParallel(const DockingTarget* vina,
         if (f)
             std::rethrow_exception(f);
     return ad4Templates;
+}
+
 // Page-locked host memory the kernel writes directly (mapped): the watched runs' slots.
 struct MappedWatchSlots {
     DockWatchSlotGpu* host = nullptr;
