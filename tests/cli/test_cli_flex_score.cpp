@@ -54,7 +54,10 @@ private slots:
         QTextStream in(&f);
         int cases = 0;
         while (!in.atEnd()) {
-            const QStringList fields = in.readLine().split(' ', Qt::SkipEmptyParts);
+            const QString line = in.readLine();
+            if (line.startsWith('#'))
+                continue; // how it was measured
+            const QStringList fields = line.split(' ', Qt::SkipEmptyParts);
             if (fields.isEmpty())
                 continue;
             QCOMPARE(fields.size(), 14); // name, 3 files, Vina's 10 numbers
