@@ -175,6 +175,18 @@ private slots:
         QCOMPARE(r.out, QByteArray());
     }
 
+    void residuesInTheLigandFileAreNamed() {
+        // Vina's docked output holds the ligand and the moved residues in each MODEL.
+        const CliRun r = scoreFlex(flexData("1fpu_receptor_rigid.pdbqt"),
+                                   flexData("1fpu_receptor_flex.pdbqt"),
+                                   flexData("1fpu_ligand_flex_vina_out.pdbqt"));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("1fpu_ligand_flex_vina_out.pdbqt:67: flexible receptor residues "
+                                "(BEGIN_RES ... END_RES) in a ligand or receptor file; expected "
+                                "them in their own file, passed with --flex"),
+                 r.err.constData());
+    }
+
     void gpuAndGridAreRefused() {
         for (const QStringList& extra : {QStringList{"--device", "cuda"}, QStringList{"--grid"}}) {
             const CliRun r = scoreFlex(flexData("1fpu_receptor_rigid.pdbqt"),
