@@ -87,6 +87,36 @@ private slots:
         }
     }
 
+    // Vinardo with flexible residues, against (from tests/data/flex, 2026-11-26, Vina 1.2.3)
+    //   vina --receptor R --flex F --ligand L --config 1fpu_receptor.box.txt --score_only
+    //        --scoring vinardo
+    // in Vina's order: total, (1), ligand-receptor, ligand-flex, (2), ligand, flex-receptor,
+    // flex-flex, (3), (4).
+    void vinardoMatchesVina_data() {
+        QTest::addColumn<QStringList>("fields");
+        QTest::newRow("moved3") << QStringList{"1fpu_receptor_rigid.pdbqt",
+                                               "1fpu_receptor_flex.pdbqt", "moved3_ligand.pdbqt",
+                                               "4.870 6.882 7.137 -0.255 1.687 -0.457 2.144 "
+                                               "0.000 -1.993 1.706"};
+        QTest::newRow("2res_model1")
+            << QStringList{"1fpu_rigid_2res.pdbqt", "flex_2res.pdbqt", "model1_ligand.pdbqt",
+                           "-8.236 -11.478 -10.733 -0.746 0.430 -0.871 1.310 -0.010 3.370 0.557"};
+    }
+    void vinardoMatchesVina() {
+        QFETCH(QStringList, fields);
+        const CliRun r = scoreFlex(flexData(fields[0]), flexData(fields[1]), flexData(fields[2]),
+                                   {"--json", "--scoring", "vinardo"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = jsonLines(r.out).value(0);
+        const QStringList vina = fields[3].split(' ');
+        const char* keys[] = {"affinity",  "inter",        "ligand_receptor", "ligand_flex",
+                              "intra",     "ligand_intra", "flex_receptor",   "flex_flex",
+                              "torsional", "unbound"};
+        for (int k = 0; k < 10; ++k)
+            QVERIFY2(std::abs(o.value(keys[k]).toDouble(1e9) - vina[k].toDouble()) <= 0.01,
+                     keys[k]);
+    }
+
     void textSplitsTheParts() {
         const CliRun r = scoreFlex(flexData("1fpu_rigid_2res.pdbqt"), flexData("flex_2res.pdbqt"),
                                    flexData("1iep_ligand.pdbqt"));
