@@ -2,6 +2,7 @@
 // answer of one pattern per molecule.
 #include "ScreenIndex.h"
 
+#include "HitStore.h"
 #include "core/ParallelFor.h"
 
 #include <exception>
@@ -33,6 +34,41 @@ std::optional<ScreenFingerprint> decodeScreen(const void* data, int bytes) {
         for (int b = 0; b < 8; ++b)
             fp[w] |= std::uint64_t{p[w * 8 + b]} << (8 * b);
     return fp;
+}
+
+long addMissingScreens(HitStore& store, int threads) {
+    if (threads <= 0)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    store.exec(createScreenTableSql());
+    std::vector<std::string> missing;
+    {
+        Statement s = store.prepare(std::string("SELECT DISTINCT smiles FROM poses WHERE smiles IS "
+                                                "NOT NULL AND smiles NOT IN (SELECT smiles FROM ") +
+                                    kScreenTable + ")");
+        while (s.step())
+            missing.push_back(s.text(0));
+    }
+    Statement insert =
+        store.prepare(std::string("INSERT OR IGNORE INTO ") + kScreenTable + " VALUES(?, ?)");
+    long added = 0;
+    constexpr size_t kChunk = 16384; // fingerprints in flight (memory), then written in order
+    std::vector<std::optional<ScreenFingerprint>> fps;
+    for (size_t from = 0; from < missing.size(); from += kChunk) {
+        const size_t n = std::min(kChunk, missing.size() - from);
+        fps.assign(n, std::nullopt);
+        parallelFor(static_cast<long>(n), threads,
+                    [&](long i) { fps[i] = screenFingerprint(missing[from + i]); });
+        for (size_t i = 0; i < n; ++i) {
+            if (!fps[i])
+                continue;
+            const auto blob = encodeScreen(*fps[i]);
+            insert.bind(1, std::string_view(missing[from + i]));
+            insert.bindBlobStatic(2, blob.data(), kScreenBytes);
+            insert.run();
+            ++added;
+        }
+    }
+    return added;
 }
 
 void ScreenIndex::clear() {

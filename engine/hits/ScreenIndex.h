@@ -30,6 +30,14 @@ inline constexpr int kScreenBytes = kScreenWords * 8;
 std::array<unsigned char, kScreenBytes> encodeScreen(const ScreenFingerprint& fp);
 std::optional<ScreenFingerprint> decodeScreen(const void* data, int bytes);
 
+class HitStore;
+
+// Gives every distinct stored SMILES without a screening fingerprint one (stores written before
+// pw_screen, or poses added by an older Posewright), computed on `threads` threads (0 = all).
+// Must run inside a HitStore::Transaction. Returns how many were added; SMILES that RDKit cannot
+// read, or that are not its canonical form, get none (the filter matches those from SMILES).
+long addMissingScreens(HitStore& store, int threads);
+
 class ScreenIndex {
 public:
     // Molecules kept parsed per session: ~9.5 KB each (RDKit's graph), ~300 MB at this bound.
