@@ -40,8 +40,9 @@ long addMissingScreens(HitStore& store, int threads);
 
 class ScreenIndex {
 public:
-    // Molecules kept parsed per session: ~9.5 KB each (RDKit's graph), ~300 MB at this bound.
-    static constexpr size_t kParsedCapacity = 32768;
+    // Molecules kept parsed per session, for the next pattern: ~10-12 KB each (RDKit's graph),
+    // ~200 MB at this bound (a store of 262,144 molecules peaked at 857 MB with 32,768).
+    static constexpr size_t kParsedCapacity = 16384;
 
     // Reads pw_screen (an absent table, as in stores written before it, gives an empty index:
     // every molecule is then matched from its SMILES). Throws std::runtime_error on a bad row.
