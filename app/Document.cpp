@@ -120,6 +120,14 @@ void Document::setScoring(ScoringKind kind) {
     emit scoringChanged();
 }
 
+void Document::setReceptorPH(double pH) {
+    if (pH == receptorPH_)
+        return;
+    receptorPH_ = pH;
+    ++receptorGeneration_; // grids and maps built on the old protonation are stale
+    emit receptorPHChanged();
+}
+
 void Document::setDevice(const QString& device) {
     if (device == device_)
         return;

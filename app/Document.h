@@ -73,6 +73,11 @@ public:
 
     ScoringKind scoring() const { return scoring_; }
     void setScoring(ScoringKind kind);
+    // The pH at which a receptor without polar hydrogens (a PDB as the archive gives it) gets
+    // them (ReceptorPreparationOptions::pH). A change makes every prepared receptor stale: it
+    // starts a new receptor generation (the molecule itself is unchanged).
+    double receptorPH() const { return receptorPH_; }
+    void setReceptorPH(double pH);
     // "auto", "cpu", "cuda", "cuda:N" (DeviceSelection's syntax).
     const QString& device() const { return device_; }
     void setDevice(const QString& device);
@@ -89,6 +94,7 @@ signals:
     void activeLigandChanged(int index);
     void boxChanged();
     void scoringChanged();
+    void receptorPHChanged();
     void deviceChanged();
 
 private:
@@ -104,6 +110,7 @@ private:
     std::optional<SearchBox> box_;
     BoxSource boxSource_ = BoxSource::None;
     ScoringKind scoring_ = ScoringKind::Vina;
+    double receptorPH_ = 7.4;
     QString device_ = QStringLiteral("auto");
 };
 

@@ -49,6 +49,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(&document_, &Document::ligandsUpdated, this, &MainWindow::onLigandsUpdated);
     connect(&document_, &Document::boxChanged, this, &MainWindow::onBoxChanged);
     connect(&document_, &Document::scoringChanged, targets_, &TargetBuilder::request);
+    connect(&document_, &Document::receptorPHChanged, targets_, &TargetBuilder::request);
     connectEditing();
     installParts();
     resize(1400, 860);
@@ -216,6 +217,7 @@ void MainWindow::createDocks() {
     settingsDock->setWidget(settings_);
     addDockWidget(Qt::LeftDockWidgetArea, settingsDock);
     connect(settings_, &SettingsPanel::scoringChanged, &document_, &Document::setScoring);
+    connect(settings_, &SettingsPanel::receptorPHChanged, &document_, &Document::setReceptorPH);
     connect(settings_, &SettingsPanel::deviceChanged, &document_, &Document::setDevice);
     connect(settings_, &SettingsPanel::boxFromLigandRequested, this,
             &MainWindow::setBoxAroundLigand);

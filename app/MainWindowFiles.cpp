@@ -225,8 +225,10 @@ void MainWindow::openSession(const QString& path) {
             const QSignalBlocker block(&document_);
             const QSignalBlocker blockPanel(settings_);
             document_.setScoring(s.scoring);
+            document_.setReceptorPH(s.receptorPH);
             document_.setDevice(s.device);
             settings_->setScoring(s.scoring);
+            settings_->setReceptorPH(s.receptorPH);
             settings_->setDevice(s.device);
             document_.setBox(s.box, s.boxSource);
         }

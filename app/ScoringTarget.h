@@ -17,7 +17,9 @@ struct ScoringTarget {
     SearchBox box;
     ScoringKind kind = ScoringKind::Vina;
     Molecule receptor; // prepared: AD4 and XS types
-    std::unique_ptr<DockingTarget> target;
+    // Shared with every other ScoringTarget of the same receptor, box and scoring (the app's one
+    // grid of them: buildScoringTarget). Read-only once built.
+    std::shared_ptr<DockingTarget> target;
 
     bool matches(int generation, const SearchBox& b, ScoringKind k) const {
         return generation == receptorGeneration && k == kind && b.center == box.center &&
@@ -26,10 +28,17 @@ struct ScoringTarget {
 };
 
 // Prepares the receptor and builds the grid maps for all ligand types (0.3-1 s for a 22 Å box:
-// call it on a worker thread). Throws InputError when the receptor cannot be prepared.
+// call it on a worker thread). A receptor without polar hydrogens gets them at receptorPH.
+// Throws InputError when the receptor cannot be prepared.
+// The one place the app builds Vina/Vinardo grids: minimization, the batch and docking all come
+// here, and the last grids built are kept per receptor content, pH, box and scoring, so a second
+// caller with the same inputs shares the first one's prepared receptor and grid (one build at a
+// time; another waits and then shares).
 std::shared_ptr<const ScoringTarget> buildScoringTarget(const Molecule& receptor, int generation,
                                                         const SearchBox& box, ScoringKind kind,
-                                                        int threads);
+                                                        int threads, double receptorPH = 7.4);
+// Grids buildScoringTarget has built in this process (a shared one is not counted).
+long scoringGridBuilds();
 
 // The ligand as the scorer needs it (XS types, torsion tree); the same atoms in the same order as
 // the input, or nothing (preparation would add hydrogens or fails: minimize prepares it then).

@@ -39,7 +39,8 @@ SessionAutosave::SessionAutosave(const Document& document, QString dir, int inte
     const auto changed = [this] { dirty_ = true; };
     for (auto signal :
          {&Document::receptorChanged, &Document::ligandsChanged, &Document::ligandsUpdated,
-          &Document::boxChanged, &Document::scoringChanged, &Document::deviceChanged})
+          &Document::boxChanged, &Document::scoringChanged, &Document::receptorPHChanged,
+          &Document::deviceChanged})
         connect(&document, signal, this, changed);
     connect(&document, &Document::ligandChanged, this, changed);
     connect(&document, &Document::trajectoryChanged, this, changed);

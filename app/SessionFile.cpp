@@ -81,6 +81,7 @@ Session sessionOf(const Document& d) {
     s.box = d.box();
     s.boxSource = d.boxSource();
     s.scoring = d.scoring();
+    s.receptorPH = d.receptorPH();
     s.device = d.device();
     s.active = d.activeLigand();
     return s;
@@ -118,6 +119,7 @@ void writeSession(const QString& path, const Session& s) {
                                   {"size", vec(s.box->size)},
                                   {"source", boxSourceName(s.boxSource)}};
     root["scoring"] = QString::fromLatin1(scoringKindName(s.scoring).data());
+    root["receptorPH"] = s.receptorPH;
     root["device"] = s.device;
     root["activeLigand"] = s.active;
     if (!s.parts.isEmpty())

@@ -31,6 +31,7 @@ struct Session {
     std::optional<SearchBox> box;
     BoxSource boxSource = BoxSource::None;
     ScoringKind scoring = ScoringKind::Vina;
+    double receptorPH = 7.4; // Document::receptorPH
     QString device = QStringLiteral("auto");
     int active = -1;
     // Each workflow part's piece, under the part's name (WorkflowPart::saveState).

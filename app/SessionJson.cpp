@@ -134,6 +134,12 @@ Session sessionFromJson(const QByteArray& json, const QString& path) {
     if (scoring != QLatin1String("vina") && scoring != QLatin1String("vinardo"))
         throw InputError(file, 0, "scoring \"vina\" or \"vinardo\" expected");
     s.scoring = scoring == QLatin1String("vina") ? ScoringKind::Vina : ScoringKind::Vinardo;
+    if (root.contains("receptorPH")) { // sessions written before the setting: 7.4
+        const QJsonValue pH = root["receptorPH"];
+        if (!isFiniteNumber(pH) || pH.toDouble() < 0.0 || pH.toDouble() > 14.0)
+            throw InputError(file, 0, "receptorPH: a number from 0 to 14 expected");
+        s.receptorPH = pH.toDouble();
+    }
     s.device = root["device"].toString(QStringLiteral("auto"));
     s.active = root["activeLigand"].toInt(-1);
     if (s.active < -1 || s.active >= static_cast<int>(s.ligands.size()))

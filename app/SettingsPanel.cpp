@@ -3,6 +3,7 @@
 #include "BoxEditor.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QSpinBox>
@@ -27,6 +28,17 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
                            "of one pose always uses the CPU reference (a GPU gains nothing on "
                            "one small problem, and it streams no per-step frames)"));
     form->addRow(tr("Device"), device_);
+    receptorPH_ = new QDoubleSpinBox(this);
+    receptorPH_->setObjectName(QStringLiteral("receptorPhBox"));
+    receptorPH_->setRange(0.0, 14.0);
+    receptorPH_->setDecimals(1);
+    receptorPH_->setSingleStep(0.1);
+    receptorPH_->setValue(7.4);
+    receptorPH_->setKeyboardTracking(false); // one change per typed value, not per digit
+    receptorPH_->setToolTip(tr("A receptor without polar hydrogens (a PDB file as the PDB archive "
+                               "gives it) gets them on its standard residues at this pH; a PDBQT "
+                               "or a PDB with hydrogens is used as given"));
+    form->addRow(tr("Receptor pH"), receptorPH_);
     pace_ = new QSpinBox(this);
     pace_->setRange(0, 200);
     pace_->setValue(15);
@@ -50,6 +62,8 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
             [this] { emit scoringChanged(scoring()); });
     connect(device_, &QComboBox::currentIndexChanged, this,
             [this] { emit deviceChanged(device()); });
+    connect(receptorPH_, &QDoubleSpinBox::valueChanged, this,
+            [this](double pH) { emit receptorPHChanged(pH); });
 }
 
 ScoringKind SettingsPanel::scoring() const {
@@ -82,6 +96,14 @@ void SettingsPanel::setScoring(ScoringKind kind) {
     const int i = scoring_->findData(static_cast<int>(kind));
     if (i >= 0)
         scoring_->setCurrentIndex(i);
+}
+
+double SettingsPanel::receptorPH() const {
+    return receptorPH_->value();
+}
+
+void SettingsPanel::setReceptorPH(double pH) {
+    receptorPH_->setValue(pH);
 }
 
 void SettingsPanel::showBox(const SearchBox& box) {

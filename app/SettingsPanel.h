@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QDoubleSpinBox;
 class QSpinBox;
 
 namespace pw {
@@ -30,10 +31,14 @@ public:
     BoxEditor* boxEditor() const { return box_; }
     void setDevice(const QString& device);
     void setScoring(ScoringKind kind);
+    // The pH at which a receptor without polar hydrogens is protonated (Document::receptorPH).
+    double receptorPH() const;
+    void setReceptorPH(double pH);
 
 signals:
     void scoringChanged(pw::ScoringKind kind);
     void deviceChanged(const QString& device);
+    void receptorPHChanged(double pH);
     void boxFromLigandRequested(double margin);
     void boxFromFileRequested();
     void boxTyped(const pw::SearchBox& box);
@@ -43,6 +48,7 @@ private:
     QComboBox* scoring_ = nullptr;
     QComboBox* device_ = nullptr;
     QSpinBox* pace_ = nullptr;
+    QDoubleSpinBox* receptorPH_ = nullptr;
     BoxEditor* box_ = nullptr;
 };
 

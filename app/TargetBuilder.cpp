@@ -39,6 +39,7 @@ void TargetBuilder::request() {
     const int receptorGeneration = document_.receptorGeneration();
     const SearchBox box = *document_.box();
     const ScoringKind kind = document_.scoring();
+    const double pH = document_.receptorPH();
     const int threads = workerCpuThreads();
     auto* watcher = new QFutureWatcher<TargetBuild>(this);
     connect(watcher, &QFutureWatcher<TargetBuild>::finished, this, [this, watcher, generation] {
@@ -49,7 +50,7 @@ void TargetBuilder::request() {
     watcher->setFuture(QtConcurrent::run([=] {
         TargetBuild b;
         try {
-            b.target = buildScoringTarget(receptor, receptorGeneration, box, kind, threads);
+            b.target = buildScoringTarget(receptor, receptorGeneration, box, kind, threads, pH);
         } catch (const std::exception& e) {
             b.error = QString::fromStdString(e.what());
         }

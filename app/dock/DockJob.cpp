@@ -17,12 +17,16 @@ namespace pw {
 
 void DockWatch::record(const dock::GenerationReport& r) {
     std::lock_guard lock(mutex_);
-    const size_t g = static_cast<size_t>(std::max(r.generation, 1L) - 1);
-    if (s_.best.size() <= g) {
-        s_.best.resize(g + 1, std::numeric_limits<double>::infinity());
-        s_.mean.resize(g + 1, 0.0);
-        meanSum_.resize(g + 1, 0.0);
-        meanCount_.resize(g + 1, 0);
+    const long generation = std::max(r.generation, 1L);
+    auto& gens = s_.generation;
+    const auto at = std::lower_bound(gens.begin(), gens.end(), generation); // mostly the end
+    const auto g = static_cast<size_t>(at - gens.begin());
+    if (at == gens.end() || *at != generation) {
+        gens.insert(at, generation);
+        s_.best.insert(s_.best.begin() + g, std::numeric_limits<double>::infinity());
+        s_.mean.insert(s_.mean.begin() + g, 0.0);
+        meanSum_.insert(meanSum_.begin() + g, 0.0);
+        meanCount_.insert(meanCount_.begin() + g, 0);
     }
     s_.best[g] = std::min(s_.best[g], r.bestEnergy);
     meanSum_[g] += r.meanEnergy;
@@ -54,7 +58,8 @@ DockJobResult runDocking(const DockJobInput& in, DockMaps& maps, Progress& progr
     try {
         out.prepared = prepareLigand(in.ligand);
         const auto target = maps.targetFor(in.receptor, in.receptorGeneration, in.box,
-                                           in.settings.scoring, out.prepared, in.threads);
+                                           in.settings.scoring, out.prepared, in.threads,
+                                           in.receptorPH);
         if (watch) {
             watch->setLigand(out.prepared);
             watch->mapsReady = true;

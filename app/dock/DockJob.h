@@ -28,8 +28,11 @@ class DockWatch {
 public:
     struct Snapshot {
         long version = 0;
-        std::vector<double> best; // per generation: the lowest population best over the runs
-        std::vector<double> mean; // per generation: the mean population energy over the runs
+        // One point per generation reported by any run, in increasing order (the GPU reports
+        // what it sees every ~30 ms, so generations may be missing there).
+        std::vector<long> generation;
+        std::vector<double> best; // the lowest population best over the runs that reported it
+        std::vector<double> mean; // the mean population energy over those runs
         double bestEnergy = std::numeric_limits<double>::infinity();
         std::vector<Vec3> bestCoordinates; // the pose of bestEnergy (prepared ligand's atoms)
         Molecule ligand;                   // the prepared ligand the coordinates move
@@ -52,6 +55,7 @@ private:
 struct DockJobInput {
     Molecule receptor; // as loaded
     int receptorGeneration = 0;
+    double receptorPH = 7.4; // Document::receptorPH (a new value is a new receptorGeneration)
     SearchBox box;
     Molecule ligand; // the active ligand as the document has it (also the RMSD reference)
     DockSettings settings;

@@ -160,6 +160,7 @@ void DockPart::dock() {
     DockJobInput in;
     in.receptor = document.receptor();
     in.receptorGeneration = document.receptorGeneration();
+    in.receptorPH = document.receptorPH();
     in.box = *document.box();
     in.ligand = document.ligands()[static_cast<size_t>(active)];
     in.settings = panel_->settings();
@@ -208,7 +209,7 @@ void DockPart::onTick() {
     shownVersion_ = s.version;
     panel_->plot()->clearPoints();
     for (size_t g = 0; g < s.best.size(); ++g)
-        panel_->plot()->addPoint(static_cast<double>(g + 1), {s.best[g], s.mean[g]});
+        panel_->plot()->addPoint(static_cast<double>(s.generation[g]), {s.best[g], s.mean[g]});
     panel_->setProgressText(tr("%1 of %2 runs done; best so far %3 kcal/mol (searched energy)")
                                 .arg(done)
                                 .arg(total)

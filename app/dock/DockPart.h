@@ -66,7 +66,7 @@ private:
     DockPanel* panel_ = nullptr;
     QDockWidget* dock_ = nullptr;
     QAction* dockAction_ = nullptr;
-    std::shared_ptr<DockMaps> maps_ = std::make_shared<DockMaps>();
+    std::shared_ptr<DockMaps> maps_ = std::make_shared<DockMaps>(DockMaps::appAd4CacheDirectory());
     std::unique_ptr<DockJob> job_;
     int jobId_ = 0;
     QTimer tick_; // the live view's pace: one redraw per display frame at most

@@ -10,8 +10,6 @@ dock::DockOptions DockSettings::options(int threads) const {
     o.runs = std::max(runs, 1);
     o.seed = seed;
     o.scoring = scoring;
-    o.lga.localSearch = scoring == dock::DockScoring::Ad4 ? dock::LocalSearchMethod::Adadelta
-                                                          : dock::LocalSearchMethod::Bfgs;
     if (quick) {
         o.lga.populationSize = kQuickPopulation;
         o.lga.localSearchIterations = kQuickLocalSearchIterations;

@@ -5,6 +5,7 @@
 #include "core/BatchStatus.h"
 #include "LingoComparison.h"
 #include "OverlayBatch.h"
+#include "core/PhaseTimings.h"
 #include "core/Progress.h"
 #include "dock/DockEngine.h"
 #include "lingo/LingoSet.h"
@@ -31,6 +32,9 @@ struct MinimizeBatchOptions {
     // of the exact pair sums every device reports by default (one pose, one number). The tests
     // that compare the float GPU minimizer with the double CPU one on the same maps use it.
     bool gridReport = false;
+    // Where the batch's time goes (core/PhaseTimings.h): the backend adds its phases under its
+    // device's group. Null: not recorded.
+    PhaseTimings* timings = nullptr;
 };
 
 class Backend {

@@ -25,6 +25,7 @@ public:
     void minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
                   const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
                   Progress* progress) override {
+        PhaseTimer timer(options.timings, "minimize_and_rescore", "cpu");
         results.assign(ligands.size(), {});
         std::atomic<long> done{0};
         const long total = static_cast<long>(ligands.size());

@@ -202,4 +202,9 @@ Molecule moleculeFromSmiles(const std::string& smiles, const std::string& name, 
     return smilesToMolecule(smiles, name, options, where, 0);
 }
 
+Molecule moleculeFromSmilesRecord(const std::string& smiles, const std::string& name,
+                                  const ReadOptions& options, const std::string& file, long line) {
+    return smilesToMolecule(smiles, name, options, file, line);
+}
+
 } // namespace pw

@@ -15,4 +15,10 @@ std::unique_ptr<MoleculeReader> openSmilesReader(const std::string& path, ReadOp
 Molecule moleculeFromSmiles(const std::string& smiles, const std::string& name, bool embed,
                             const std::string& where = "<smiles>");
 
+// One record of a SMILES file as the reader makes it (the same checks, repairs and embedding
+// under `options`), with its file and line in messages: a caller that read the file with
+// embedSmiles off (fast, in order) embeds the records with it later, in parallel.
+Molecule moleculeFromSmilesRecord(const std::string& smiles, const std::string& name,
+                                  const ReadOptions& options, const std::string& file, long line);
+
 } // namespace pw

@@ -6,6 +6,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "DeviceOption.h"
+#include "DockPreparation.h"
 #include "DockTargetSetup.h"
 #include "Json.h"
 #include "backend/Backend.h"
@@ -36,7 +37,11 @@ int runBenchDock(const std::vector<std::string>& args) {
                  {"ls-iterations", OptionKind::Value},
                  {"no-autostop", OptionKind::Flag},
                  {"adadelta-stop", OptionKind::Value},
-                 {"repeat", OptionKind::Value}});
+                 {"adadelta-tolerance", OptionKind::Value},
+                 {"budget-scale", OptionKind::Value},
+                 {"autostop-tolerance", OptionKind::Value},
+                 {"repeat", OptionKind::Value},
+                 {"timings", OptionKind::Flag}});
     CommandLine cl(args, spec);
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional()[0] + "'");
@@ -48,7 +53,6 @@ int runBenchDock(const std::vector<std::string>& args) {
     options.threads = threads;
     options.runs = cl.intValue("runs", options.runs, 1, 100000);
     options.seed = static_cast<std::uint64_t>(cl.doubleValue("seed", 0, 0, 9007199254740991.0));
-    options.lga.localSearch = defaultLocalSearch(cl); // BFGS for Vina, ADADELTA for AD4
     if (auto ls = cl.value("local-search")) {
         auto m = dock::parseLocalSearch(*ls);
         if (!m)
@@ -61,27 +65,66 @@ int runBenchDock(const std::vector<std::string>& args) {
         cl.intValue("ls-iterations", options.lga.localSearchIterations, 1, 100000);
     options.lga.autoStop = !cl.flag("no-autostop");
     // AutoDock-GPU v1.5's early stop of each ADADELTA search (its --rholb, 0.01); 0: off.
-    options.lga.adadelta.stopRhoLowerBound = cl.doubleValue("adadelta-stop", 0, 0, 1);
+    options.lga.adadelta.stopRhoLowerBound = cl.doubleValue("adadelta-stop", options.lga.adadelta.stopRhoLowerBound, 0, 1);
+    options.lga.adadelta.stopTolerance = cl.doubleValue("adadelta-tolerance", options.lga.adadelta.stopTolerance, 0, 100);
+    options.lga.budgetScale = cl.doubleValue("budget-scale", options.lga.budgetScale, 0.001, 1000);
+    options.lga.autoStopTolerance =
+        cl.doubleValue("autostop-tolerance", options.lga.autoStopTolerance, 0, 1000);
 
+    const double wall0 = PhaseTimings::now();
+    PhaseTimings setupTimings; // the set-up's phases, reported with every repeat
+    PhaseTimer deviceTimer(&setupTimings, "device");
     DeviceChoice device = chooseDevice(cl, threads, "bench dock");
+    deviceTimer.stop();
     const double setup0 = benchNow();
+    PhaseTimer targetTimer(&setupTimings, "target");
     DockTargetSetup targetSetup(cl, ligandFile, threads);
-    std::vector<Molecule> ligands;
-    for (const Molecule& m : readMolecules(ligandFile))
-        ligands.push_back(prepareLigand(m));
+    targetTimer.stop();
+    // Read in order, embedded (SMILES) and prepared on every core; a ligand that cannot be
+    // prepared is left out with a warning (a screen's file holds some), and counted.
+    PhaseTimer readTimer(&setupTimings, "read");
+    ReadOptions readOptions;
+    readOptions.warn = [](const std::string& msg) { std::cerr << "warning: " << msg << "\n"; };
+    bool embedLater = false;
+    auto reader = openLigandsForDocking(ligandFile, readOptions, embedLater);
+    RawBatch raw;
+    for (Molecule m; reader->next(m);)
+        raw.add(std::move(m), long(raw.size()), embedLater);
+    const int unreadable = reader->recordsSkipped();
+    readTimer.stop();
+    PreparedBatch prepared = prepareBatch(std::move(raw), readOptions, threads, &setupTimings, "");
+    for (const std::string& e : prepared.errors)
+        if (!e.empty())
+            std::cerr << "warning: " << e << "\n";
+    const int refused = unreadable + int(prepared.raw.size() - prepared.ready.size());
+    std::vector<Molecule> ligands = std::move(prepared.ready);
+    if (ligands.empty())
+        throw InputError(ligandFile, 0, "no ligand could be prepared for docking");
+    PhaseTimer mapsTimer(&setupTimings, "maps");
     const dock::DockTarget& dockTarget = targetSetup.targetFor(ligands); // AD4: maps built here
     std::optional<Molecule> reference;
     if (auto ref = cl.value("reference"))
         reference = readMolecule(*ref);
     dock::prepareTargetFor(dockTarget, ligands); // Vina grid maps: setup, not search
+    mapsTimer.stop();
     const double setupSeconds = benchNow() - setup0;
 
     for (int rep = 0; rep < repeat; ++rep) {
         std::vector<dock::LigandDockResult> results;
+        // This repeat's phases: the set-up's (the first repeat's wall includes them), then the
+        // backend's, per device.
+        PhaseTimings timings;
+        if (rep == 0)
+            for (const PhaseTimings::Entry& e : setupTimings.entries())
+                timings.add(e.phase, e.seconds, e.group);
+        options.timings = &timings;
+        const double r0 = rep == 0 ? wall0 : PhaseTimings::now();
         const double t0 = benchNow();
+        PhaseTimer dockTimer(&timings, "dock");
         device.backend->dock(dockTarget, ligands, options, results, nullptr,
                              reference ? &*reference : nullptr);
         const double seconds = benchNow() - t0;
+        dockTimer.stop();
         long evaluations = 0, generations = 0, autostopped = 0, runs = 0, runsNear = 0;
         double runScoreSum = 0, bestSearch = 0;
         bool anySearch = false;
@@ -128,6 +171,7 @@ int runBenchDock(const std::vector<std::string>& args) {
         JsonObject o;
         o.add("bench", "dock").add("receptor", cl.value("receptor", cl.value("maps", "")));
         o.add("ligands", ligandFile).add("count", static_cast<int>(ligands.size()));
+        o.add("refused", refused);
         o.add("docked", docked)
             .add("runs", options.runs)
             .add("device", device.backend->description());
@@ -138,6 +182,10 @@ int runBenchDock(const std::vector<std::string>& args) {
         o.add("seconds", seconds, 6).add("setup_seconds", setupSeconds, 4);
         o.add("ligands_per_second", ligands.size() / seconds, 6);
         o.add("evaluations", evaluations).add("evaluations_per_second", evaluations / seconds, 7);
+        // Evaluations per individual and generation: about 1 + the mean local-search length.
+        if (generations > 0)
+            o.add("evaluations_per_individual",
+                  static_cast<double>(evaluations) / (generations * options.lga.populationSize), 4);
         o.add("mean_generations", runs ? double(generations) / runs : 0.0, 5);
         o.add("autostopped_fraction", runs ? double(autostopped) / runs : 0.0, 4);
         o.add("best_score", best, 4).add("mean_best_score", docked ? bestSum / docked : 0.0, 5);
@@ -151,7 +199,11 @@ int runBenchDock(const std::vector<std::string>& args) {
         }
         o.add("seed", static_cast<long>(options.seed)).add("repeat", rep);
         o.add("peak_rss_mib", peakRssMiB(), 7);
+        const double wall = PhaseTimings::now() - r0;
+        o.addRaw("timings", timings.json(wall));
         std::cout << o.str() << std::endl;
+        if (cl.flag("timings"))
+            timings.print(std::cerr, wall);
     }
     return 0;
 }

@@ -3,9 +3,11 @@
 // preparation, then all runs of the batch on the backend); poses ranked into an SDF with their SD
 // tags, a JSON summary, progress on stderr; Ctrl-C stops the runs and writes nothing.
 #include "CommandLine.h"
+#include "FlexSetup.h"
 #include "Commands.h"
 #include "DeviceOption.h"
 #include "DockOutput.h"
+#include "DockPreparation.h"
 #include "DockTargetSetup.h"
 #include "Json.h"
 #include "Shard.h"
@@ -16,10 +18,13 @@
 #include "chem/MoleculeReader.h"
 #include "chem/RankedSdfWriter.h"
 #include "core/InputError.h"
+#include "dock/LigandDockScoring.h"
 #include "core/ParallelFor.h"
+#include "core/PhaseTimings.h"
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -27,6 +32,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
 
 namespace pw::cli {
 namespace {
@@ -64,7 +70,6 @@ dock::DockOptions readDockOptions(const CommandLine& cl, int threads) {
     o.threads = threads;
     o.runs = cl.intValue("runs", o.runs, 1, 100000);
     o.seed = static_cast<std::uint64_t>(cl.doubleValue("seed", 0, 0, 9007199254740991.0));
-    o.lga.localSearch = defaultLocalSearch(cl); // BFGS for Vina, ADADELTA for AD4
     if (auto ls = cl.value("local-search")) {
         auto m = dock::parseLocalSearch(*ls);
         if (!m)
@@ -79,6 +84,14 @@ dock::DockOptions readDockOptions(const CommandLine& cl, int threads) {
         cl.intValue("ls-iterations", o.lga.localSearchIterations, 1, 100000);
     o.lga.localSearchRate = cl.doubleValue("ls-rate", o.lga.localSearchRate * 100, 0, 100) / 100;
     o.lga.autoStop = !cl.flag("no-autostop");
+    // ADADELTA's early stop (dock::AdadeltaOptions): AutoDock-GPU's --rholb, 0 = off.
+    o.lga.adadelta.stopRhoLowerBound =
+        cl.doubleValue("adadelta-stop", o.lga.adadelta.stopRhoLowerBound, 0, 1);
+    o.lga.adadelta.stopTolerance =
+        cl.doubleValue("adadelta-tolerance", o.lga.adadelta.stopTolerance, 0, 100);
+    o.lga.budgetScale = cl.doubleValue("budget-scale", o.lga.budgetScale, 0.001, 1000);
+    o.lga.autoStopTolerance =
+        cl.doubleValue("autostop-tolerance", o.lga.autoStopTolerance, 0, 1000);
     o.clusterRmsd = cl.doubleValue("cluster-rmsd", o.clusterRmsd, 0.0, 100.0);
     o.maxPosesOut = cl.intValue("poses", o.maxPosesOut, 0, 100000);
     o.allRuns = cl.flag("all-runs");
@@ -123,12 +136,21 @@ int runDock(const std::vector<std::string>& args) {
                  {"ls-iterations", OptionKind::Value},
                  {"ls-rate", OptionKind::Value},
                  {"no-autostop", OptionKind::Flag},
+                 {"adadelta-stop", OptionKind::Value},
+                 {"adadelta-tolerance", OptionKind::Value},
+                 {"budget-scale", OptionKind::Value},
+                 {"autostop-tolerance", OptionKind::Value},
                  {"cluster-rmsd", OptionKind::Value},
                  {"poses", OptionKind::Value},
                  {"all-runs", OptionKind::Flag},
+                 {"no-map-cache", OptionKind::Flag},
                  {"batch", OptionKind::Value},
                  {"shard", OptionKind::Value},
-                 {"shard-block", OptionKind::Value}});
+                 {"shard-block", OptionKind::Value},
+                 {"flex", OptionKind::Value},
+                 {"flex-residues", OptionKind::Value},
+                 {"flex-out", OptionKind::Value},
+                 {"timings", OptionKind::Flag}});
     CommandLine cl(args, spec);
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional()[0] + "'");
@@ -138,7 +160,17 @@ int runDock(const std::vector<std::string>& args) {
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const int threads = cl.intValue("threads", hw, 1, 1024);
     dock::DockOptions options = readDockOptions(cl, threads);
+    if (wantsFlex(cl)) // flexible side chains: the CPU LGA of FlexDockCommand.cpp
+        return dockWithFlexCommand(cl, options);
+    if (cl.value("flex-out"))
+        throw UsageError("--flex-out needs --flex FLEX.pdbqt or --flex-residues");
     const std::optional<Shard> shard = shardOption(cl);
+    // Where the wall time goes: always collected (a clock read per phase); --timings prints it
+    // on stderr and adds it to the JSON summary.
+    const double wall0 = PhaseTimings::now();
+    PhaseTimings timings;
+    options.timings = &timings;
+    PhaseTimer setupTimer(&timings, "setup");
 
     // Ctrl-C from here on (setting up the target can take a while too) stops cleanly.
     Progress progress;
@@ -153,7 +185,11 @@ int runDock(const std::vector<std::string>& args) {
         "batch", device.backend->isGpu() ? 256 * backendDeviceCount(*device.backend) : 8, 1,
         1000000);
 
-    DockTargetSetup targetSetup(cl, files.front(), threads);
+    // AD4 maps built from --receptor are kept on disk for later runs (XDG cache folder).
+    std::optional<ad4::MapCache> mapCache;
+    if (!cl.flag("no-map-cache") && !ad4::defaultMapCacheDirectory().empty())
+        mapCache.emplace(1, ad4::defaultMapCacheDirectory());
+    DockTargetSetup targetSetup(cl, files.front(), threads, mapCache ? &*mapCache : nullptr);
     std::optional<Molecule> reference;
     if (auto ref = cl.value("reference"))
         reference = readMolecule(*ref);
@@ -167,49 +203,56 @@ int runDock(const std::vector<std::string>& args) {
         json.emplace(*path);
     std::vector<std::string> jsonLigands;
 
+    setupTimer.stop();
+
     ReadOptions readOptions;
     readOptions.warn = [](const std::string& msg) { std::cerr << "warning: " << msg << "\n"; };
     long index = 0, docked = 0, refused = 0, skipped = 0;
     std::string lastError;
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<Molecule> raw;
-    // Each raw ligand's index in the input (all files, readable records): consecutive in a single
-    // run, consecutive within each block of a shard.
-    std::vector<long> rawIndex;
+    RawBatch raw;
     long read = 0; // readable records seen (a shard numbers them all, keeps its own)
-    auto dockBatch = [&] {
-        std::vector<Molecule> ligands(raw.size());
-        std::vector<std::string> errors(raw.size());
-        parallelFor(static_cast<long>(raw.size()), threads, [&](long i) {
-            try {
-                ligands[i] = prepareLigand(raw[i]);
-            } catch (const InputError& e) {
-                errors[i] = e.what();
-            }
-        });
-        std::vector<Molecule> ready;
-        std::vector<long> readyIndex;
-        std::vector<dock::LigandDockResult> all(raw.size());
-        for (size_t i = 0; i < raw.size(); ++i) {
+    // The pipeline: batch k+1 is prepared (RDKit, on all cores) on a helper thread while batch
+    // k docks on the device and is written, so that the GPU does not wait for the preparation
+    // of every batch after the first.
+    std::future<PreparedBatch> preparing;
+    auto dockPrepared = [&](PreparedBatch& b) {
+        std::vector<Molecule>& ready = b.ready;
+        const std::vector<long>& readyIndex = b.readyIndex;
+        const std::vector<long>& rawIndex = b.raw.index;
+        std::vector<dock::LigandDockResult> all(b.raw.molecules.size());
+        for (size_t i = 0; i < all.size(); ++i) {
             all[i].ligand = static_cast<int>(rawIndex[i]);
-            all[i].name = raw[i].name;
-            all[i].error = errors[i];
-            if (errors[i].empty()) {
-                ready.push_back(std::move(ligands[i]));
-                readyIndex.push_back(static_cast<long>(i));
-            }
+            all[i].name = b.raw.molecules[i].name;
+            all[i].error = b.errors[i];
         }
         // firstLigand keys the random streams: a batch holding only ready ligands still docks
         // each with the stream of its index in the input (the gaps are the refused ones).
         std::vector<dock::LigandDockResult> results;
         std::vector<Molecule> batch;
-        std::vector<int> readyOf(raw.size(), -1);
+        std::vector<int> readyOf(all.size(), -1);
         for (size_t k = 0; k < ready.size(); ++k)
             readyOf[readyIndex[k]] = static_cast<int>(k);
-        // Contiguous runs of ready ligands go to the backend together.
-        size_t k = 0;
+        PhaseTimer mapsTimer(&timings, "maps");
         const dock::DockTarget& dockTarget =
             ready.empty() ? targetSetup.target() : targetSetup.targetFor(ready);
+        // The Vina grid's maps for the types of the batch's dockable ligands (those the
+        // backend will not refuse) here, so that they show as a phase of their own; the
+        // backend then finds them built.
+        std::vector<Molecule> dockable;
+        for (const Molecule& m : ready) {
+            try {
+                dock::checkDockable(m, dockTarget.box);
+                dockable.push_back(m);
+            } catch (const InputError&) {
+                // refused by the backend, with its message
+            }
+        }
+        dock::prepareTargetFor(dockTarget, dockable);
+        mapsTimer.stop();
+        PhaseTimer dockTimer(&timings, "dock");
+        // Contiguous runs of ready ligands go to the backend together.
+        size_t k = 0;
         while (k < ready.size() && !progress.cancelled()) {
             size_t end = k + 1;
             while (end < ready.size() && readyIndex[end] == readyIndex[end - 1] + 1 &&
@@ -222,8 +265,10 @@ int runDock(const std::vector<std::string>& args) {
                 all[readyIndex[j]] = std::move(results[j - k]);
             k = end;
         }
+        dockTimer.stop();
         if (progress.cancelled())
             return;
+        PhaseTimer writeTimer(&timings, "write");
         for (size_t i = 0; i < all.size(); ++i) {
             const dock::LigandDockResult& r = all[i];
             if (json)
@@ -250,27 +295,48 @@ int runDock(const std::vector<std::string>& args) {
             ++docked;
         }
         std::cout.flush();
-        index += static_cast<long>(raw.size());
-        raw.clear();
-        rawIndex.clear();
+        index += static_cast<long>(all.size());
     };
+    // The batch being prepared is docked (its preparation waited for first); `next`, when
+    // given, starts preparing meanwhile (one preparation at a time: it takes every core).
+    auto advance = [&](std::optional<RawBatch> next) {
+        std::optional<PreparedBatch> previous;
+        if (preparing.valid()) {
+            PhaseTimer waitTimer(&timings, "wait_prepare");
+            previous = preparing.get();
+        }
+        if (next)
+            preparing = std::async(std::launch::async, prepareBatch, std::move(*next),
+                                   readOptions, threads, &timings, "pipeline");
+        if (previous)
+            dockPrepared(*previous);
+    };
+    PhaseTimer readTimer(&timings, "read");
     for (const std::string& file : files) {
-        auto reader = MoleculeReader::open(file, readOptions);
+        bool embedLater = false;
+        auto reader = openLigandsForDocking(file, readOptions, embedLater);
         Molecule m;
         while (!progress.cancelled() && reader->next(m)) {
             if (shard && !shard->owns(read)) {
                 ++read;
                 continue;
             }
-            rawIndex.push_back(read++);
-            raw.push_back(std::move(m));
-            if (static_cast<int>(raw.size()) >= batchSize)
-                dockBatch();
+            raw.add(std::move(m), read++, embedLater);
+            if (static_cast<int>(raw.size()) >= batchSize) {
+                readTimer.stop();
+                advance(std::exchange(raw, RawBatch{}));
+                readTimer.restart();
+            }
         }
         skipped += reader->recordsSkipped();
     }
-    if (!raw.empty() && !progress.cancelled())
-        dockBatch();
+    readTimer.stop();
+    if (raw.size() && !progress.cancelled())
+        advance(std::move(raw));
+    if (!progress.cancelled())
+        advance(std::nullopt); // the last batch
+    else if (preparing.valid())
+        preparing.wait(); // its threads end before the command does
     if (progress.cancelled()) {
         std::cerr << "dock: interrupted; no output written\n";
         return 130;
@@ -292,8 +358,14 @@ int runDock(const std::vector<std::string>& args) {
                   << (lastError.empty() ? "" : " (last: " + lastError + ")") << "\n";
         return 1;
     }
-    if (sdf)
-        sdf->commit();
+    {
+        PhaseTimer commitTimer(&timings, "commit");
+        if (sdf)
+            sdf->commit();
+    }
+    const double wall = PhaseTimings::now() - wall0;
+    if (cl.flag("timings"))
+        timings.print(std::cerr, wall);
     if (json) {
         JsonObject summary;
         summary.add("command", "dock").add("scoring", targetSetup.scoringName());
@@ -302,6 +374,9 @@ int runDock(const std::vector<std::string>& args) {
         summary.add("population", options.lga.populationSize);
         summary.add("cluster_rmsd", options.clusterRmsd, 3);
         summary.addRaw("ligands", jsonArray(jsonLigands));
+        // Only when asked: the summary is otherwise the same bytes for the same seed.
+        if (cl.flag("timings"))
+            summary.addRaw("timings", timings.json(wall));
         json->stream() << summary.str() << "\n";
         json->commit();
     }

@@ -7,6 +7,7 @@
 #include "score/ad4/Ad4MapFiles.h"
 
 #include <algorithm>
+#include <iostream>
 #include <memory>
 
 namespace pw::cli {
@@ -17,14 +18,9 @@ std::map<std::string, OptionKind> dockTargetOptionSpec() {
     return spec;
 }
 
-dock::LocalSearchMethod defaultLocalSearch(const CommandLine& cl) {
-    const bool ad4 = cl.value("scoring", cl.value("maps") ? "ad4" : "vina") == "ad4";
-    return ad4 ? dock::LocalSearchMethod::Adadelta : dock::LocalSearchMethod::Bfgs;
-}
-
 DockTargetSetup::DockTargetSetup(const CommandLine& cl, const std::string& fallbackLigandFile,
-                                 int threads)
-    : threads_(threads) {
+                                 int threads, ad4::MapCache* mapCache)
+    : threads_(threads), mapCache_(mapCache) {
     const std::string scoring = cl.value("scoring", cl.value("maps") ? "ad4" : "vina");
     if (scoring != "ad4") {
         if (cl.value("maps"))
@@ -68,8 +64,24 @@ const dock::DockTarget& DockTargetSetup::targetFor(const std::vector<Molecule>& 
             ad4Types_.push_back(t);
             missing = true;
         }
-    if (missing)
+    if (missing && !mapCache_) {
         target_ = dock::makeAd4Target(*ad4Receptor_, target_.box, ad4Types_, threads_);
+    } else if (missing) {
+        const ad4::MapCache::Stats before = mapCache_->stats();
+        const ad4::GridGeometry grid = dock::ad4MapBoxFor(target_.box);
+        auto maps = mapCache_->get(*ad4Receptor_, grid, ad4Types_, {}, [&](const ad4::MapSetup& s) {
+            return buildMapsCpu(s, threads_);
+        });
+        const ad4::MapCache::Stats after = mapCache_->stats();
+        const std::string where = mapCache_->entryPath(*ad4Receptor_, grid, ad4Types_);
+        if (after.diskHits > before.diskHits)
+            std::cerr << "AD4 maps: read from the map cache " << where << "\n";
+        else if (after.builds > before.builds)
+            std::cerr << "AD4 maps: built"
+                      << (after.damaged > before.damaged ? " (the cached set was damaged)" : "")
+                      << ", cached in " << where << "\n";
+        target_ = dock::makeAd4Target(std::move(maps), ad4Receptor_->sourceFile);
+    }
     return target_;
 }
 

@@ -5,6 +5,7 @@
 
 #include "CommandLine.h"
 #include "dock/DockTarget.h"
+#include "score/ad4/Ad4MapCache.h"
 
 #include <map>
 #include <optional>
@@ -16,21 +17,19 @@ namespace pw::cli {
 // --maps and --reference come with the target options (targetOptionSpec) in this spec.
 std::map<std::string, OptionKind> dockTargetOptionSpec();
 
-// The local search `dock` and `bench dock` use without --local-search: BFGS for Vina/Vinardo,
-// ADADELTA (AutoDock-GPU's) for AD4, the ones that found the crystal pose in the most runs per
-// evaluation (tests/bench/RESULTS.md).
-dock::LocalSearchMethod defaultLocalSearch(const CommandLine& cl);
-
 class DockTargetSetup {
 public:
     // Reads the receptor/box/maps (UsageError for contradicting options; InputError for bad
     // files, maps whose box is not --box). fallbackLigandFile: the box around it when no box
     // is given.
-    DockTargetSetup(const CommandLine& cl, const std::string& fallbackLigandFile, int threads);
+    // mapCache (optional, outlives this): AD4 maps built from a receptor come through it (read
+    // from its folder when a earlier process built them, else built and written there).
+    DockTargetSetup(const CommandLine& cl, const std::string& fallbackLigandFile, int threads,
+                    ad4::MapCache* mapCache = nullptr);
 
     // The target for docking `ligands`: AD4 maps built from a receptor are (re)built so that
-    // they cover every ligand type met so far (the first call builds them). InputError for an
-    // uncharged receptor.
+    // they cover every ligand type met so far (the first call builds them or reads them from the
+    // map cache, saying which on stderr). InputError for an uncharged receptor.
     const dock::DockTarget& targetFor(const std::vector<Molecule>& ligands);
     const dock::DockTarget& target() const { return target_; }
     const char* scoringName() const;
@@ -40,6 +39,7 @@ private:
     std::optional<Molecule> ad4Receptor_; // maps are built from it on demand
     std::vector<std::string> ad4Types_;
     int threads_;
+    ad4::MapCache* mapCache_;
 };
 
 } // namespace pw::cli

@@ -7,6 +7,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "DeviceOption.h"
+#include "FlexSetup.h"
 #include "Json.h"
 #include "Shard.h"
 #include "TargetSetup.h"
@@ -20,6 +21,7 @@
 #include "chem/SdfReader.h"
 #include "core/InputError.h"
 #include "core/ParallelFor.h"
+#include "core/PhaseTimings.h"
 
 #include <algorithm>
 #include <chrono>
@@ -215,13 +217,21 @@ int runMinimize(const std::vector<std::string>& args) {
                  {"no-reuse", OptionKind::Flag},
                  {"reduction", OptionKind::Value},
                  {"shard", OptionKind::Value},
-                 {"shard-block", OptionKind::Value}});
+                 {"shard-block", OptionKind::Value},
+                 {"flex", OptionKind::Value},
+                 {"flex-out", OptionKind::Value},
+                 {"flex-residues", OptionKind::Value},
+                 {"timings", OptionKind::Flag}});
     CommandLine cl(args, spec);
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional()[0] + "'");
     const std::vector<std::string> files = cl.values("ligands");
     if (files.empty())
         throw UsageError("missing --ligands FILE...");
+    if (wantsFlex(cl)) // flexible side chains: the CPU path of FlexMinimize.cpp
+        return minimizeWithFlex(cl);
+    if (cl.value("flex-out"))
+        throw UsageError("--flex-out needs --flex FLEX.pdbqt");
     const bool json = cl.flag("json");
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const int threads = cl.intValue("threads", hw, 1, 1024);
@@ -270,6 +280,12 @@ int runMinimize(const std::vector<std::string>& args) {
                              "'");
     }
 
+    // Where the wall time goes (--timings prints it on stderr, a table and one JSON line): the
+    // main thread's phases, and each pipeline stage's thread and each device as a group.
+    const double wall0 = PhaseTimings::now();
+    PhaseTimings timings;
+    options.timings = &timings;
+    PhaseTimer setupTimer(&timings, "setup");
     std::string note;
     auto backend = createBackend(deviceRequestOption(cl), threads, note);
     std::cerr << note << "\n";
@@ -300,6 +316,7 @@ int runMinimize(const std::vector<std::string>& args) {
     // index and parseSkipped belong to the preparation stage (records are numbered once parsed),
     // readSkipped to the reader (formats other than SDF are parsed there).
     long index = 0, minimized = 0, refused = 0, readSkipped = 0, parseSkipped = 0;
+    setupTimer.stop();
     const auto t0 = std::chrono::steady_clock::now();
     BoundedQueue<Chunk> read(kQueueCapacity), prepared(kQueueCapacity), done(kQueueCapacity);
     StageClock readClock, prepareClock, minimizeClock, writeClock;
@@ -368,6 +385,7 @@ int runMinimize(const std::vector<std::string>& args) {
         try {
             while (auto chunk = prepared.pop()) {
                 minimizeClock.time([&] {
+                    PhaseTimer mapsTimer(&timings, "maps", "minimizer");
                     std::vector<XsType> types;
                     for (const Molecule& lig : chunk->ligands)
                         for (const Atom& a : lig.atoms)
@@ -376,7 +394,11 @@ int runMinimize(const std::vector<std::string>& args) {
                                 types.push_back(a.xs);
                     if (!options.exact && !chunk->ligands.empty())
                         target.gridFor(types);
+                    mapsTimer.stop();
+                    PhaseTimer backendTimer(&timings, "backend", "minimizer");
                     backend->minimize(target, chunk->ligands, options, chunk->results);
+                    backendTimer.stop();
+                    PhaseTimer formatTimer(&timings, "format_records", "minimizer");
                     // The SD records' coordinates and tags, in parallel: the writer, one thread,
                     // is the slowest stage (tests/bench/RESULTS.md).
                     if (sdf) {
@@ -439,8 +461,15 @@ int runMinimize(const std::vector<std::string>& args) {
         std::cout.flush();
     };
     try {
-        while (auto chunk = done.pop())
+        for (;;) {
+            PhaseTimer waitTimer(&timings, "wait_pipeline");
+            auto chunk = done.pop();
+            waitTimer.stop();
+            if (!chunk)
+                break;
+            PhaseTimer writeTimer(&timings, "write");
             writeClock.time([&] { write(*chunk); });
+        }
     } catch (...) {
         fail(std::current_exception());
     }
@@ -472,6 +501,8 @@ int runMinimize(const std::vector<std::string>& args) {
     if (cache)
         std::cerr << "preparation reused for " << cache->reused() << " of "
                   << cache->reused() + cache->preparedFresh() << " records\n";
+    timings.add("read", readClock.seconds, "reader");
+    timings.add("prepare", prepareClock.seconds, "preparer");
     if (shard && minimized + refused == 0) { // a slice past the end of a short input
         std::cerr << "note: shard " << shard->label() << " holds no record; its output is empty\n";
         if (sdf)
@@ -482,8 +513,16 @@ int runMinimize(const std::vector<std::string>& args) {
         std::cerr << "error: no ligand could be minimized\n";
         return 1;
     }
-    if (sdf)
-        sdf->commit();
+    {
+        PhaseTimer commitTimer(&timings, "commit");
+        if (sdf)
+            sdf->commit();
+    }
+    if (cl.flag("timings")) {
+        const double wall = PhaseTimings::now() - wall0;
+        timings.print(std::cerr, wall);
+        std::cerr << "{\"timings\":" << timings.json(wall) << "}\n";
+    }
     return 0;
 }
 

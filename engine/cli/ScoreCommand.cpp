@@ -4,6 +4,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "DeviceOption.h"
+#include "FlexSetup.h"
 #include "Json.h"
 #include "ScoreEach.h"
 #include "TargetSetup.h"
@@ -71,7 +72,9 @@ int runScore(const std::vector<std::string>& args) {
                   {"json", OptionKind::Flag},
                   {"threads", OptionKind::Value},
                   {"device", OptionKind::Value},
-                  {"chunk", OptionKind::Value}});
+                  {"chunk", OptionKind::Value},
+                  {"flex", OptionKind::Value},
+                  {"flex-residues", OptionKind::Value}});
     CommandLine cl(args, spec);
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional()[0] + "'");
@@ -82,6 +85,9 @@ int runScore(const std::vector<std::string>& args) {
     // The CPU scores record by record unless a device is asked for (the GPU path has no
     // per-term breakdown, so it is never taken silently).
     std::unique_ptr<Backend> gpu;
+    if (wantsFlex(cl) && (cl.value("device") || cl.flag("grid")))
+        throw UsageError("flexible residues (--flex) run on the CPU with exact pair sums; drop "
+                         "--device and --grid");
     if (cl.value("device")) {
         if (cl.flag("grid"))
             throw UsageError("--grid scores on the CPU; --device takes the exact pair sums only");
@@ -94,7 +100,11 @@ int runScore(const std::vector<std::string>& args) {
     const int chunk = cl.intValue("chunk", 65536, 1, 10000000);
 
     TargetInputs inputs = loadTarget(cl, ligandFile);
+    // --flex-residues: the receptor becomes its rigid part here, before the target is built.
+    std::unique_ptr<FlexModel> flex = loadFlex(cl, inputs.receptor);
     DockingTarget target(inputs.receptor, inputs.box, inputs.scoring, threads);
+    if (flex)
+        return scoreWithFlex(cl, ligandFile, target, *flex, json);
     if (gpu)
         return scoreOnGpu(*gpu, target, ligandFile, json, chunk);
 

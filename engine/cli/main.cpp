@@ -19,7 +19,8 @@ const std::vector<Command>& commands() {
          "info FILE [--role auto|ligand|receptor] [--ph X] [--json]", runInfo},
         {"score", "Vina/Vinardo scores of poses as given (as vina --score_only)",
          "score --receptor R [--ph X] --ligand L [--box CONFIG | --autobox-ligand L2] "
-         "[--scoring vina|vinardo] [--grid] [--json] [--device cpu|cuda[:N]|auto [--chunk N]]\n"
+         "[--scoring vina|vinardo] [--grid] [--json] [--device cpu|cuda[:N]|auto [--chunk N]] "
+         "[--flex FLEX.pdbqt] [--flex-residues A:THR315,...]\n"
          "      posewright-cli score --scoring ad4 --maps FLD --ligand L [--unbound zero|bound] [--json]",
          runScore},
         {"minimize", "flexible minimization of ligand poses in the receptor, ranked SDF out",
@@ -29,7 +30,8 @@ const std::vector<Command>& commands() {
          "trilinear|catmull-rom|bspline] "
          "[--line-search wolfe|armijo] [--max-iterations N] [--max-step S] "
          "[--tolerance G] [--chunk N] [--reduction shuffle|shared|wmma] [--no-reuse] "
-         "[--max-gpu-memory MiB] [--shard K/N [--shard-block B]]",
+         "[--max-gpu-memory MiB] [--shard K/N [--shard-block B]] [--flex FLEX.pdbqt] [--flex-residues "
+         "A:THR315,...] [--flex-out F.pdbqt] [--timings]",
          runMinimize},
         {"lingo", "LINGO similarity: top hits per query, threshold hits or the full matrix",
          "lingo [--query Q.smi] --db DB.smi [--top K] [--threshold T] [--matrix OUT.tsv] [--out "
@@ -46,7 +48,10 @@ const std::vector<Command>& commands() {
          "[--device auto|cpu|cuda[:N|:all|:N,M]] [--threads N] [--out ranked.sdf] [--json FILE] "
          "[--reference XTAL] [--poses N] [--all-runs] [--cluster-rmsd A] [--population N] "
          "[--evaluations N] [--generations N] [--ls-iterations N] [--ls-rate PCT] "
-         "[--no-autostop] [--batch N] [--shard K/N [--shard-block B]]",
+         "[--no-autostop] [--batch N] [--shard K/N [--shard-block B]] [--flex FLEX.pdbqt] "
+         "[--flex-residues A:THR315,...] [--flex-out F.pdbqt] [--timings] [--budget-scale F] "
+         "[--adadelta-stop RHO] [--adadelta-tolerance E] [--autostop-tolerance SD]",
+         "[--no-autostop] [--no-map-cache] [--batch N] [--shard K/N [--shard-block B]]",
          runDock},
         {"hits", "hit store (SQLite): import results, query, columns, cluster, export",
          "hits import STORE.db RESULTS.sdf... [--receptor R.pdb] [--lingo HITS.tsv] [--rank-by "

@@ -5,15 +5,18 @@
 #include "DockGpu.h"
 #include "dock/DockEngine.h"
 
+#include <string_view>
+
 namespace pw::cuda {
 
 // Backend::dock's contract (engine/backend/Backend.h) with the Vina/Vinardo search on docker's
 // GPU: every run of every dockable ligand in one launch. Ligands the engine refuses get
 // LigandDockResult::error, as on the CPU. target.vina must be set (the caller sends AD4 to the
-// CPU reference).
+// CPU reference). options.timings, when set, gets the batch's phases under `group`.
 BatchStatus dockBatchOnGpu(CudaDocker& docker, const dock::DockTarget& target,
                            const std::vector<Molecule>& ligands, const dock::DockOptions& options,
                            std::vector<dock::LigandDockResult>& results, Progress* progress,
-                           const Molecule* reference, long firstLigand);
+                           const Molecule* reference, long firstLigand,
+                           std::string_view group = "cuda");
 
 } // namespace pw::cuda

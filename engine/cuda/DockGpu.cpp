@@ -6,13 +6,18 @@
 #include "MinimizeDeviceTarget.h"
 #include "MinimizeTemplates.h"
 #include "core/InputError.h"
+#include "core/LigandKinematics.h"
 #include "core/ParallelFor.h"
+#include "core/LongestFirst.h"
 
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <exception>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -27,6 +32,10 @@ static_assert(kMaxTemplateAtoms >= dock::kMaxDockAtoms, "the kernel's atom limit
 // 1,000 ligands x 20 runs x 150 individuals would otherwise take ~1 GB of genotypes.
 constexpr std::size_t kMaxPopulationBytes = std::size_t(512) << 20;
 constexpr auto kPollSleep = std::chrono::microseconds(500);
+// The live view (DockOptions::onGeneration) watches the batch's first runs only (the app docks
+// one ligand); the host looks at most this often.
+constexpr long kMaxWatchedRuns = 256;
+constexpr double kWatchInterval = 1.0 / 30;
 
 double now() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
@@ -78,6 +87,7 @@ DockParamsGpu dockParams(const dock::DockOptions& options, const SearchBox& box,
     p.adadeltaEpsilon = static_cast<float>(o.adadelta.epsilon);
     p.adadeltaStopBound = static_cast<float>(o.adadelta.stopRhoLowerBound);
     p.adadeltaConsecutive = std::max(1, o.adadelta.consecutiveLimit);
+    p.adadeltaStopTolerance = static_cast<float>(o.adadelta.stopTolerance);
     p.crossoverRate = static_cast<float>(o.crossoverRate);
     p.mutationRate = static_cast<float>(o.mutationRate);
     p.tournamentRate = static_cast<float>(o.tournamentRate);
@@ -89,6 +99,102 @@ DockParamsGpu dockParams(const dock::DockOptions& options, const SearchBox& box,
         p.boxHalf[d] = static_cast<float>(0.5 * box.size[d]);
     p.seed = options.seed;
     return p;
+}
+
+// The launch order of a batch's runs (core/LongestFirst.h), by the estimated cost of
+// one run: its evaluation budget x the atoms x the torsions + 1 (each evaluation places every
+// atom and rolls the gradient up the torsion tree). Each run's random stream is keyed by
+// (ligand, run) and its result goes back to its id, so the output does not depend on the order.
+std::vector<long> launchOrder(const std::vector<TemplateGpu>& templates,
+                              const std::vector<long>& budget, int runsPer, bool longestFirst) {
+    if (!longestFirst) {
+        std::vector<long> order(templates.size() * size_t(runsPer));
+        for (size_t id = 0; id < order.size(); ++id)
+            order[id] = long(id);
+        return order;
+    }
+    std::vector<double> cost(templates.size());
+    for (size_t k = 0; k < templates.size(); ++k)
+        cost[k] = double(budget[k]) * double(std::max(1, templates[k].atomCount)) *
+                  double(std::max(1, templates[k].nodeCount));
+    return longestFirstOrder(cost, runsPer);
+}
+
+// Every ligand's template on `threads` threads (a batch holds hundreds; each builds its
+// kinematics, typing and pair list): Vina's into `vina`, AD4's returned (their charges and pairs
+// are then laid out in order by the caller). The first failing ligand's error (InputError) is
+// thrown, as the loop over the ligands in order would.
+std::vector<Ad4HostTemplate> buildTemplatesInParallel(const DockingTarget* vina,
+                                                      const ad4::Ad4Maps* ad4,
+                                                      const std::vector<Molecule>& ligands,
+                                                      int threads,
+                                                      std::vector<HostTemplate>& vinaTemplates) {
+    const long n = static_cast<long>(ligands.size());
+    std::vector<Ad4HostTemplate> ad4Templates(vina ? 0 : n);
+    std::vector<std::exception_ptr> failure(n);
+    const MinimizeBatchOptions templateOptions;
+    parallelFor(n, threads, [&](long k) {
+        try {
+            if (vina)
+                vinaTemplates[k] = buildTemplate(ligands[k], *vina, templateOptions);
+            else
+                ad4Templates[k] = buildAd4Template(ligands[k], *ad4);
+        } catch (...) {
+            failure[k] = std::current_exception();
+        }
+    });
+    for (const std::exception_ptr& f : failure)
+        if (f)
+            std::rethrow_exception(f);
+    return ad4Templates;
+// Page-locked host memory the kernel writes directly (mapped): the watched runs' slots.
+struct MappedWatchSlots {
+    DockWatchSlotGpu* host = nullptr;
+    DockWatchSlotGpu* device = nullptr;
+    std::size_t cap = 0;
+
+    MappedWatchSlots() = default;
+    MappedWatchSlots(const MappedWatchSlots&) = delete;
+    MappedWatchSlots& operator=(const MappedWatchSlots&) = delete;
+    ~MappedWatchSlots() {
+        if (host)
+            cudaFreeHost(host);
+    }
+    // At least n zeroed slots (call only while no kernel writes them).
+    void reset(std::size_t n) {
+        if (n > cap) {
+            if (host)
+                cudaFreeHost(host);
+            host = device = nullptr, cap = 0;
+            void* p = nullptr;
+            check(cudaHostAlloc(&p, n * sizeof(DockWatchSlotGpu), cudaHostAllocMapped),
+                  "watch slots");
+            host = static_cast<DockWatchSlotGpu*>(p);
+            void* d = nullptr;
+            check(cudaHostGetDevicePointer(&d, p, 0), "watch slots");
+            device = static_cast<DockWatchSlotGpu*>(d);
+            cap = n;
+        }
+        std::memset(host, 0, n * sizeof(DockWatchSlotGpu));
+    }
+};
+
+// A consistent copy of a slot the kernel may be writing (the writer's sequence brackets the
+// data: unchanged and even means untorn); false when torn or not written yet.
+bool readSlot(const DockWatchSlotGpu* slot, DockWatchSlotGpu& out) {
+    const volatile DockWatchSlotGpu* s = slot;
+    const unsigned before = s->sequence;
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (before == 0 || (before & 1u))
+        return false;
+    out.generation = s->generation;
+    out.best = s->best;
+    out.mean = s->mean;
+    for (int f = 0; f < 7 + kDockMaxTorsions; ++f)
+        out.genotype[f] = s->genotype[f];
+    std::atomic_thread_fence(std::memory_order_acquire);
+    out.sequence = s->sequence;
+    return out.sequence == before;
 }
 
 } // namespace
@@ -110,6 +216,7 @@ struct CudaDocker::Impl {
     DeviceBuffer<float> population;
     DeviceBuffer<int> control; // [0] cancel flag, [1] finished runs
     PinnedBuffer<int> hControl;
+    MappedWatchSlots watch; // the live view's slots (only when an observer is set)
 
     ~Impl() {
         cudaSetDevice(device);
@@ -198,12 +305,11 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     std::vector<HostTemplate> templates(nLig);
     std::vector<float> charges;
     std::vector<Ad4PairGpu> ad4Pairs;
-    const MinimizeBatchOptions templateOptions;
+    std::vector<Ad4HostTemplate> ad4Templates =
+        buildTemplatesInParallel(vina, ad4, ligands, threads, templates);
     for (long k = 0; k < nLig; ++k) {
-        if (vina) {
-            templates[k] = buildTemplate(ligands[k], *vina, templateOptions);
-        } else {
-            Ad4HostTemplate a = buildAd4Template(ligands[k], *ad4);
+        if (!vina) {
+            Ad4HostTemplate& a = ad4Templates[k];
             a.kinematics.gpu.pairBegin = static_cast<int>(ad4Pairs.size());
             charges.insert(charges.end(), a.charges.begin(), a.charges.end());
             ad4Pairs.insert(ad4Pairs.end(), a.pairs.begin(), a.pairs.end());
@@ -256,6 +362,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     }
     if (total == 0)
         return out;
+    const std::vector<long> order = launchOrder(tg, budget, runsPer, longestFirst_);
     uploadVector(im.templates, tg);
     uploadVector(im.atoms, atoms);
     uploadVector(im.nodes, nodes);
@@ -275,6 +382,47 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     im.results.reserve(chunk);
     im.final.reserve(static_cast<std::size_t>(chunk) * maxAtoms);
     const SearchParamsGpu sp = bfgsSearchParams();
+
+    // The live view: the watched runs' ligands' kinematics (the CPU's root-centroid genotype,
+    // as GpuDockRun::pose) and the generation each run last reported.
+    const bool watching = static_cast<bool>(options.onGeneration);
+    const long watched = watching ? std::min(total, kMaxWatchedRuns) : 0;
+    std::vector<std::unique_ptr<LigandKinematics>> watchKinematics(nLig);
+    std::vector<int> reportedGeneration(watched, 0);
+    for (long id = 0; id < watched; ++id) {
+        const long k = id / runsPer;
+        if (!watchKinematics[k])
+            watchKinematics[k] =
+                std::make_unique<LigandKinematics>(ligands[k], RootOrigin::RootCentroid);
+    }
+    // Reports every watched run of this launch (ids first..first+count) that has done a
+    // generation since its last report, from this thread.
+    auto reportGenerations = [&](long first, long count) {
+        const long end = std::min(first + count, watched);
+        for (long id = first; id < end; ++id) {
+            DockWatchSlotGpu slot;
+            if (!readSlot(im.watch.host + (id - first), slot) ||
+                slot.generation <= reportedGeneration[id])
+                continue;
+            reportedGeneration[id] = slot.generation;
+            const long k = id / runsPer;
+            Pose pose;
+            pose.position = Vec3(slot.genotype[0], slot.genotype[1], slot.genotype[2]) + centre;
+            pose.orientation =
+                Quaternion(slot.genotype[3], slot.genotype[4], slot.genotype[5], slot.genotype[6])
+                    .normalized();
+            pose.torsions.assign(slot.genotype + 7, slot.genotype + 7 + (tg[k].nodeCount - 1));
+            dock::GenerationReport r;
+            r.ligand = ligandKeys ? (*ligandKeys)[k] : k;
+            r.run = static_cast<int>(id % runsPer);
+            r.generation = slot.generation;
+            r.bestEnergy = slot.best;
+            r.meanEnergy = slot.mean;
+            r.best = &pose;
+            r.kinematics = watchKinematics[k].get();
+            options.onGeneration(r);
+        }
+    };
     timing_.pack = now() - t0;
 
     check(cudaMemsetAsync(im.control.p, 0, 2 * sizeof(int), im.controlStream), "control reset");
@@ -292,7 +440,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
         runs.assign(count, {});
         int finalCoords = 0;
         for (long q = 0; q < count; ++q) {
-            const long id = first + q;
+            const long id = order[first + q];
             const int k = static_cast<int>(id / runsPer);
             RunInputGpu& r = runs[q];
             r.templ = k;
@@ -314,17 +462,30 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
         b.maxAtoms = maxAtoms, b.maxNodes = maxNodes, b.maxTorsions = maxTorsions;
         b.cancel = im.control.p;
         b.finished = reinterpret_cast<unsigned int*>(im.control.p + 1);
+        b.watchCount = static_cast<int>(std::clamp(watched - first, 0L, count));
+        if (b.watchCount > 0) {
+            im.watch.reset(static_cast<std::size_t>(b.watchCount));
+            b.watch = im.watch.device;
+        }
         const double g0 = now();
         check(launchDock(b, scoring, params, sp, warpsPerBlock_, im.stream), "dock launch");
         launchedRuns = first + count;
-        if (progress) {
-            double lastReport = 0;
+        if (progress || b.watchCount > 0) {
+            double lastReport = 0, lastWatch = now();
             for (;;) {
                 const cudaError_t q = cudaStreamQuery(im.stream);
                 if (q == cudaSuccess)
                     break;
                 if (q != cudaErrorNotReady)
                     check(q, "docking");
+                if (b.watchCount > 0 && now() - lastWatch > kWatchInterval) {
+                    reportGenerations(first, count);
+                    lastWatch = now();
+                }
+                if (!progress) {
+                    std::this_thread::sleep_for(kPollSleep);
+                    continue;
+                }
                 if (progress->cancelled() && !cancelSent) {
                     check(cudaMemcpyAsync(im.control.p, im.hControl.p, sizeof(int),
                                           cudaMemcpyHostToDevice, im.controlStream),
@@ -344,6 +505,8 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
         }
         check(cudaStreamSynchronize(im.stream), "docking");
         timing_.gpu += now() - g0;
+        if (b.watchCount > 0)
+            reportGenerations(first, count); // every watched run's last generation
         results.resize(count);
         finals.resize(finalCoords);
         check(cudaMemcpy(results.data(), im.results.p, count * sizeof(RunResultGpu),
@@ -355,7 +518,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
 
         const double u0 = now();
         parallelFor(count, threads, [&](long q) {
-            const long id = first + q;
+            const long id = order[first + q];
             const int k = static_cast<int>(id / runsPer);
             const HostTemplate& h = templates[k];
             const RunResultGpu& g = results[q];

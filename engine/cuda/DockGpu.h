@@ -60,6 +60,10 @@ public:
     // Warps per block (one block per run): 1-32 (above 16 with 64 registers per thread).
     void setWarpsPerBlock(int w) { warpsPerBlock_ = w; }
 
+    // Launch the runs longest first (the default; launchOrder) or in input order (false: for
+    // the benchmark's comparison and the test that the order changes no result).
+    void setLongestFirst(bool on) { longestFirst_ = on; }
+
     const DockGpuTiming& lastTiming() const { return timing_; }
 
 private:
@@ -73,6 +77,7 @@ private:
     std::unique_ptr<Impl> impl_;
     DockGpuTiming timing_;
     int warpsPerBlock_ = 32; // fastest measured (tests/bench/RESULTS.md)
+    bool longestFirst_ = true;
 };
 
 } // namespace pw::cuda

@@ -63,6 +63,34 @@ __device__ __forceinline__ int geneBlock(int f) {
     return f < 3 ? 0 : f < 7 ? 1 : f - 5;
 }
 
+// The live view (DockWatchSlotGpu): one warp writes the generation's best individual and the
+// population's best and mean energy into the run's slot in host memory, bracketed by the slot's
+// sequence number; system-scope fences order the writes as the host reads them.
+__device__ void publishGeneration(DockWatchSlotGpu* slot, const float* bestGenes, int genes,
+                                  const float* energy, int pop, float best, int generation,
+                                  int lane) {
+    float sum = 0.0f;
+    for (int i = lane; i < pop; i += 32)
+        sum += energy[i];
+    sum = warpSum(sum);
+    volatile DockWatchSlotGpu* s = slot;
+    if (lane == 0)
+        s->sequence = 2u * static_cast<unsigned>(generation) - 1u;
+    __threadfence_system();
+    __syncwarp();
+    for (int f = lane; f < genes; f += 32)
+        s->genotype[f] = bestGenes[f];
+    if (lane == 0) {
+        s->generation = generation;
+        s->best = best;
+        s->mean = sum / static_cast<float>(pop);
+    }
+    __threadfence_system();
+    __syncwarp();
+    if (lane == 0)
+        s->sequence = 2u * static_cast<unsigned>(generation);
+}
+
 // Two instances: up to 16 warps per block with up to 128 registers per thread (one block of 16
 // warps fills an SM's registers), and up to 32 warps with 64 registers (more warps per run and
 // per SM, at the price of spills). maxThreads picks the register budget.
@@ -199,6 +227,9 @@ __global__ void __launch_bounds__(maxThreads)
                 if (oe < be || (oe == be && oi < bi))
                     be = oe, bi = oi;
             }
+            if (b.watch && run < b.watchCount && generation > 0)
+                publishGeneration(b.watch + run, current + static_cast<size_t>(bi) * b.genes, genes,
+                                  energy, pop, be, generation, w.lane);
             if (w.lane == 0) {
                 int stop =
                     control[0] >= in.budget || generation >= dp.maxGenerations || control[3] != 0;

@@ -25,6 +25,10 @@ struct DockBatchGpu {
     int maxAtoms, maxNodes, maxTorsions; // size shared memory
     const int* cancel;      // != 0: every run stops at its next generation (null: not polled)
     unsigned int* finished; // runs finished (progress)
+    // Live view: runs [0, watchCount) of this launch publish every generation into watch[run]
+    // (mapped host memory); null: nobody watches (the only cost is this test per generation).
+    DockWatchSlotGpu* watch;
+    int watchCount;
 };
 
 // Shared memory of one block (the run's part plus warpsPerBlock warps).

@@ -44,7 +44,7 @@ __device__ inline float adadeltaSearch(WarpState& w, const ScoringParamsGpu& s,
             best = f;
             copyPose(w, w.start, w.x);
         }
-        if (f < searchBest) {
+        if (f < searchBest - dp.adadeltaStopTolerance) {
             searchBest = f;
             ++successes, failures = 0;
         } else {

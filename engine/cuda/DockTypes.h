@@ -22,6 +22,7 @@ struct DockParamsGpu {
     float adadeltaRho, adadeltaEpsilon;
     float adadeltaStopBound; // ADADELTA's early stop (dock::AdadeltaOptions); 0: off
     int adadeltaConsecutive;
+    float adadeltaStopTolerance; // dock::AdadeltaOptions::stopTolerance
     float crossoverRate, mutationRate, tournamentRate;
     float mutationPosition; // A: uniform in [-x, x]
     float mutationAngle;    // rad: orientation and torsion mutations, uniform in [-x, x]
@@ -50,6 +51,18 @@ struct RunResultGpu {
     int generations, evaluations;
     int autostopped;
     int cancelled; // stopped by the cancel flag before its budget or AutoStop
+};
+
+// The live view of a watched run (dock::DockOptions::onGeneration): its block's warp 0 writes it at
+// the top of every generation into page-locked host memory that the host polls while the kernel
+// runs. sequence is odd while the slot is being written (2g - 1, then 2g for generation g): a
+// reader that sees it change, or odd, discards its copy. Never read by the kernel: a watched run
+// searches exactly as an unwatched one.
+struct DockWatchSlotGpu {
+    unsigned int sequence;
+    int generation;                       // generations done
+    float best, mean;                     // the population's lowest and mean searched energy
+    float genotype[7 + kDockMaxTorsions]; // the best individual (position: from the box centre)
 };
 
 } // namespace pw::cuda

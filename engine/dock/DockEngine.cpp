@@ -8,6 +8,7 @@
 #include "core/InputError.h"
 #include "core/LigandKinematics.h"
 #include "core/ParallelFor.h"
+#include "core/PhaseTimings.h"
 
 #include <algorithm>
 #include <atomic>
@@ -89,6 +90,7 @@ BatchStatus dockLigands(const DockTarget& target, const std::vector<Molecule>& l
                         Progress* progress, const Molecule* reference, long firstLigand) {
     const int n = static_cast<int>(ligands.size());
     const int runs = std::max(options.runs, 1);
+    const double searchStart = PhaseTimings::now(); // checks and maps included
     std::vector<LigandJob> jobs(n);
     std::vector<char> ok = startDockBatch(target, ligands, options, results, firstLigand);
     for (int i = 0; i < n; ++i) {
@@ -153,7 +155,10 @@ BatchStatus dockLigands(const DockTarget& target, const std::vector<Molecule>& l
             results[tasks[t].first].cancelled = true;
     }
     status.cancelled = progress && progress->cancelled();
+    if (options.timings)
+        options.timings->add("search_and_rescore", PhaseTimings::now() - searchStart, "cpu");
 
+    PhaseTimer clusterTimer(options.timings, "cluster", "cpu");
     parallelFor(n, threads, [&](long i) {
         if (!ok[i])
             return;

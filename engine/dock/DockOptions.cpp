@@ -66,7 +66,9 @@ long heuristicEvaluations(int torsions, int runs, LocalSearchMethod method, long
 long evaluationBudget(const LgaOptions& options, int torsions, int runs) {
     if (options.maxEvaluations > 0)
         return options.maxEvaluations;
-    return heuristicEvaluations(torsions, runs, options.localSearch, options.heuristicsMax);
+    const long heuristic =
+        heuristicEvaluations(torsions, runs, options.localSearch, options.heuristicsMax);
+    return std::max(1L, static_cast<long>(heuristic * options.budgetScale));
 }
 
 } // namespace pw::dock

@@ -10,6 +10,7 @@
 namespace pw {
 struct Pose;
 class LigandKinematics;
+class PhaseTimings;
 } // namespace pw
 
 namespace pw::dock {
@@ -55,6 +56,10 @@ struct AdadeltaOptions {
     double epsilon = 1e-2;
     double stopRhoLowerBound = 0; // AD-GPU --rholb 0.01 turns AutoDock-GPU's early stop on
     int consecutiveLimit = 4;     // AD-GPU --cslim
+    // An iteration counts as an improvement for the early stop only when it lowers the search's
+    // best energy by more than this (kcal/mol). AutoDock-GPU uses 0; with our exact gradients a
+    // search keeps creeping down by tiny amounts, so a small tolerance lets it end.
+    double stopTolerance = 0;
 };
 
 struct LgaOptions {
@@ -64,6 +69,7 @@ struct LgaOptions {
     // grows with the torsion count, smoothly capped at heuristicsMax.
     long maxEvaluations = 0;
     long heuristicsMax = 12'000'000; // AD-GPU --heurmax
+    double budgetScale = 1.0;        // multiplies the heuristic budget (not maxEvaluations)
     double crossoverRate = 0.80;     // two-point crossover, AD-GPU --crat 80
     double mutationRate = 0.02;      // per gene, AD-GPU --mrat 2
     double tournamentRate = 0.60;    // the fitter of two wins with this probability, --trat 60
@@ -72,7 +78,10 @@ struct LgaOptions {
     // replaces the individual). AutoDock-GPU's default is 100% (--lsrat 100,
     // host/inc/getparameters.h).
     double localSearchRate = 1.0;
-    LocalSearchMethod localSearch = LocalSearchMethod::Adadelta;
+    // BFGS for every scoring: on the dock30 set (AD4, nrun 100, AutoDock-GPU's budget) it reached
+    // the global minimum in 25 of 27 complexes against ADADELTA's 7 (13 with its early stop);
+    // tests/bench/RESULTS.md, "Which local search" (2026-11-26).
+    LocalSearchMethod localSearch = LocalSearchMethod::Bfgs;
     int localSearchIterations = 300; // AD-GPU --lsit; for BFGS: its iteration cap
     SolisWetsOptions solisWets;
     AdadeltaOptions adadelta;
@@ -106,8 +115,11 @@ struct GenerationReport {
     const Pose* best = nullptr;
     const LigandKinematics* kinematics = nullptr;
 };
-// Called from the CPU engine's worker threads after every generation of every run: must be
-// thread-safe and quick (copy what it needs, hand it on). The GPU backend does not call it.
+// The CPU engine calls it from its worker threads after every generation of every run: it must
+// be thread-safe and quick (copy what it needs, hand it on). The CUDA backend calls it from the
+// thread that called dock, for the batch's first 256 runs only, with the last generation each
+// has done when the host looks (every ~30 ms, and once when the runs end): generations may be
+// skipped there, never repeated or reported out of order within a run.
 using GenerationObserver = std::function<void(const GenerationReport&)>;
 
 struct DockOptions {
@@ -121,6 +133,9 @@ struct DockOptions {
     int threads = 0; // CPU workers (0 = all cores); runs of all ligands share them
     // Off (empty) by default: the runs then skip the report entirely. Never changes a result.
     GenerationObserver onGeneration;
+    // Where the batch's time goes (core/PhaseTimings.h): the backend adds its phases (upload,
+    // search, re-scoring, clustering) under its device's group. Null: not recorded.
+    PhaseTimings* timings = nullptr;
 };
 
 } // namespace pw::dock

@@ -101,7 +101,7 @@ long adadelta(DockObjective& f, Pose& pose, double& energy, const LgaOptions& op
             pose = ws.trial;
             energy = e;
         }
-        if (e < searchBest) {
+        if (e < searchBest - options.adadelta.stopTolerance) {
             searchBest = e;
             ++successes, failures = 0;
         } else {

@@ -193,8 +193,15 @@ bool MultiDeviceBackend::isGpu() const {
 void MultiDeviceBackend::minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
                                   const MinimizeBatchOptions& options,
                                   std::vector<RefinementResult>& results, Progress* progress) {
-    const std::vector<WorkChunk> chunks =
-        splitByWork(workOf(ligands), devices_.size() * size_t(chunksPerDevice_));
+    // A GPU is kept busy by a few thousand poses per batch (the minimize command's chunk is
+    // 8,192 per device): the queue's finer cut applies only where each piece keeps that size,
+    // else each device gets one share (a 16,384-pose chunk on two GPUs: two halves, not six
+    // pieces of 2,730 that each leave the GPU half idle).
+    constexpr size_t kMinPosesPerPiece = 8192;
+    const size_t parts = std::max(devices_.size(),
+                                  std::min(devices_.size() * size_t(chunksPerDevice_),
+                                           ligands.size() / kMinPosesPerPiece));
+    const std::vector<WorkChunk> chunks = splitByWork(workOf(ligands), parts);
     results.assign(ligands.size(), {});
     ProgressSum sum(progress, chunks.size(), long(ligands.size()));
     ChunkQueue queue(devices_.size(), chunks.size(), progress);
@@ -244,8 +251,13 @@ BatchStatus MultiDeviceBackend::dock(const dock::DockTarget& target,
         }
     }
     dock::prepareTargetFor(target, dockable);
-    const std::vector<WorkChunk> chunks =
-        splitByWork(workOf(ligands), devices_.size() * size_t(chunksPerDevice_));
+    // One launch per device, its share cut by the estimated docking work (budget included):
+    // a launch lasts as long as its longest run, so the queue's smaller chunks would each pay
+    // that tail on a GPU that runs out of runs (tests/bench/RESULTS.md, helper scaleeff).
+    std::vector<double> work(ligands.size());
+    for (size_t i = 0; i < ligands.size(); ++i)
+        work[i] = dockWork(ligands[i], options);
+    const std::vector<WorkChunk> chunks = splitByWork(work, devices_.size());
     results.assign(ligands.size(), {});
     // Progress in runs (as the engines report it).
     ProgressSum sum(progress, chunks.size(), long(ligands.size()) * options.runs);

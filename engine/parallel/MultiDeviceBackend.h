@@ -4,7 +4,9 @@
 // the results land at their place in the batch. Every result depends only on its own item (the
 // docking random streams are keyed by the ligand's index in the input, passed on as
 // firstLigand), so the output is the one device's output whatever the split and the timing.
-// Shape overlay is split the same way; LINGO runs on the first device.
+// Shape overlay is split the same way; LINGO runs on the first device. Docking is cut into one
+// chunk per device by estimated docking work (WorkSplit's dockWork: the budget grows with the
+// torsions), so that each device runs one launch.
 #pragma once
 
 #include "backend/Backend.h"

@@ -37,4 +37,11 @@ double ligandWork(const Molecule& ligand) {
     return double(std::max<size_t>(1, ligand.atoms.size())) * double(torsions + 1);
 }
 
+double dockWork(const Molecule& ligand, const dock::DockOptions& options) {
+    const int torsions = ligand.torsionTree ? ligand.torsionTree->torsionCount() : 0;
+    const int runs = std::max(options.runs, 1);
+    return ligandWork(ligand) * double(dock::evaluationBudget(options.lga, torsions, runs)) *
+           double(runs);
+}
+
 } // namespace pw

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/Molecule.h"
+#include "dock/DockOptions.h"
 
 #include <cstddef>
 #include <utility>
@@ -22,5 +23,10 @@ std::vector<WorkChunk> splitByWork(const std::vector<double>& work, size_t parts
 // The work of one ligand for a minimization or a docking run: atoms x (torsions + 1), the cost of
 // one energy and gradient evaluation (pair terms per atom, one chain of frames per torsion).
 double ligandWork(const Molecule& ligand);
+
+// The work of docking one ligand: ligandWork x its evaluation budget per run x the runs. The
+// budget grows exponentially with the torsion count (dock::heuristicEvaluations), so a ligand
+// with 10 torsions costs ~10x one with 4 of the same size.
+double dockWork(const Molecule& ligand, const dock::DockOptions& options);
 
 } // namespace pw

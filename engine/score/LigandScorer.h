@@ -31,6 +31,7 @@ public:
     int atomCount() const { return static_cast<int>(types_.size()); }
     const VinaLigandTopology& topology() const { return topo_; }
     const ScoringFunction& scoringFunction() const { return sf_; }
+    const ReceptorModel& receptor() const { return receptor_; }
     // XS types present in the ligand: the maps a grid for it needs.
     std::vector<XsType> typesNeeded() const;
 

@@ -5,9 +5,30 @@
 #include <QtTest>
 #include <cuda_runtime_api.h>
 
+#include <cmath>
 #include <cstdio>
 
 namespace pw::test {
+
+// Small-problem mode, for compute-sanitizer runs (tests/bench/sanitize_device.sh sets
+// POSEWRIGHT_GPU_TEST_SMALL=1): the tools slow kernels 10-1000x, so a suite then runs fewer
+// poses, runs, evaluations and molecules through the same kernels. Every comparison with the CPU
+// reference stays, with count thresholds scaled to the smaller problem (scaledCount). Not made in
+// this mode: checks of search quality (a crystal pose found in 100 full-budget runs: that budget
+// is what the tool cannot afford) and of the clock (cancel latency, throughput: the tool's
+// slowdown voids them); each such place says so.
+inline bool smallProblems() {
+    static const bool small = qEnvironmentVariableIntValue("POSEWRIGHT_GPU_TEST_SMALL") != 0;
+    return small;
+}
+
+// `full` in a normal run, `small` in small-problem mode.
+inline int sized(int full, int small) { return smallProblems() ? small : full; }
+
+// A count threshold stated for `fullN` items, for a run of `n` items (same fraction, rounded).
+inline int scaledCount(int count, int fullN, int n) {
+    return int(std::lround(double(count) * n / fullN));
+}
 
 inline bool cudaDeviceUsable() {
     int count = 0;

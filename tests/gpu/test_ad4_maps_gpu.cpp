@@ -17,6 +17,7 @@
 using namespace pw;
 using namespace pw::ad4;
 using namespace pwtest;
+using pw::test::sized;
 
 namespace {
 
@@ -79,7 +80,9 @@ private slots:
         GridGeometry box;
         box.center = Vec3(cx, cy, cz);
         box.spacing = 0.375;
-        box.npts = {40, 36, 44}; // 15 x 13.5 x 16.5 Å: pocket, protein surface and interior
+        // 15 x 13.5 x 16.5 Å: pocket, protein surface and interior (small-problem mode: the same
+        // centre, half the edge)
+        box.npts = {sized(40, 20), sized(36, 18), sized(44, 22)};
         compareGpuWithCpu(prepareMaps(receptor, box, kTypes));
     }
 

@@ -41,7 +41,8 @@ private slots:
     void overlayAgreesWithCpu() {
         long compared = 0, over = 0;
         double maxDiff = 0;
-        for (int ref = 0; ref < 12; ++ref) { // 12 x 47 = 564 fits, 2256 overlays
+        // 12 x 47 = 564 fits, 2256 overlays (3 references in small-problem mode)
+        for (int ref = 0; ref < pw::test::sized(12, 3); ++ref) {
             shape::OverlayOptions options;
             std::vector<shape::ShapeScores> g, c;
             QVERIFY(gpu_->overlay(fits_[ref], fits_, options, true, g).complete());

@@ -23,6 +23,8 @@
 #include <cmath>
 
 using namespace pw;
+using pw::test::sized;
+using pw::test::smallProblems;
 
 namespace {
 
@@ -46,10 +48,12 @@ Ad4Complex load(const std::string& id) {
     return c;
 }
 
-dock::DockOptions ad4Options(int runs, std::uint64_t seed) {
+// The default local search (BFGS) unless another is named: the energy checks run ADADELTA too.
+dock::DockOptions ad4Options(int runs, std::uint64_t seed,
+                             dock::LocalSearchMethod ls = dock::LocalSearchMethod::Bfgs) {
     dock::DockOptions o;
     o.scoring = dock::DockScoring::Ad4;
-    o.lga.localSearch = dock::LocalSearchMethod::Adadelta; // `dock`'s default for AD4
+    o.lga.localSearch = ls;
     o.runs = runs;
     o.seed = seed;
     return o;
@@ -73,13 +77,16 @@ class TestDockGpuAd4 : public QObject {
 
 private slots:
     void gpuEnergiesEqualCpuSearchObjective() {
+        for (const auto ls : {dock::LocalSearchMethod::Bfgs, dock::LocalSearchMethod::Adadelta})
         for (const char* id : {"1stp", "3ce3"}) {
             Ad4Complex c = load(id);
             const ad4::Ad4LigandScorer cpu(c.ligand, *c.target.ad4);
             cuda::CudaDocker docker(0);
-            dock::DockOptions o = ad4Options(32, 7);
+            dock::DockOptions o = ad4Options(sized(32, 4), 7, ls);
+            if (smallProblems())
+                o.lga.maxEvaluations = 60000; // about one generation
             const auto runs = docker.dock(c.target, {c.ligand}, o);
-            QCOMPARE(int(runs.size()), 32);
+            QCOMPARE(int(runs.size()), o.runs);
             int bound = 0;
             for (const auto& r : runs) {
                 QVERIFY(r.finished);
@@ -100,11 +107,14 @@ private slots:
                                         .arg(r.gpuInter + r.gpuIntra).arg(objective)));
                 bound += inter < 0;
             }
-            QVERIFY2(bound >= 30, id); // nearly every run ends bound in the pocket
+            if (!smallProblems()) // (search quality: not asked of one generation)
+                QVERIFY2(bound >= 30, id); // nearly every run ends bound in the pocket
         }
     }
 
     void crystalPoseOf1stpAnd3ce3() {
+        if (smallProblems())
+            QSKIP("search quality needs 100 full-budget runs: not in small-problem mode");
         for (const char* id : {"1stp", "3ce3"}) {
             Ad4Complex c = load(id);
             cuda::CudaDocker docker(0);
@@ -128,8 +138,8 @@ private slots:
     void sameSeedSameOutput() {
         Ad4Complex c = load("1stp");
         cuda::CudaDocker docker(0);
-        dock::DockOptions o = ad4Options(8, 5);
-        o.lga.maxEvaluations = 200000;
+        dock::DockOptions o = ad4Options(sized(8, 3), 5);
+        o.lga.maxEvaluations = sized(200000, 20000);
         const auto a = docker.dock(c.target, {c.ligand, c.ligand}, o);
         const auto b = docker.dock(c.target, {c.ligand, c.ligand}, o);
         o.seed = 6;
@@ -142,7 +152,7 @@ private slots:
             QVERIFY(a[i].coordinates == b[i].coordinates);
             differ += a[i].energy != d[i].energy;
         }
-        QVERIFY(differ >= 12);
+        QVERIFY(differ >= int(a.size()) * 3 / 4);
     }
 
     // The backend's AD4 batch runs on the device: its search energies are the docker's for the
@@ -155,11 +165,11 @@ private slots:
         std::string note;
         auto gpu = createBackend(request, 0, note);
         QVERIFY2(gpu && gpu->isGpu(), note.c_str());
-        dock::DockOptions o = ad4Options(16, 3);
-        o.lga.maxEvaluations = 300000;
+        dock::DockOptions o = ad4Options(sized(16, 4), 3);
+        o.lga.maxEvaluations = sized(300000, 60000);
         std::vector<dock::LigandDockResult> g;
         const BatchStatus s = gpu->dock(c.target, {c.ligand}, o, g, nullptr, &c.ligand);
-        QCOMPARE(s.done, 16L);
+        QCOMPARE(s.done, long(o.runs));
         QVERIFY(g[0].error.empty());
         cuda::CudaDocker docker(0);
         const auto direct = docker.dock(c.target, {c.ligand}, o);
@@ -173,7 +183,8 @@ private slots:
         qInfo("GPU AD4 top cluster %.3f kcal/mol (%d runs), RMSD %.2f A",
               g[0].clusters[0].bestScore, g[0].clusters[0].size(),
               *g[0].clusters[0].rmsdToReference);
-        QVERIFY(*g[0].clusters[0].rmsdToReference < 2.0);
+        if (!smallProblems()) // search quality: not asked of a small budget
+            QVERIFY(*g[0].clusters[0].rmsdToReference < 2.0);
     }
 };
 

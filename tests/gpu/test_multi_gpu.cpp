@@ -101,10 +101,12 @@ private slots:
             receptor, readBoxConfig(data("complexes/1stp/box.txt")), ScoringKind::Vina, 0);
         const dock::DockTarget target = dock::DockTarget::forVina(vina);
         const Molecule biotin = prepareLigand(readMolecule(data("complexes/1stp/ligand_xtal.pdbqt")));
-        std::vector<Molecule> ligands(12, biotin);
+        std::vector<Molecule> ligands(pw::test::sized(12, 3), biotin);
         dock::DockOptions options;
-        options.runs = 8;
+        options.runs = pw::test::sized(8, 2);
         options.seed = 11;
+        if (pw::test::smallProblems())
+            options.lga.maxEvaluations = 20000; // one generation: the split is what is checked
         std::vector<dock::LigandDockResult> a, b;
         QVERIFY(one_->dock(target, ligands, options, a, nullptr, nullptr, 100).complete());
         QVERIFY(many_->dock(target, ligands, options, b, nullptr, nullptr, 100).complete());
@@ -124,7 +126,7 @@ private slots:
         for (const Molecule& m : readMolecules(data("shapes/cdk2.sdf")))
             fits.push_back(shape::makeShapeModel(m, {}));
         std::vector<shape::ShapeModel> many;
-        for (int copy = 0; copy < 50; ++copy)
+        for (int copy = 0; copy < pw::test::sized(50, 5); ++copy)
             many.insert(many.end(), fits.begin(), fits.end());
         shape::OverlayOptions options;
         std::vector<shape::ShapeScores> a, b;

@@ -7,6 +7,7 @@
 // Budget: the panel's "Quick" budget (population 50, 100 local-search steps, 30,000 evaluations
 // per run, BFGS), 10 runs, seed 0: a few seconds on one core.
 #include "BoxEditor.h"
+#include "DockJob.h"
 #include "DockPanel.h"
 #include "DockPart.h"
 #include "EnergyPlot.h"
@@ -14,7 +15,9 @@
 #include "MainWindow.h"
 #include "MoleculeView.h"
 #include "RefinePart.h"
+#include "ScoringTarget.h"
 #include "StartupFiles.h"
+#include "TargetBuilder.h"
 #include "backend/DeviceSelection.h"
 #include "chem/MoleculeReader.h"
 #include "dock/SymmetryRmsd.h"
@@ -38,6 +41,7 @@
 #include <vtkRenderer.h>
 
 #include <cmath>
+#include <limits>
 
 using namespace pw;
 
@@ -104,6 +108,8 @@ private slots:
     void boxDraggedInTheViewEqualsTheDockingFields();
     void exportAndAddToLigands();
     void mapsAreBuiltWhenNeededAndReused();
+    void dockingSharesTheMinimizationGrid();
+    void liveViewTakesGenerationsAsTheyCome();
     void refineHandsThePoseToMinimization();
     void cudaWithoutAGpuDocksOnTheCpuAndSaysSo();
     void damagedDockingPieceIsRefusedClearly();
@@ -395,6 +401,13 @@ void TestDock::mapsAreBuiltWhenNeededAndReused() {
     QVERIFY(!part->outcome().empty());
     QVERIFY(std::isfinite(part->outcome().poses.front().score));
     QVERIFY(part->panel()->mapsLabel()->text().startsWith(QStringLiteral("Maps ready (AutoDock 4)")));
+    // ... and kept on disk for later sessions (Qt's test-mode cache folder here).
+    const QDir cache(QString::fromStdString(DockMaps::appAd4CacheDirectory()));
+    QVERIFY(cache.absolutePath().contains(QStringLiteral("posewright/ad4maps")));
+    bool kept = false;
+    for (const QString& entry : cache.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+        kept = kept || QFile::exists(cache.filePath(entry + QStringLiteral("/posewright.sum")));
+    QVERIFY(kept);
     // The same receptor, box and scoring: the maps are reused.
     QVERIFY(dockAndWait(*part, &ok));
     QVERIFY(ok);
@@ -406,6 +419,61 @@ void TestDock::mapsAreBuiltWhenNeededAndReused() {
     QVERIFY(dockAndWait(*part, &ok));
     QVERIFY(ok);
     QCOMPARE(part->maps().builds(), 2);
+}
+
+// Vina docking on the document's receptor and box uses the very grid minimization built (one
+// place builds them: buildScoringTarget), not a second one of its own.
+void TestDock::dockingSharesTheMinimizationGrid() {
+    MainWindow w;
+    QVERIFY(openExample(w)); // settled: the minimization's target is ready
+    const std::shared_ptr<const ScoringTarget> minimizing = w.targets().current();
+    QVERIFY(minimizing && minimizing->target && minimizing->kind == ScoringKind::Vina);
+    const long grids = scoringGridBuilds();
+    auto* part = w.part<DockPart>();
+    DockSettings s = part->panel()->settings();
+    s.runs = 2;
+    s.scoring = dock::DockScoring::Vina;
+    part->panel()->setSettings(s);
+    bool ok = false;
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    QCOMPARE(scoringGridBuilds(), grids); // no grid built for docking
+    const std::shared_ptr<const dock::DockTarget> docked = part->maps().current();
+    QVERIFY(docked && docked->vina);
+    QCOMPARE(docked->vina.get(), minimizing->target.get());
+    // Vinardo docking needs a grid of its own: one more build, and the next run reuses it.
+    s.scoring = dock::DockScoring::Vinardo;
+    part->panel()->setSettings(s);
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    QCOMPARE(scoringGridBuilds(), grids + 1);
+    QVERIFY(dockAndWait(*part, &ok));
+    QCOMPARE(scoringGridBuilds(), grids + 1);
+}
+
+// The GPU reports what it sees every ~30 ms: generations may be missing and runs interleave. The
+// live view keeps one point per reported generation, in order, best over runs and mean of means.
+void TestDock::liveViewTakesGenerationsAsTheyCome() {
+    DockWatch watch;
+    auto report = [&](int run, long generation, double best, double mean) {
+        dock::GenerationReport r;
+        r.run = run;
+        r.generation = generation;
+        r.bestEnergy = best;
+        r.meanEnergy = mean;
+        watch.record(r);
+    };
+    report(0, 3, -5.0, -1.0);
+    report(1, 7, -6.0, -2.0);
+    report(1, 3, -4.0, -3.0);
+    report(0, 1, -2.0, 0.0);
+    DockWatch::Snapshot s;
+    QVERIFY(watch.changedSince(0, &s));
+    QCOMPARE(s.generation, (std::vector<long>{1, 3, 7}));
+    QCOMPARE(s.best, (std::vector<double>{-2.0, -5.0, -6.0}));
+    QCOMPARE(s.mean, (std::vector<double>{0.0, -2.0, -2.0}));
+    QCOMPARE(s.bestEnergy, std::numeric_limits<double>::infinity()); // no pose was handed over
+    QVERIFY(!watch.changedSince(s.version, &s));
 }
 
 void TestDock::refineHandsThePoseToMinimization() {

@@ -42,7 +42,8 @@ private slots:
     void aSessionAsTheAppWritesIt() {
         const Session s = sessionFromJson(
             session(R"(, "box": {"center": [10, 11, 12], "size": [20, 22, 24], "source": "file"},
-                        "activeLigand": 0, "parts": {"overlay": {"reference": 0}})"),
+                        "activeLigand": 0, "receptorPH": 5.5,
+                        "parts": {"overlay": {"reference": 0}})"),
             kPath);
         QCOMPARE(s.receptorPath, QStringLiteral("/data/project/rec/receptor.pdbqt"));
         QCOMPARE(s.ligandPaths, QStringList{"/data/project/ligands.sdf"});
@@ -54,6 +55,7 @@ private slots:
         QCOMPARE(s.boxSource, BoxSource::File);
         QCOMPARE(s.scoring, ScoringKind::Vinardo);
         QCOMPARE(s.device, QStringLiteral("cpu"));
+        QCOMPARE(s.receptorPH, 5.5);
         QCOMPARE(s.active, 0);
         QVERIFY(s.parts.contains("overlay"));
     }
@@ -62,6 +64,7 @@ private slots:
             R"({"format": "posewright-session", "version": 1, "ligands": []})", kPath);
         QVERIFY(s.receptorPath.isEmpty());
         QCOMPARE(s.scoring, ScoringKind::Vina);
+        QCOMPARE(s.receptorPH, 7.4); // written before the setting: the engine's default
         QCOMPARE(s.active, -1);
     }
     void badFilesAreRefusedWithTheirName_data() {
@@ -92,6 +95,9 @@ private slots:
                                "interTerms": [0, 0, 0, 0, 0], "coordinates": [1, 2, "z"]}]}]})")
             << "trajectory frame 1: coordinate 3 is not a finite number";
         QTest::newRow("scoring ad4") << session(R"(, "scoring": "ad4")") << "scoring";
+        QTest::newRow("receptor pH above 14") << session(R"(, "receptorPH": 15)") << "receptorPH";
+        QTest::newRow("receptor pH not a number")
+            << session(R"(, "receptorPH": "7.4")") << "receptorPH";
         QTest::newRow("parts not an object") << session(R"(, "parts": [1])") << "\"parts\"";
     }
     void badFilesAreRefusedWithTheirName() {

@@ -1,5 +1,6 @@
 #include "score/ad4/Ad4MapCache.h"
 
+#include "core/Fingerprint.h"
 #include "core/InputError.h"
 #include "score/ad4/Ad4MapFiles.h"
 
@@ -11,25 +12,9 @@ namespace pw::ad4 {
 
 namespace {
 
-// FNV-1a over raw bytes: fast, stable across runs and builds of the same platform.
-struct Fingerprint {
-    std::uint64_t h = 1469598103934665603ull;
-    void bytes(const void* p, size_t n) {
-        const auto* b = static_cast<const unsigned char*>(p);
-        for (size_t i = 0; i < n; ++i) {
-            h ^= b[i];
-            h *= 1099511628211ull;
-        }
-    }
-    void number(double v) { bytes(&v, sizeof v); }
-    void integer(long long v) { bytes(&v, sizeof v); }
-    void text(const std::string& s) {
-        integer(static_cast<long long>(s.size()));
-        bytes(s.data(), s.size());
-    }
-};
-
-constexpr int kFormatVersion = 1; // bump when the maps a key stands for change
+// Bump when the maps a key stands for change. 2: the whole receptor is hashed, and sets carry
+// checksums (Ad4MapDiskCache).
+constexpr int kFormatVersion = 2;
 
 } // namespace
 
@@ -38,14 +23,7 @@ std::uint64_t mapCacheKey(const Molecule& receptor, const GridGeometry& box,
                           const MapBuildOptions& options) {
     Fingerprint f;
     f.integer(kFormatVersion);
-    f.integer(static_cast<long long>(receptor.atoms.size()));
-    for (const Atom& a : receptor.atoms) {
-        f.number(a.position.x());
-        f.number(a.position.y());
-        f.number(a.position.z());
-        f.number(a.charge);
-        f.text(a.ad4Type);
-    }
+    f.molecule(receptor);
     f.number(box.center.x());
     f.number(box.center.y());
     f.number(box.center.z());
@@ -62,35 +40,10 @@ std::uint64_t mapCacheKey(const Molecule& receptor, const GridGeometry& box,
     return f.h;
 }
 
-MapCache::MapCache(size_t capacity, std::string directory)
-    : capacity_(std::max<size_t>(1, capacity)), directory_(std::move(directory)) {}
-
-std::string MapCache::fldPath(std::uint64_t key) const {
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(key));
-    return (std::filesystem::path(directory_) / hex / "maps.maps.fld").string();
-}
-
-std::shared_ptr<const Ad4Maps> MapCache::fromDisk(std::uint64_t key, const GridGeometry& box) {
-    if (directory_.empty())
-        return nullptr;
-    const std::string path = fldPath(key);
-    if (!std::filesystem::exists(path))
-        return nullptr;
-    try {
-        auto maps = std::make_shared<const Ad4Maps>(readMapsFld(path));
-        return maps->geometry().sameAs(box) ? maps : nullptr;
-    } catch (const InputError&) {
-        return nullptr; // damaged or foreign: rebuilt and rewritten
-    }
-}
-
-void MapCache::toDisk(std::uint64_t key, const Ad4Maps& maps) const {
-    if (directory_.empty())
-        return;
-    const std::string path = fldPath(key);
-    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-    writeMapsFld(maps, path); // temporary files renamed at the end: never a half-written set
+MapCache::MapCache(size_t capacity, std::string directory, std::uint64_t maxDiskBytes)
+    : capacity_(std::max<size_t>(1, capacity)) {
+    if (!directory.empty())
+        disk_.emplace(std::move(directory), maxDiskBytes);
 }
 
 std::shared_ptr<const Ad4Maps> MapCache::get(const Molecule& receptor, const GridGeometry& box,
@@ -109,18 +62,22 @@ std::shared_ptr<const Ad4Maps> MapCache::get(const Molecule& receptor, const Gri
     }
     // Read or built outside the lock: other receptors stay served meanwhile (two threads asking
     // for the same new maps at once may both build them; the first one kept wins).
-    std::shared_ptr<const Ad4Maps> maps = fromDisk(key, box);
+    MapDiskCache::Lookup lookup = MapDiskCache::Lookup::Absent;
+    std::shared_ptr<const Ad4Maps> maps = disk_ ? disk_->load(key, box, &lookup) : nullptr;
     const bool fromFile = maps != nullptr;
     if (!maps) {
         const MapSetup setup = prepareMaps(receptor, box, ligandTypes, options);
         Ad4Maps built = build ? build(setup) : buildMapsCpu(setup);
         if (!receptor.sourceFile.empty())
             built.receptorFile = std::filesystem::path(receptor.sourceFile).filename().string();
-        toDisk(key, built);
-        maps = std::make_shared<const Ad4Maps>(std::move(built));
+        if (disk_ && disk_->store(key, built))
+            maps = disk_->load(key, box); // the values a later process will read (3 decimals)
+        if (!maps)
+            maps = std::make_shared<const Ad4Maps>(std::move(built));
     }
     std::lock_guard lock(mutex_);
     ++(fromFile ? stats_.diskHits : stats_.builds);
+    stats_.damaged += lookup == MapDiskCache::Lookup::Damaged;
     auto it = std::find_if(entries_.begin(), entries_.end(),
                            [&](const Entry& e) { return e.key == key; });
     if (it != entries_.end())
@@ -134,6 +91,13 @@ std::shared_ptr<const Ad4Maps> MapCache::get(const Molecule& receptor, const Gri
 MapCache::Stats MapCache::stats() const {
     std::lock_guard lock(mutex_);
     return stats_;
+}
+
+std::string MapCache::entryPath(const Molecule& receptor, const GridGeometry& box,
+                                const std::vector<std::string>& ligandTypes,
+                                const MapBuildOptions& options) const {
+    return disk_ ? disk_->entryPath(mapCacheKey(receptor, box, ligandTypes, options))
+                 : std::string();
 }
 
 size_t MapCache::size() const {

@@ -1,0 +1,80 @@
+// The docking launch order (CudaDocker::setLongestFirst, issue 17): runs of ligands of very
+// different size launched longest first give, run for run, exactly what the input order gives
+// (same energies, evaluations, generations and coordinates); only the block each run lands in
+// changes.
+#include "GpuTestMain.h"
+
+#include "chem/LigandPreparation.h"
+#include "chem/MoleculeReader.h"
+#include "chem/ReceptorPreparation.h"
+#include "chem/SmilesReader.h"
+#include "cuda/DockGpu.h"
+#include "dock/DockOptions.h"
+#include "score/BoxConfig.h"
+#include "score/DockingTarget.h"
+
+using namespace pw;
+
+namespace {
+
+std::string dataPath(const std::string& rel) {
+    return std::string(POSEWRIGHT_TEST_DATA) + "/" + rel;
+}
+
+// Small to large (2 to ~10 torsions): the input order is the opposite of longest first.
+std::vector<Molecule> ligands() {
+    std::vector<Molecule> out;
+    for (const char* smi : {"CC(=NO)C(C)=NO", "CC1=NN(C(=O)C1)C2=CC=CC=C2",
+                            "CCCCOC(=O)C1=CC=CC=C1C(=O)OCCCC"})
+        out.push_back(prepareLigand(moleculeFromSmiles(smi, smi, true)));
+    out.push_back(prepareLigand(readMolecule(dataPath("complexes/1iep/ligand_xtal.pdbqt"))));
+    return out;
+}
+
+void compareRuns(const std::vector<cuda::GpuDockRun>& a, const std::vector<cuda::GpuDockRun>& b) {
+    QCOMPARE(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        QCOMPARE(a[i].ligand, b[i].ligand);
+        QCOMPARE(a[i].run, b[i].run);
+        QCOMPARE(a[i].energy, b[i].energy);
+        QCOMPARE(a[i].evaluations, b[i].evaluations);
+        QCOMPARE(a[i].generations, b[i].generations);
+        QCOMPARE(a[i].coordinates.size(), b[i].coordinates.size());
+        for (size_t k = 0; k < a[i].coordinates.size(); ++k)
+            QVERIFY(a[i].coordinates[k] == b[i].coordinates[k]);
+    }
+}
+
+} // namespace
+
+class TestDockOrderGpu : public QObject {
+    Q_OBJECT
+
+private slots:
+    void longestFirstChangesNoResult() {
+        const std::string dir = dataPath("complexes/1iep/");
+        DockingTarget target(prepareReceptor(readMolecule(dir + "receptor.pdbqt")),
+                             readBoxConfig(dir + "box.txt"), ScoringKind::Vina, 0);
+        target.gridFor(DockingTarget::commonLigandTypes());
+        const std::vector<Molecule> ligs = ligands();
+        dock::DockOptions o;
+        o.runs = 8;
+        o.seed = 11;
+        o.lga.localSearch = dock::LocalSearchMethod::Bfgs;
+        o.lga.populationSize = 40;
+        o.lga.localSearchIterations = 30;
+        o.lga.maxEvaluations = 40000;
+        cuda::CudaDocker docker(0);
+        docker.setLongestFirst(false);
+        const auto inputOrder = docker.dock(target, ligs, o);
+        docker.setLongestFirst(true);
+        const auto longestFirst = docker.dock(target, ligs, o);
+        QCOMPARE(int(inputOrder.size()), int(ligs.size()) * o.runs);
+        compareRuns(inputOrder, longestFirst);
+        // Different ligands did differ (the comparison is not between equal runs).
+        QVERIFY(inputOrder.front().energy != inputOrder.back().energy);
+    }
+};
+
+POSEWRIGHT_GPU_TEST_MAIN(TestDockOrderGpu)
+#include "test_dock_order_gpu.moc"
