@@ -21,16 +21,19 @@
 
 namespace pw::hits {
 
-// One row per distinct SMILES that RDKit reads cleanly: (smiles TEXT PRIMARY KEY, fp BLOB).
+class HitStore;
+
+// One row per distinct SMILES that RDKit reads cleanly: (smiles TEXT PRIMARY KEY, fp BLOB, mol
+// BLOB: RDKit's binary molecule, NULL in tables written before it).
 inline constexpr const char* kScreenTable = "pw_screen";
 std::string createScreenTableSql(); // CREATE TABLE IF NOT EXISTS ...
+// Creates the table, or adds the mol column to one written without it (inside a transaction).
+void ensureScreenTable(HitStore& store);
 
 // The BLOB: kScreenWords words, each little-endian.
 inline constexpr int kScreenBytes = kScreenWords * 8;
 std::array<unsigned char, kScreenBytes> encodeScreen(const ScreenFingerprint& fp);
 std::optional<ScreenFingerprint> decodeScreen(const void* data, int bytes);
-
-class HitStore;
 
 // Gives every distinct stored SMILES without a screening fingerprint one (stores written before
 // pw_screen, or poses added by an older Posewright), computed on `threads` threads (0 = all).
@@ -66,6 +69,7 @@ private:
     bool loaded_ = false;
     std::vector<std::string> smiles_;
     std::vector<ScreenFingerprint> fps_;
+    std::vector<std::string> binary_; // RDKit's binary molecules; empty where the table has none
     std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> byKey_;
     std::vector<std::shared_ptr<const ParsedMolecule>> parsed_;
     std::atomic<size_t> parsedCount_{0};

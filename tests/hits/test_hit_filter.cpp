@@ -474,8 +474,9 @@ private slots:
                 PoseRecord p;
                 p.name = "m" + std::to_string(rows.size());
                 p.smiles = smiles;
-                if (smiles && withScreen)
-                    p.screen = screenFingerprint(*smiles);
+                if (smiles && withScreen) // every other one with RDKit's binary molecule
+                    p.screen = screenFingerprint(*smiles, rows.size() % 2 ? &p.screenMolecule
+                                                                          : nullptr);
                 rows.emplace_back(store.insertPose(p), smiles);
             };
             for (size_t i = 0; i < molecules.size(); ++i) {
@@ -586,6 +587,33 @@ private slots:
         }
         HitStore old(copy.toStdString(), HitStore::Mode::ReadOnly);
         QCOMPARE(selectedIds(old, {where, "", -1}), expected);
+
+        // A screen table from before the binary molecules (no mol column): read as it is, and
+        // given the column by the next import.
+        const QString early = dir_.filePath("early.db");
+        QVERIFY(QFile::copy(dir_.filePath("screen.db"), early));
+        {
+            HitStore s(early.toStdString(), HitStore::Mode::ReadWrite);
+            s.exec("ALTER TABLE pw_screen DROP COLUMN mol");
+        }
+        {
+            HitStore s(early.toStdString(), HitStore::Mode::ReadOnly);
+            QCOMPARE(selectedIds(s, {where, "", -1}), expected);
+        }
+        HitStore s(early.toStdString(), HitStore::Mode::ReadWrite);
+        {
+            HitStore::Transaction tx(s);
+            PoseRecord p;
+            p.name = "added";
+            p.smiles = canonicalSmiles("c1ccncc1CCO");
+            p.screen = screenFingerprint(*p.smiles, &p.screenMolecule);
+            expected.push_back(s.insertPose(p));
+            tx.commit();
+        }
+        Statement mol = s.prepare("SELECT count(*) FROM pw_screen WHERE mol IS NOT NULL");
+        QVERIFY(mol.step());
+        QCOMPARE(mol.integer(0), 1LL);
+        QCOMPARE(selectedIds(s, {where, "", -1}), expected);
     }
 
     void stringsAreBoundNotPasted() {
