@@ -2,7 +2,7 @@
 // torsion tree) into FlexResidues, and the checks that tie them to a rigid receptor.
 #pragma once
 
-#include "score/flex/FlexResidue.h"
+#include "core/FlexResidue.h"
 
 #include <string>
 #include <vector>

@@ -3,7 +3,7 @@
 #include "FlexResidueReader.h"
 #include "TextFields.h"
 #include "core/InputError.h"
-#include "score/VinaTopology.h"
+#include "core/Element.h"
 
 #include <cctype>
 #include <cstdio>
@@ -25,9 +25,10 @@ bool isHydrogen(const Atom& a) {
     return a.element == 1;
 }
 
-// Vina's bond test (closer than 1.1 x the sum of covalent radii).
+// The side chain's own bonds, for its tree only (closer than 1.1 x the sum of covalent radii;
+// FlexModel types the atoms later over Vina's own bond rule).
 bool bonded(const Atom& a, const Atom& b) {
-    const double r = 1.1 * (vinaCovalentRadius(a) + vinaCovalentRadius(b));
+    const double r = 1.1 * (covalentRadius(a.element) + covalentRadius(b.element));
     return (a.position - b.position).squaredNorm() < r * r;
 }
 

@@ -5,7 +5,7 @@
 // bond, written as Vina's --flex PDBQT and read back through the same reader.
 #pragma once
 
-#include "score/flex/FlexResidue.h"
+#include "core/FlexResidue.h"
 
 #include <string>
 #include <vector>

@@ -203,8 +203,9 @@ bool PdbqtReader::readRecord(Molecule& out) {
         } else if (text::startsWith(line, "REMARK")) {
             readRemark(line, out);
         } else if (text::startsWith(line, "BEGIN_RES")) {
-            lines_.fail("flexible receptor residues (BEGIN_RES ... END_RES) are not supported; "
-                        "expected a rigid receptor or a ligand");
+            lines_.fail("flexible receptor residues (BEGIN_RES ... END_RES) in a ligand or "
+                        "receptor file; expected them in their own file, passed with --flex "
+                        "(Vina's docked output holds both: split ligand and residues)");
         }
         // TER, END, USER, CRYST1 and other records carry nothing we keep.
     }

@@ -5,6 +5,7 @@
 #include <DataStructs/ExplicitBitVect.h>
 #include <GraphMol/Fingerprints/Fingerprints.h>
 #include <GraphMol/MolOps.h>
+#include <GraphMol/MolPickler.h>
 #include <GraphMol/ROMol.h>
 #include <GraphMol/RWMol.h>
 #include <GraphMol/SmilesParse/SmilesParse.h>
@@ -29,7 +30,8 @@ ScreenFingerprint toWords(const RDKit::ROMol& mol) {
 
 } // namespace
 
-std::optional<ScreenFingerprint> screenFingerprint(const std::string& smiles) {
+std::optional<ScreenFingerprint> screenFingerprint(const std::string& smiles,
+                                                   std::string* molecule) {
     RDLog::LogStateSetter quiet;
     std::unique_ptr<RDKit::ROMol> mol;
     try {
@@ -37,7 +39,12 @@ std::optional<ScreenFingerprint> screenFingerprint(const std::string& smiles) {
         // Only RDKit's own canonical SMILES: ParsedMolecule takes its aromaticity as written.
         if (!mol || RDKit::MolToSmiles(*mol) != smiles)
             return std::nullopt;
-        return toWords(*mol);
+        const ScreenFingerprint words = toWords(*mol);
+        if (molecule) {
+            molecule->clear();
+            RDKit::MolPickler::pickleMol(*mol, *molecule, RDKit::PicklerOps::NoProps);
+        }
+        return words;
     } catch (const std::exception&) {
         return std::nullopt;
     }
@@ -57,6 +64,18 @@ std::shared_ptr<const ParsedMolecule> ParsedMolecule::fromCleanSmiles(const std:
         // Aromaticity is the SMILES's own: RDKit wrote it from the sanitized molecule.
         mol->updatePropertyCache();
         RDKit::MolOps::symmetrizeSSSR(*mol);
+        return std::shared_ptr<const ParsedMolecule>(new ParsedMolecule(std::move(mol)));
+    } catch (const std::exception&) {
+        return nullptr;
+    }
+}
+
+std::shared_ptr<const ParsedMolecule> ParsedMolecule::fromBinary(const std::string& bytes) {
+    if (bytes.empty())
+        return nullptr;
+    RDLog::LogStateSetter quiet;
+    try {
+        auto mol = std::make_unique<RDKit::ROMol>(bytes);
         return std::shared_ptr<const ParsedMolecule>(new ParsedMolecule(std::move(mol)));
     } catch (const std::exception&) {
         return nullptr;

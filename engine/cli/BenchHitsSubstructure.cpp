@@ -99,7 +99,7 @@ long long buildStore(const std::string& smilesPath, long target, unsigned long s
             try {
                 PoseRecord& p = records[i];
                 p.smiles = canonicalSmiles(candidates[i]);
-                p.screen = screenFingerprint(*p.smiles);
+                p.screen = screenFingerprint(*p.smiles, &p.screenMolecule);
             } catch (const std::exception&) {
                 records[i].smiles.reset();
             }

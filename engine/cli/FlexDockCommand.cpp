@@ -20,12 +20,6 @@
 namespace pw::cli {
 namespace {
 
-std::string fmt3(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f", v);
-    return buf;
-}
-
 struct WrittenPose {
     long ligand;
     std::string name;
@@ -47,16 +41,7 @@ int dockWithFlexCommand(const CommandLine& cl, const dock::DockOptions& options)
         throw UsageError("--flex docks with Vina or Vinardo scoring, not ad4");
     const std::vector<std::string> files = cl.values("ligands");
     const std::optional<std::string> sdfPath = cl.sdfOutput("out");
-    std::optional<std::string> flexOut = cl.value("flex-out");
-    if (flexOut) {
-        const std::string& f = *flexOut;
-        if (f.size() < 6 || f.substr(f.size() - 6) != ".pdbqt")
-            throw UsageError("--flex-out " + f + ": the moved side chains are written as PDBQT; "
-                             "name the file .pdbqt");
-    } else if (sdfPath) {
-        const size_t dot = sdfPath->find_last_of('.');
-        flexOut = (dot == std::string::npos ? *sdfPath : sdfPath->substr(0, dot)) + "_flex.pdbqt";
-    }
+    const std::optional<std::string> flexOut = flexOutputPath(cl, sdfPath);
 
     TargetInputs inputs = loadTarget(cl, files.front());
     std::unique_ptr<FlexModel> flex = loadFlex(cl, inputs.receptor);
@@ -146,32 +131,23 @@ int dockWithFlexCommand(const CommandLine& cl, const dock::DockOptions& options)
             m.name = w.name;
             for (size_t a = 0; a < m.atoms.size() && a < r.ligandCoordinates.size(); ++a)
                 m.atoms[a].position = r.ligandCoordinates[a];
-            m.setProperty("dockedAffinity", fmt3(r.score.affinity));
-            m.setProperty("dockedInter", fmt3(r.score.inter()));
-            m.setProperty("dockedIntra", fmt3(r.score.intra()));
-            m.setProperty("dockedLigandFlex", fmt3(r.score.ligandFlex));
-            m.setProperty("dockedFlexReceptor", fmt3(r.score.flexReceptor));
-            m.setProperty("dockedFlexFlex", fmt3(r.score.flexFlex));
+            m.setProperty("dockedAffinity", fixed3(r.score.affinity));
+            m.setProperty("dockedInter", fixed3(r.score.inter()));
+            m.setProperty("dockedIntra", fixed3(r.score.intra()));
+            m.setProperty("dockedLigandFlex", fixed3(r.score.ligandFlex));
+            m.setProperty("dockedFlexReceptor", fixed3(r.score.flexReceptor));
+            m.setProperty("dockedFlexFlex", fixed3(r.score.flexFlex));
             m.setProperty("run", std::to_string(r.run));
             m.setProperty("inputIndex", std::to_string(w.ligand));
             if (flexOut)
                 m.setProperty("flexModel", std::to_string(k + 1));
             sdf->add(m, r.score.affinity);
         }
-        if (flexFile) {
-            std::ostream& out = flexFile->stream();
-            out << "MODEL " << k + 1 << "\n";
-            out << "REMARK posewright dock --flex: ligand " << w.name << " (input " << w.ligand
-                << "), run " << r.run << ", affinity " << fmt3(r.score.affinity) << "\n";
-            for (int res = 0; res < flex->residueCount(); ++res) {
-                const FlexResidue& fr = flex->residue(res);
-                const int n = static_cast<int>(fr.mol.atoms.size());
-                std::vector<Vec3> coords(r.flexCoordinates.begin() + flex->atomOffset(res),
-                                         r.flexCoordinates.begin() + flex->atomOffset(res) + n);
-                out << fr.blockWith(coords);
-            }
-            out << "ENDMDL\n";
-        }
+        if (flexFile)
+            writeFlexModel(flexFile->stream(), *flex, r.flexCoordinates, k + 1,
+                           "posewright dock --flex: ligand " + w.name + " (input " +
+                               std::to_string(w.ligand) + "), run " + std::to_string(r.run) +
+                               ", affinity " + fixed3(r.score.affinity));
     }
     if (json) {
         for (size_t i = 0; i < ligands.size(); ++i) {

@@ -21,20 +21,6 @@
 namespace pw::cli {
 namespace {
 
-std::string fmt3(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f", v);
-    return buf;
-}
-
-// OUT.sdf -> OUT_flex.pdbqt
-std::string defaultFlexOut(const std::string& sdf) {
-    const size_t dot = sdf.find_last_of('.');
-    const size_t slash = sdf.find_last_of('/');
-    const bool hasExt = dot != std::string::npos && (slash == std::string::npos || dot > slash);
-    return (hasExt ? sdf.substr(0, dot) : sdf) + "_flex.pdbqt";
-}
-
 struct Record {
     Molecule ligand;
     long index = 0;
@@ -67,15 +53,7 @@ int minimizeWithFlex(const CommandLine& cl) {
     else if (search != "wolfe")
         throw UsageError("--line-search expects wolfe or armijo, got '" + search + "'");
     const std::optional<std::string> sdfPath = cl.sdfOutput("out");
-    std::optional<std::string> flexOut = cl.value("flex-out");
-    if (flexOut) {
-        const std::string& f = *flexOut;
-        if (f.size() < 6 || f.substr(f.size() - 6) != ".pdbqt")
-            throw UsageError("--flex-out " + f + ": the moved side chains are written as PDBQT; "
-                             "name the file .pdbqt");
-    } else if (sdfPath) {
-        flexOut = defaultFlexOut(*sdfPath);
-    }
+    const std::optional<std::string> flexOut = flexOutputPath(cl, sdfPath);
 
     TargetInputs inputs = loadTarget(cl, files.front());
     // --flex-residues: the receptor becomes its rigid part here, before the target is built.
@@ -191,33 +169,24 @@ int minimizeWithFlex(const CommandLine& cl) {
             Molecule m = rec.ligand;
             for (size_t i = 0; i < m.atoms.size() && i < r.ligandCoordinates.size(); ++i)
                 m.atoms[i].position = r.ligandCoordinates[i];
-            m.setProperty("minimizedAffinity", fmt3(r.score.affinity));
-            m.setProperty("minimizedRMSD", fmt3(r.ligandRmsd));
-            m.setProperty("minimizedInter", fmt3(r.score.inter()));
-            m.setProperty("minimizedIntra", fmt3(r.score.intra()));
-            m.setProperty("minimizedTorsional", fmt3(r.score.torsional));
-            m.setProperty("minimizedLigandFlex", fmt3(r.score.ligandFlex));
-            m.setProperty("minimizedFlexReceptor", fmt3(r.score.flexReceptor));
-            m.setProperty("minimizedFlexFlex", fmt3(r.score.flexFlex));
+            m.setProperty("minimizedAffinity", fixed3(r.score.affinity));
+            m.setProperty("minimizedRMSD", fixed3(r.ligandRmsd));
+            m.setProperty("minimizedInter", fixed3(r.score.inter()));
+            m.setProperty("minimizedIntra", fixed3(r.score.intra()));
+            m.setProperty("minimizedTorsional", fixed3(r.score.torsional));
+            m.setProperty("minimizedLigandFlex", fixed3(r.score.ligandFlex));
+            m.setProperty("minimizedFlexReceptor", fixed3(r.score.flexReceptor));
+            m.setProperty("minimizedFlexFlex", fixed3(r.score.flexFlex));
             m.setProperty("inputIndex", std::to_string(rec.index));
             if (flexOut)
                 m.setProperty("flexModel", std::to_string(k + 1));
             sdf->add(m, r.score.affinity);
         }
-        if (flexFile) {
-            std::ostream& out = flexFile->stream();
-            out << "MODEL " << k + 1 << "\n";
-            out << "REMARK posewright minimize --flex: ligand " << rec.ligand.name << " (input "
-                << rec.index << "), affinity " << fmt3(r.score.affinity) << "\n";
-            for (int res = 0; res < flex->residueCount(); ++res) {
-                const FlexResidue& fr = flex->residue(res);
-                const int n = static_cast<int>(fr.mol.atoms.size());
-                std::vector<Vec3> coords(r.flexCoordinates.begin() + flex->atomOffset(res),
-                                         r.flexCoordinates.begin() + flex->atomOffset(res) + n);
-                out << fr.blockWith(coords);
-            }
-            out << "ENDMDL\n";
-        }
+        if (flexFile)
+            writeFlexModel(flexFile->stream(), *flex, r.flexCoordinates, k + 1,
+                           "posewright minimize --flex: ligand " + rec.ligand.name + " (input " +
+                               std::to_string(rec.index) + "), affinity " +
+                               fixed3(r.score.affinity));
     }
     if (minimized == 0) {
         std::cerr << "error: no ligand could be minimized\n";

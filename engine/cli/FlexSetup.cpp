@@ -61,6 +61,40 @@ const ReceptorGrid& unboundGridFor(DockingTarget& target, const FlexModel& flex)
     return target.gridFor(flex.movableTypes());
 }
 
+std::optional<std::string> flexOutputPath(const CommandLine& cl,
+                                          const std::optional<std::string>& sdfPath) {
+    if (auto f = cl.value("flex-out")) {
+        if (f->size() < 6 || f->substr(f->size() - 6) != ".pdbqt")
+            throw UsageError("--flex-out " + *f + ": the moved side chains are written as "
+                             "PDBQT; name the file .pdbqt");
+        return f;
+    }
+    if (!sdfPath)
+        return std::nullopt;
+    const size_t dot = sdfPath->find_last_of('.');
+    const size_t slash = sdfPath->find_last_of('/');
+    const bool hasExt = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+    return (hasExt ? sdfPath->substr(0, dot) : *sdfPath) + "_flex.pdbqt";
+}
+
+void writeFlexModel(std::ostream& out, const FlexModel& flex, const std::vector<Vec3>& flexCoords,
+                    size_t model, const std::string& remark) {
+    out << "MODEL " << model << "\n";
+    out << "REMARK " << remark << "\n";
+    for (int r = 0; r < flex.residueCount(); ++r) {
+        const FlexResidue& res = flex.residue(r);
+        const auto begin = flexCoords.begin() + flex.atomOffset(r);
+        out << res.blockWith(std::vector<Vec3>(begin, begin + res.mol.atoms.size()));
+    }
+    out << "ENDMDL\n";
+}
+
+std::string fixed3(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    return buf;
+}
+
 void addFlexScoreFields(JsonObject& o, const FlexScore& s) {
     o.add("affinity", s.affinity, 6).add("inter", s.inter(), 6).add("intra", s.intra(), 6);
     o.add("torsional", s.torsional, 6).add("unbound", s.unbound, 6);

@@ -10,6 +10,8 @@
 #include "score/flex/FlexScorer.h"
 
 #include <memory>
+#include <optional>
+#include <ostream>
 #include <string>
 
 namespace pw::cli {
@@ -39,6 +41,16 @@ void printFlexParts(const FlexScore& s);
 // sums, as vina --score_only --flex).
 int scoreWithFlex(const CommandLine& cl, const std::string& ligandFile, DockingTarget& target,
                   const FlexModel& flex, bool json);
+
+// Where the moved side chains go: --flex-out (must end .pdbqt; UsageError otherwise), else beside
+// the SDF output (OUT_flex.pdbqt), else nowhere.
+std::optional<std::string> flexOutputPath(const CommandLine& cl,
+                                          const std::optional<std::string>& sdfPath);
+// One MODEL of that file: every residue's block with the atoms at flexCoords (flat order).
+void writeFlexModel(std::ostream& out, const FlexModel& flex, const std::vector<Vec3>& flexCoords,
+                    size_t model, const std::string& remark);
+// "%.3f", for SD tags.
+std::string fixed3(double v);
 
 // `minimize --flex` (FlexMinimize.cpp): the ligands minimized with the side chains' torsions.
 int minimizeWithFlex(const CommandLine& cl);

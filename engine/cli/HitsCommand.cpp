@@ -12,6 +12,7 @@
 #include "hits/HitImport.h"
 #include "hits/HitStore.h"
 #include "hits/PoseInteractions.h"
+#include "hits/ScreenIndex.h"
 
 #include <cstdio>
 #include <iostream>
@@ -239,6 +240,25 @@ int runColumns(const std::vector<std::string>& args) {
     return 0;
 }
 
+// Screening fingerprints for the molecules of a store written before them (or by an older
+// Posewright), so that smarts()/substructure() filters screen instead of parsing every SMILES.
+int runUpgrade(const std::vector<std::string>& args) {
+    CommandLine cl(args, {{"threads", OptionKind::Value}, {"json", OptionKind::Flag}});
+    HitStore store(storeArgument(cl, 1), HitStore::Mode::ReadWrite);
+    HitStore::Transaction tx(store);
+    const long added = addMissingScreens(store, cl.intValue("threads", 0, 0, 1024));
+    tx.commit();
+    if (cl.flag("json")) {
+        JsonObject o;
+        o.add("store", store.path()).add("screens_added", added);
+        std::cout << o.str() << "\n";
+    } else {
+        std::cout << store.path() << ": " << added
+                  << " molecules given a substructure-screening fingerprint\n";
+    }
+    return 0;
+}
+
 int runCluster(const std::vector<std::string>& args) {
     CommandLine cl(args, {{"method", OptionKind::Value},
                           {"threshold", OptionKind::Value},
@@ -311,8 +331,10 @@ int runHits(const std::vector<std::string>& args) {
         return runCluster(rest);
     if (sub == "export")
         return runExport(rest);
+    if (sub == "upgrade")
+        return runUpgrade(rest);
     throw UsageError("unknown hits subcommand '" + sub +
-                     "': expected import, query, columns, cluster or export");
+                     "': expected import, query, columns, cluster, export or upgrade");
 }
 
 } // namespace pw::cli

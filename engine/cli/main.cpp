@@ -62,7 +62,9 @@ const std::vector<Command>& commands() {
          "      posewright-cli hits cluster STORE.db [--method leader|butina] [--threshold T] "
          "[--where EXPR] [--order ...] [--threads N] [--json]\n"
          "      posewright-cli hits export STORE.db --out OUT.sdf|OUT.csv [--where EXPR] [--order "
-         "...] [--limit N] [--columns a,b (CSV)]",
+         "...] [--limit N] [--columns a,b (CSV)]\n"
+         "      posewright-cli hits upgrade STORE.db [--threads N] [--json]  (screening "
+         "fingerprints for a store written before them)",
          runHits},
         {"merge", "join the outputs of --shard K/N runs into the single run's file",
          "merge OUT.sdf SHARD.sdf...  (minimize, dock, overlay)\n"

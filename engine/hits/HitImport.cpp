@@ -299,7 +299,7 @@ PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string*
                 cache->add(key, computed);
             // The first pose of a molecule carries its screening fingerprint (the store keeps one
             // per SMILES); made from the SMILES as the filter will re-read it.
-            r.screen = screenFingerprint(computed.smiles);
+            r.screen = screenFingerprint(computed.smiles, &r.screenMolecule);
         }
         const MoleculeDescriptors& d = known ? *known : computed;
         r.smiles = d.smiles;

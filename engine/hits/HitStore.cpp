@@ -292,9 +292,9 @@ void HitStore::prepareInsert() {
     if (!insertScreen_.valid()) {
         // Stores written before the screen get its table with their next import (inside that
         // import's transaction); their older molecules are matched from SMILES until then.
-        exec(createScreenTableSql());
+        ensureScreenTable(*this);
         insertScreen_ = prepare(std::string("INSERT OR IGNORE INTO ") + kScreenTable +
-                                " VALUES(?, ?)");
+                                "(smiles, fp, mol) VALUES(?, ?, ?)");
     }
 }
 
@@ -366,6 +366,9 @@ long long HitStore::insertPose(const PoseRecord& pose) {
         const auto blob = encodeScreen(*pose.screen);
         insertScreen_.bindStatic(1, *pose.smiles);
         insertScreen_.bindBlobStatic(2, blob.data(), kScreenBytes);
+        if (!pose.screenMolecule.empty())
+            insertScreen_.bindBlobStatic(3, pose.screenMolecule.data(),
+                                         static_cast<int>(pose.screenMolecule.size()));
         insertScreen_.run();
     }
     if (schemaVersion_ >= 2) {

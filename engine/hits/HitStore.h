@@ -49,6 +49,7 @@ struct PoseRecord {
     // The molecule's substructure-screening fingerprint (of `smiles` as RDKit re-reads it), given
     // for the first pose of each molecule; the store keeps one per distinct SMILES (pw_screen).
     std::optional<ScreenFingerprint> screen;
+    std::string screenMolecule; // with screen: RDKit's binary form of the molecule (may be empty)
 };
 
 class HitStore {

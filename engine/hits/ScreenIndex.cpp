@@ -2,6 +2,7 @@
 // answer of one pattern per molecule.
 #include "ScreenIndex.h"
 
+#include "HitStore.h"
 #include "core/ParallelFor.h"
 
 #include <exception>
@@ -13,7 +14,16 @@ namespace pw::hits {
 
 std::string createScreenTableSql() {
     return std::string("CREATE TABLE IF NOT EXISTS ") + kScreenTable +
-           "(smiles TEXT PRIMARY KEY, fp BLOB NOT NULL) WITHOUT ROWID";
+           "(smiles TEXT PRIMARY KEY, fp BLOB NOT NULL, mol BLOB) WITHOUT ROWID";
+}
+
+void ensureScreenTable(HitStore& store) {
+    store.exec(createScreenTableSql());
+    Statement has = store.prepare(std::string("SELECT count(*) FROM pragma_table_info('") +
+                                  kScreenTable + "') WHERE name = 'mol'");
+    has.step();
+    if (has.integer(0) == 0)
+        store.exec(std::string("ALTER TABLE ") + kScreenTable + " ADD COLUMN mol BLOB");
 }
 
 std::array<unsigned char, kScreenBytes> encodeScreen(const ScreenFingerprint& fp) {
@@ -35,10 +45,50 @@ std::optional<ScreenFingerprint> decodeScreen(const void* data, int bytes) {
     return fp;
 }
 
+long addMissingScreens(HitStore& store, int threads) {
+    if (threads <= 0)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    ensureScreenTable(store);
+    std::vector<std::string> missing;
+    {
+        Statement s = store.prepare(std::string("SELECT DISTINCT smiles FROM poses WHERE smiles IS "
+                                                "NOT NULL AND smiles NOT IN (SELECT smiles FROM ") +
+                                    kScreenTable + ")");
+        while (s.step())
+            missing.push_back(s.text(0));
+    }
+    Statement insert = store.prepare(std::string("INSERT OR IGNORE INTO ") + kScreenTable +
+                                     "(smiles, fp, mol) VALUES(?, ?, ?)");
+    long added = 0;
+    constexpr size_t kChunk = 16384; // fingerprints in flight (memory), then written in order
+    std::vector<std::optional<ScreenFingerprint>> fps;
+    std::vector<std::string> binary;
+    for (size_t from = 0; from < missing.size(); from += kChunk) {
+        const size_t n = std::min(kChunk, missing.size() - from);
+        fps.assign(n, std::nullopt);
+        binary.assign(n, std::string());
+        parallelFor(static_cast<long>(n), threads,
+                    [&](long i) { fps[i] = screenFingerprint(missing[from + i], &binary[i]); });
+        for (size_t i = 0; i < n; ++i) {
+            if (!fps[i])
+                continue;
+            const auto blob = encodeScreen(*fps[i]);
+            insert.bind(1, std::string_view(missing[from + i]));
+            insert.bindBlobStatic(2, blob.data(), kScreenBytes);
+            if (!binary[i].empty())
+                insert.bindBlobStatic(3, binary[i].data(), static_cast<int>(binary[i].size()));
+            insert.run();
+            ++added;
+        }
+    }
+    return added;
+}
+
 void ScreenIndex::clear() {
     loaded_ = false;
     smiles_.clear();
     fps_.clear();
+    binary_.clear();
     byKey_.clear();
     parsed_.clear();
     parsedCount_ = 0;
@@ -47,14 +97,20 @@ void ScreenIndex::clear() {
 void ScreenIndex::load(sqlite3* db, const std::string& storePath) {
     clear();
     sqlite3_stmt* s = nullptr;
-    const std::string sql = std::string("SELECT smiles, fp FROM ") + kScreenTable;
+    // The binary molecules too, where the table has them (it did not at first).
+    std::string sql = std::string("SELECT smiles, fp, mol FROM ") + kScreenTable;
     if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
-        const std::string why = sqlite3_errmsg(db);
         sqlite3_finalize(s);
-        if (why.find("no such table") == std::string::npos)
-            throw std::runtime_error(storePath + ": cannot read " + kScreenTable + ": " + why);
-        loaded_ = true; // a store written before the screen: nothing to screen with
-        return;
+        s = nullptr;
+        sql = std::string("SELECT smiles, fp, NULL FROM ") + kScreenTable;
+        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
+            const std::string why = sqlite3_errmsg(db);
+            sqlite3_finalize(s);
+            if (why.find("no such table") == std::string::npos)
+                throw std::runtime_error(storePath + ": cannot read " + kScreenTable + ": " + why);
+            loaded_ = true; // a store written before the screen: nothing to screen with
+            return;
+        }
     }
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -70,6 +126,9 @@ void ScreenIndex::load(sqlite3* db, const std::string& storePath) {
             continue;
         smiles_.push_back(std::move(smiles));
         fps_.push_back(*fp);
+        const auto* mol = static_cast<const char*>(sqlite3_column_blob(s, 2));
+        binary_.emplace_back(mol ? std::string(mol, static_cast<size_t>(sqlite3_column_bytes(s, 2)))
+                                 : std::string());
     }
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE)
@@ -89,7 +148,9 @@ std::optional<uint32_t> ScreenIndex::find(std::string_view smiles) const {
 std::shared_ptr<const ParsedMolecule> ScreenIndex::parsed(uint32_t i) {
     if (parsed_[i])
         return parsed_[i];
-    auto mol = ParsedMolecule::fromCleanSmiles(smiles_[i]);
+    auto mol = ParsedMolecule::fromBinary(binary_[i]);
+    if (!mol)
+        mol = ParsedMolecule::fromCleanSmiles(smiles_[i]);
     if (mol && parsedCount_.fetch_add(1) < kParsedCapacity)
         parsed_[i] = mol;
     return mol;

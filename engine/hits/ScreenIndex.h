@@ -21,19 +21,31 @@
 
 namespace pw::hits {
 
-// One row per distinct SMILES that RDKit reads cleanly: (smiles TEXT PRIMARY KEY, fp BLOB).
+class HitStore;
+
+// One row per distinct SMILES that RDKit reads cleanly: (smiles TEXT PRIMARY KEY, fp BLOB, mol
+// BLOB: RDKit's binary molecule, NULL in tables written before it).
 inline constexpr const char* kScreenTable = "pw_screen";
 std::string createScreenTableSql(); // CREATE TABLE IF NOT EXISTS ...
+// Creates the table, or adds the mol column to one written without it (inside a transaction).
+void ensureScreenTable(HitStore& store);
 
 // The BLOB: kScreenWords words, each little-endian.
 inline constexpr int kScreenBytes = kScreenWords * 8;
 std::array<unsigned char, kScreenBytes> encodeScreen(const ScreenFingerprint& fp);
 std::optional<ScreenFingerprint> decodeScreen(const void* data, int bytes);
 
+// Gives every distinct stored SMILES without a screening fingerprint one (stores written before
+// pw_screen, or poses added by an older Posewright), computed on `threads` threads (0 = all).
+// Must run inside a HitStore::Transaction. Returns how many were added; SMILES that RDKit cannot
+// read, or that are not its canonical form, get none (the filter matches those from SMILES).
+long addMissingScreens(HitStore& store, int threads);
+
 class ScreenIndex {
 public:
-    // Molecules kept parsed per session: ~9.5 KB each (RDKit's graph), ~300 MB at this bound.
-    static constexpr size_t kParsedCapacity = 32768;
+    // Molecules kept parsed per session, for the next pattern: ~10-12 KB each (RDKit's graph),
+    // ~200 MB at this bound (a store of 262,144 molecules peaked at 857 MB with 32,768).
+    static constexpr size_t kParsedCapacity = 16384;
 
     // Reads pw_screen (an absent table, as in stores written before it, gives an empty index:
     // every molecule is then matched from its SMILES). Throws std::runtime_error on a bad row.
@@ -57,6 +69,7 @@ private:
     bool loaded_ = false;
     std::vector<std::string> smiles_;
     std::vector<ScreenFingerprint> fps_;
+    std::vector<std::string> binary_; // RDKit's binary molecules; empty where the table has none
     std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> byKey_;
     std::vector<std::shared_ptr<const ParsedMolecule>> parsed_;
     std::atomic<size_t> parsedCount_{0};

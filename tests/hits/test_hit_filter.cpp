@@ -474,8 +474,9 @@ private slots:
                 PoseRecord p;
                 p.name = "m" + std::to_string(rows.size());
                 p.smiles = smiles;
-                if (smiles && withScreen)
-                    p.screen = screenFingerprint(*smiles);
+                if (smiles && withScreen) // every other one with RDKit's binary molecule
+                    p.screen = screenFingerprint(*smiles, rows.size() % 2 ? &p.screenMolecule
+                                                                          : nullptr);
                 rows.emplace_back(store.insertPose(p), smiles);
             };
             for (size_t i = 0; i < molecules.size(); ++i) {
@@ -586,6 +587,51 @@ private slots:
         }
         HitStore old(copy.toStdString(), HitStore::Mode::ReadOnly);
         QCOMPARE(selectedIds(old, {where, "", -1}), expected);
+
+        // A screen table from before the binary molecules (no mol column): read as it is, and
+        // given the column by the next import.
+        const QString early = dir_.filePath("early.db");
+        QVERIFY(QFile::copy(dir_.filePath("screen.db"), early));
+        {
+            HitStore s(early.toStdString(), HitStore::Mode::ReadWrite);
+            s.exec("ALTER TABLE pw_screen DROP COLUMN mol");
+        }
+        {
+            HitStore s(early.toStdString(), HitStore::Mode::ReadOnly);
+            QCOMPARE(selectedIds(s, {where, "", -1}), expected);
+        }
+        HitStore s(early.toStdString(), HitStore::Mode::ReadWrite);
+        {
+            HitStore::Transaction tx(s);
+            PoseRecord p;
+            p.name = "added";
+            p.smiles = canonicalSmiles("c1ccncc1CCO");
+            p.screen = screenFingerprint(*p.smiles, &p.screenMolecule);
+            expected.push_back(s.insertPose(p));
+            tx.commit();
+        }
+        Statement mol = s.prepare("SELECT count(*) FROM pw_screen WHERE mol IS NOT NULL");
+        QVERIFY(mol.step());
+        QCOMPARE(mol.integer(0), 1LL);
+        QCOMPARE(selectedIds(s, {where, "", -1}), expected);
+    }
+
+    // More patterns in one query than the connection keeps (64): the ones it lets go stay
+    // usable by the running statement, and the answer is still right.
+    void manyPatternsInOneQuery() {
+        std::string where;
+        for (int isotope = 100; isotope < 170; ++isotope) // never in a stored molecule
+            where += "smarts('[" + std::to_string(isotope) + "C]') or ";
+        where += "smarts('Cl')";
+        std::vector<long long> expected;
+        for (const Row& r : rows_)
+            if (r.hasMolecule && (r.groups & 4) != 0)
+                expected.push_back(r.id);
+        for (int round = 0; round < 2; ++round) {
+            auto got = selectedIds(*store_, {where, "", -1});
+            std::sort(got.begin(), got.end());
+            QCOMPARE(got, expected);
+        }
     }
 
     void stringsAreBoundNotPasted() {

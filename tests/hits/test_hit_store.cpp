@@ -9,6 +9,7 @@
 
 #include <Eigen/Geometry>
 
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -386,11 +387,15 @@ private slots:
             importSdf(s, first.toStdString(), {});
             tx.commit();
         }
+        const qint64 sizeBefore = QFileInfo(QString::fromStdString(path)).size();
         const pid_t child = fork();
         QVERIFY(child >= 0);
         if (child == 0) {
             // The child imports and is killed after the third batch, mid-transaction.
             HitStore s(path, HitStore::Mode::ReadWrite);
+            // A small page cache, so that SQLite really writes changed pages into the store
+            // file before the kill (the store's own 64 MiB would hold this whole import).
+            s.exec("PRAGMA cache_size=-256");
             HitStore::Transaction tx(s);
             ImportOptions options;
             options.threads = 1;
@@ -405,6 +410,9 @@ private slots:
         int status = 0;
         QCOMPARE(::waitpid(child, &status, 0), child);
         QVERIFY(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+        // The kill left a store file grown by the spilled pages of the unfinished import.
+        QVERIFY2(QFileInfo(QString::fromStdString(path)).size() > sizeBefore,
+                 qPrintable(QString::number(QFileInfo(QString::fromStdString(path)).size())));
         // The journal the kill left behind is rolled back by the next reader, even a read-only one.
         QVERIFY(QFile::exists(QString::fromStdString(path + "-journal")));
         {

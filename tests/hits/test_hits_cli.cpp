@@ -352,6 +352,27 @@ private slots:
             QCOMPARE(got, expected);
             QVERIFY2(!got.isEmpty() && got.size() < rows.size(), pattern); // discriminates
         }
+        // A store written before the screen: upgrade gives every molecule its fingerprint, the
+        // filter answers the same, and a second upgrade has nothing to add.
+        const auto where = QString("smarts('[NX3;H2]c') or substructure('c1ccncc1')");
+        const QByteArray before = runCli({"hits", "query", db, "--columns", "id", "--where", where}).out;
+        {
+            hits::HitStore store(db.toStdString(), hits::HitStore::Mode::ReadWrite);
+            store.exec("DROP TABLE pw_screen");
+        }
+        QCOMPARE(runCli({"hits", "query", db, "--columns", "id", "--where", where}).out, before);
+        CliRun up = runCli({"hits", "upgrade", db, "--json"});
+        QVERIFY2(up.exitCode == 0, up.err.constData());
+        const qint64 distinct = [&] {
+            hits::HitStore store(db.toStdString(), hits::HitStore::Mode::ReadOnly);
+            hits::Statement n = store.prepare("SELECT count(DISTINCT smiles) FROM poses");
+            n.step();
+            return n.integer(0);
+        }();
+        QCOMPARE(jsonLines(up.out).front()["screens_added"].toInteger(), distinct);
+        QCOMPARE(runCli({"hits", "query", db, "--columns", "id", "--where", where}).out, before);
+        up = runCli({"hits", "upgrade", db, "--json"});
+        QCOMPARE(jsonLines(up.out).front()["screens_added"].toInteger(), 0LL);
         CliRun bad = runCli({"hits", "query", db, "--where", "smarts('c1cc(')"});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY2(bad.err.contains("column 9") && bad.err.contains("SMARTS"), bad.err.constData());

@@ -12,7 +12,7 @@
 // - XS types use bonds to the rigid receptor too (a CA bonded to the backbone N is polar).
 #pragma once
 
-#include "FlexResidue.h"
+#include "core/FlexResidue.h"
 #include "core/LigandKinematics.h"
 
 #include <vector>

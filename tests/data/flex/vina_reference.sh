@@ -1,7 +1,7 @@
 #!/bin/sh
 # Measures the reference numbers of tests/cli/test_cli_flex_score and test_cli_flex_minimize with
 # Debian's AutoDock Vina 1.2.3 (apt-get install autodock-vina), from this folder:
-#   sh vina_reference.sh > vina_score.txt                 (--score_only)
+#   sh vina_reference.sh > vina_score.txt                    (--score_only)
 #   sh vina_reference.sh --local_only > vina_local_only.txt  (the numbers after its local search)
 # Each case: vina --receptor R --flex F --ligand L --config 1fpu_receptor.box.txt --score_only
 # One line per case: name receptor flex ligand, then Vina's printed numbers in its order:
@@ -9,6 +9,7 @@
 # (3) torsional, (4) unbound.
 set -e
 MODE=${1:---score_only}
+echo "# Measured $(date -u +%F) with $(vina --version | head -1): sh vina_reference.sh $* (columns: see vina_reference.sh)"
 run() {
     printf '%s %s %s %s' "$1" "$2" "$3" "$4"
     vina --receptor "$2" --flex "$3" --ligand "$4" --config 1fpu_receptor.box.txt $MODE \

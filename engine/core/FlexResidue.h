@@ -3,7 +3,7 @@
 // atoms that stay fixed (normally CA), each BRANCH a rotatable side-chain bond.
 #pragma once
 
-#include "core/Molecule.h"
+#include "Molecule.h"
 
 #include <string>
 #include <vector>
