@@ -9,7 +9,7 @@
 # keeps every log in OUT.
 #
 # C (default .carry-sanitize; the layout of the lead's .carry-session works too) holds:
-#   bin/            gpu_test_* (all 13) and posewright-cli (gpu_test_gpu_sharing runs it), or bin.tar.xz
+#   bin/            every gpu_test_* and posewright-cli (gpu_test_gpu_sharing runs it), or bin.tar.xz
 #   libs/           ../shared/tools/bundle-libs.sh's output for those binaries, or libs.tar.xz
 #   shared/smiles/  nci_first_5k.smi (gpu_test_lingo_cuda), or shared.tar.xz
 #   ad4/1stp, ad4/3ce3  the complexes' ad4maps folders (gpu_test_dock_gpu_ad4), or ad4.tar.xz
@@ -72,8 +72,9 @@ nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader | tee "$O
 echo "host cores $(nproc), $(date -u +%FT%TZ), TOTAL $TOTAL s, JOBS $JOBS" | tee -a "$OUT/device.txt"
 
 # The slowest suites first, so that the time limit falls on the short ones' idle slots.
-order="dock_gpu_ad4 dock_gpu minimize multi_gpu shape_gpu gpu_sharing backend_gpu lingo_cuda
-       pair_backend pair_score ad4_maps_gpu macrocycle_gpu ad4_map_kernel_math"
+order="dock_gpu_ad4 dock_gpu minimize dock_observer multi_gpu shape_gpu gpu_sharing backend_gpu
+       lingo_cuda dock_order_gpu pair_backend pair_score ad4_maps_gpu macrocycle_gpu
+       ad4_map_kernel_math"
 suites=()
 for s in $order; do [ -x "$C/bin/gpu_test_$s" ] && suites+=("gpu_test_$s"); done
 for t in "$C"/bin/gpu_test_*; do # any suite not named above, last
