@@ -27,7 +27,8 @@
 #   pwd > $C/BUILT_AT
 # (.carry-sanitize must be git-ignored or carried by name: run's `carry` takes ignored paths.)
 #
-# Environment: TOOLS (default "memcheck racecheck"), TOTAL seconds for everything (default 330:
+# Environment: TOOLS (default "memcheck racecheck"; initcheck and synccheck work too, one column
+# each), TOTAL seconds for everything (default 330:
 # a run still going when the time is up is reported as "timeout", never as clean), RUN_TIMEOUT
 # seconds per run at most (default 240), JOBS runs at once (default 4; spread over the visible GPUs),
 # ONLY (a regex of suite names).
@@ -129,20 +130,20 @@ cell() { # name tool: "errors result (QtTest passed/failed/skipped)"
     echo "${errors:--} $result ${totals:+($totals)}"
 }
 echo
-printf '%-30s | %-34s | %-34s\n' suite "memcheck: errors result (tests)" "racecheck: errors result (tests)"
+printf '%-30s' suite
+for tool in $TOOLS; do printf ' | %-30s' "$tool: errors result (tests)"; done
+echo
 clean=0 total=0
 for name in "${suites[@]}"; do
     [[ $name =~ $ONLY ]] || continue
-    row=()
-    for tool in memcheck racecheck; do
+    printf '%-30s' "$name"
+    for tool in $TOOLS; do
         c=$(cell "$name" "$tool")
-        row+=("$c")
-        if [[ " $TOOLS " == *" $tool "* ]]; then
-            total=$((total + 1))
-            [[ $c == "0 clean"* ]] && clean=$((clean + 1))
-        fi
+        printf ' | %-30s' "$c"
+        total=$((total + 1))
+        [[ $c == "0 clean"* ]] && clean=$((clean + 1))
     done
-    printf '%-30s | %-34s | %-34s\n' "$name" "${row[0]}" "${row[1]}"
+    echo
 done
 echo "clean (0 errors, suite passed): $clean of $total runs; logs in $OUT"
 echo "most frequent reports:"
