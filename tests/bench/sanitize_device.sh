@@ -9,7 +9,7 @@
 # keeps every log in OUT.
 #
 # C (default .carry-sanitize; the layout of the lead's .carry-session works too) holds:
-#   bin/            gpu_test_* (all 13) and posewright-cli (gpu_test_gpu_sharing runs it), or bin.tar.xz
+#   bin/            every gpu_test_* and posewright-cli (gpu_test_gpu_sharing runs it), or bin.tar.xz
 #   libs/           ../shared/tools/bundle-libs.sh's output for those binaries, or libs.tar.xz
 #   shared/smiles/  nci_first_5k.smi (gpu_test_lingo_cuda), or shared.tar.xz
 #   ad4/1stp, ad4/3ce3  the complexes' ad4maps folders (gpu_test_dock_gpu_ad4), or ad4.tar.xz
@@ -27,7 +27,8 @@
 #   pwd > $C/BUILT_AT
 # (.carry-sanitize must be git-ignored or carried by name: run's `carry` takes ignored paths.)
 #
-# Environment: TOOLS (default "memcheck racecheck"), TOTAL seconds for everything (default 330:
+# Environment: TOOLS (default "memcheck racecheck"; initcheck and synccheck work too, one column
+# each), TOTAL seconds for everything (default 330:
 # a run still going when the time is up is reported as "timeout", never as clean), RUN_TIMEOUT
 # seconds per run at most (default 240), JOBS runs at once (default 4; spread over the visible GPUs),
 # ONLY (a regex of suite names).
@@ -72,8 +73,9 @@ nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader | tee "$O
 echo "host cores $(nproc), $(date -u +%FT%TZ), TOTAL $TOTAL s, JOBS $JOBS" | tee -a "$OUT/device.txt"
 
 # The slowest suites first, so that the time limit falls on the short ones' idle slots.
-order="dock_gpu_ad4 dock_gpu minimize multi_gpu shape_gpu gpu_sharing backend_gpu lingo_cuda
-       pair_backend pair_score ad4_maps_gpu macrocycle_gpu ad4_map_kernel_math"
+order="dock_gpu_ad4 dock_gpu minimize dock_observer multi_gpu shape_gpu gpu_sharing backend_gpu
+       lingo_cuda dock_order_gpu pair_backend pair_score ad4_maps_gpu macrocycle_gpu
+       ad4_map_kernel_math"
 suites=()
 for s in $order; do [ -x "$C/bin/gpu_test_$s" ] && suites+=("gpu_test_$s"); done
 for t in "$C"/bin/gpu_test_*; do # any suite not named above, last
@@ -128,20 +130,20 @@ cell() { # name tool: "errors result (QtTest passed/failed/skipped)"
     echo "${errors:--} $result ${totals:+($totals)}"
 }
 echo
-printf '%-30s | %-34s | %-34s\n' suite "memcheck: errors result (tests)" "racecheck: errors result (tests)"
+printf '%-30s' suite
+for tool in $TOOLS; do printf ' | %-30s' "$tool: errors result (tests)"; done
+echo
 clean=0 total=0
 for name in "${suites[@]}"; do
     [[ $name =~ $ONLY ]] || continue
-    row=()
-    for tool in memcheck racecheck; do
+    printf '%-30s' "$name"
+    for tool in $TOOLS; do
         c=$(cell "$name" "$tool")
-        row+=("$c")
-        if [[ " $TOOLS " == *" $tool "* ]]; then
-            total=$((total + 1))
-            [[ $c == "0 clean"* ]] && clean=$((clean + 1))
-        fi
+        printf ' | %-30s' "$c"
+        total=$((total + 1))
+        [[ $c == "0 clean"* ]] && clean=$((clean + 1))
     done
-    printf '%-30s | %-34s | %-34s\n' "$name" "${row[0]}" "${row[1]}"
+    echo
 done
 echo "clean (0 errors, suite passed): $clean of $total runs; logs in $OUT"
 echo "most frequent reports:"
