@@ -51,7 +51,7 @@ EOF
 }
 
 dock30_stream() {
-    export CUDA_VISIBLE_DEVICES=0
+    export CUDA_VISIBLE_DEVICES=${DOCK30_GPU:-0}
     local D30=$C/dock30 ids id v
     ids=$(ls "$D30" | grep -v csv | grep -v -E '^(3drf|2vaa|3er5)$') # 26-32 torsions: > 40 s each
     for id in $ids; do
@@ -74,7 +74,7 @@ dock30_stream() {
 }
 
 race_stream() {
-    export CUDA_VISIBLE_DEVICES=1
+    export CUDA_VISIBLE_DEVICES=${RACE_GPU:-1}
     local id D v seed
     for id in 1stp 3ce3; do
         D=$C/ad4/$id
@@ -123,6 +123,7 @@ if r: print('ours vina 1iep [$v]: search s', ' '.join('%.3f' % x['seconds'] for 
             --out /tmp/vina_1iep_$evals.pdbqt 2>&1 | grep -E "^ +1 |whole process"
     done
     for v in $SCREEN_VARIANTS; do
+        [ "$v" = none ] && continue
         /usr/bin/time -f "ours screen1000 [$v] whole process s %e" timeout ${SCREEN_TIMEOUT:-150} \
             $CLI bench dock --device cuda $(flags "$v") \
             --maps $C/ad4/1iep/1iep_protein.maps.fld --ligands $C/screen/ob_all.pdbqt --runs 20 \
@@ -139,10 +140,14 @@ for l in sys.stdin:
 
 nvidia-smi --query-gpu=index,name,uuid --format=csv,noheader
 echo "host cores: $(nproc); date: $(date -u +%FT%TZ)"
-dock30_stream >"$OUT/gpu0.txt" 2>&1 &
-race_stream >"$OUT/gpu1.txt" 2>&1 &
+# STREAMS: which of the two to run (default both, at once); SEQUENTIAL=1 runs them one after the
+# other (for one GPU: DOCK30_GPU=RACE_GPU=N).
+STREAMS=${STREAMS:-race dock30}
+for s in $STREAMS; do
+    if [ -n "${SEQUENTIAL:-}" ]; then ${s}_stream >"$OUT/$s.txt" 2>&1; else ${s}_stream >"$OUT/$s.txt" 2>&1 & fi
+done
 wait
-echo "== GPU 1: 1stp/3ce3 race, Vina 1iep, screen"
-cat "$OUT/gpu1.txt"
-echo "== GPU 0: dock30 quality per variant"
-cat "$OUT/gpu0.txt"
+for s in $STREAMS; do
+    echo "== $s"
+    cat "$OUT/$s.txt"
+done
