@@ -112,26 +112,36 @@ private slots:
         }
     }
 
+    // The crystal pose is reached as a user sees it: the top-ranked cluster (ranked by the
+    // reported AD4 score, symmetry-aware RMSD, as `dock` writes them) lies within 2 A, and a good
+    // share of the runs end there. (The lowest inter + intra of 3ce3's AD4 objective lies ~2.1 A
+    // from the crystal: a search that finds it must not fail this test.)
     void crystalPoseOf1stpAnd3ce3() {
         if (smallProblems())
             QSKIP("search quality needs 100 full-budget runs: not in small-problem mode");
+        DeviceRequest request;
+        request.kind = DeviceRequest::Kind::Cuda;
+        std::string note;
+        auto gpu = createBackend(request, 0, note);
+        QVERIFY2(gpu && gpu->isGpu(), note.c_str());
         for (const char* id : {"1stp", "3ce3"}) {
             Ad4Complex c = load(id);
-            cuda::CudaDocker docker(0);
-            const auto runs = docker.dock(c.target, {c.ligand}, ad4Options(100, 42));
-            const auto best = std::min_element(runs.begin(), runs.end(), [](auto& a, auto& b) {
-                return a.energy < b.energy;
-            });
+            std::vector<dock::LigandDockResult> g;
+            const BatchStatus s = gpu->dock(c.target, {c.ligand}, ad4Options(100, 42), g, nullptr,
+                                            &c.ligand);
+            QCOMPARE(s.done, 100L);
+            QVERIFY2(g[0].error.empty() && !g[0].clusters.empty(), id);
             const std::vector<Vec3> xtal = positions(c.ligand);
-            const double rmsd = heavyAtomRmsd(c.ligand, xtal, best->coordinates);
             int within = 0;
-            for (const auto& r : runs)
+            for (const dock::DockRun& r : g[0].runs)
                 within += heavyAtomRmsd(c.ligand, xtal, r.coordinates) < 2.0;
-            qInfo("%s AD4: best run %d, inter + intra %.3f, RMSD %.2f A; %d of 100 runs within "
-                  "2 A; %d generations, %ld evaluations, autostop %d",
-                  id, best->run, best->energy, rmsd, within, best->generations, best->evaluations,
-                  int(best->autostopped));
-            QVERIFY2(rmsd < 2.0, id);
+            const auto& top = g[0].clusters[0];
+            QVERIFY(top.rmsdToReference);
+            qInfo("%s AD4: top cluster %.3f kcal/mol (%d runs), RMSD %.2f A; %d of 100 runs "
+                  "within 2 A",
+                  id, top.bestScore, top.size(), *top.rmsdToReference, within);
+            QVERIFY2(*top.rmsdToReference < 2.0, id);
+            QVERIFY2(within >= 20, id);
         }
     }
 
