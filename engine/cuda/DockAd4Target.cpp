@@ -10,9 +10,9 @@
 namespace pw::cuda {
 
 bool DeviceAd4Maps::upload(const ad4::Ad4Maps& maps) {
-    if (key_ == &maps)
+    if (key_ == maps.instanceId())
         return false;
-    key_ = nullptr;
+    key_ = 0;
     const ad4::GridGeometry& g = maps.geometry();
     const std::size_t stride = g.pointCount();
     std::vector<float> all;
@@ -38,7 +38,7 @@ bool DeviceAd4Maps::upload(const ad4::Ad4Maps& maps) {
     a.smoothHalf = static_cast<float>(ad4::kSmoothWidth / 2);
     a.desolvInvTwoSigma2 = static_cast<float>(0.5 / (ad4::kDesolvSigma * ad4::kDesolvSigma));
     centre_ = g.center;
-    key_ = &maps;
+    key_ = maps.instanceId();
     return true;
 }
 

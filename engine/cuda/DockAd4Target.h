@@ -23,7 +23,7 @@ public:
     Vec3 centre() const { return centre_; }
 
 private:
-    const ad4::Ad4Maps* key_ = nullptr;
+    std::uint64_t key_ = 0; // the uploaded maps' instanceId (an address could be reused)
     DeviceBuffer<float> values_;
     Ad4ScoringGpu params_{};
     Vec3 centre_ = Vec3::Zero();

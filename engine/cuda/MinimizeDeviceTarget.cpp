@@ -14,7 +14,7 @@ static_assert(static_cast<int>(GridInterpolation::Trilinear) == 0 &&
 
 bool DeviceScoringTarget::upload(const DockingTarget& target, int threads) {
     const ReceptorGrid& grid = *target.grid();
-    if (gridKey_ == &grid && kindKey_ == target.scoring().kind())
+    if (gridKey_ == grid.instanceId() && kindKey_ == target.scoring().kind())
         return false;
     maps_.clear();
     const ScoringFunction& sf = target.scoring();
@@ -106,7 +106,7 @@ bool DeviceScoringTarget::upload(const DockingTarget& target, int threads) {
     uploadVector(table_, table);
     s.table = table_.p;
     params_ = s;
-    gridKey_ = &grid;
+    gridKey_ = grid.instanceId();
     kindKey_ = sf.kind();
     return true;
 }

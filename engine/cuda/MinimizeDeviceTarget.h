@@ -23,7 +23,7 @@ public:
     const Vec3& centre() const { return centre_; }
 
 private:
-    const ReceptorGrid* gridKey_ = nullptr;
+    std::uint64_t gridKey_ = 0; // the uploaded grid's instanceId (an address could be reused)
     ScoringKind kindKey_ = ScoringKind::Vina;
     std::vector<DeviceBuffer<float>> maps_;
     DeviceBuffer<float4> pairParams_;

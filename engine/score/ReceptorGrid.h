@@ -3,6 +3,7 @@
 // as an option for well-conditioned minimization, by a C1/C2 tricubic over the same samples.
 #pragma once
 
+#include "core/InstanceId.h"
 #include "ReceptorModel.h"
 #include "ScoringFunction.h"
 
@@ -46,7 +47,11 @@ public:
         return maps_[type][(static_cast<size_t>(x) * ny_ + y) * nz_ + z];
     }
 
+    // This object's own id (core/InstanceId.h): what a device copy of the grid is keyed by.
+    std::uint64_t instanceId() const { return instance_.value(); }
+
 private:
+    InstanceId instance_;
     GridDims dims_;
     int nx_ = 0, ny_ = 0, nz_ = 0;           // sample points per axis
     std::vector<double> maps_[kXsTypeCount]; // [x][y][z], z fastest

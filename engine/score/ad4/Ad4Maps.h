@@ -5,6 +5,7 @@
 // float). Interpolation is autodock4's trilinear interpolation (trilinterp.cc), float weights.
 #pragma once
 
+#include "core/InstanceId.h"
 #include <Eigen/Core>
 
 #include <array>
@@ -64,6 +65,9 @@ public:
     // The same interpolant and its gradient d/dp (double weights: the analytic form).
     double interpolateWithGradient(int map, const Eigen::Vector3d& p, Eigen::Vector3d* grad) const;
 
+    // This object's own id (core/InstanceId.h): what a device copy of the maps is keyed by.
+    std::uint64_t instanceId() const { return instance_.value(); }
+
     // Where the maps came from (autogrid writes these in each .map header).
     std::string receptorFile = "receptor.pdbqt";
     std::string gpfFile = "maps.gpf";
@@ -72,6 +76,7 @@ private:
     GridGeometry geometry_;
     std::vector<std::string> ligandTypes_;
     std::vector<std::vector<float>> values_;
+    InstanceId instance_;
 };
 
 } // namespace pw::ad4
