@@ -57,19 +57,38 @@ int perceiveBonds(Molecule& m, const BondPerceptionOptions& options) {
     const Vec3 lo = bounds.first, hi = bounds.second;
     Vec3 extent = hi - lo;
     double cell = cutoff;
-    int64_t nx, ny, nz;
-    for (;;) {
-        nx = static_cast<int64_t>(extent.x() / cell) + 1;
-        ny = static_cast<int64_t>(extent.y() / cell) + 1;
-        nz = static_cast<int64_t>(extent.z() / cell) + 1;
-        if (nx * ny * nz <= std::max<int64_t>(64, 8 * static_cast<int64_t>(n)))
-            break;
-        cell *= 1.5;
+    int64_t nx = 1, ny = 1, nz = 1;
+    // Cell counts in double first: a finite but huge coordinate (1e54 is a number the readers
+    // take) makes extent / cell far beyond int64 (UBSan, found by fuzz_mol2). An extent beyond
+    // double's range (coordinates near +-1e308) gets one cell: every pair is then checked.
+    if (extent.allFinite()) {
+        const double limit =
+            static_cast<double>(std::max<int64_t>(64, 8 * static_cast<int64_t>(n)));
+        for (;;) {
+            const double fx = std::floor(extent.x() / cell) + 1,
+                         fy = std::floor(extent.y() / cell) + 1,
+                         fz = std::floor(extent.z() / cell) + 1;
+            if (fx * fy * fz <= limit) {
+                nx = static_cast<int64_t>(fx);
+                ny = static_cast<int64_t>(fy);
+                nz = static_cast<int64_t>(fz);
+                break;
+            }
+            cell *= 1.5;
+        }
     }
+    // The cell of one coordinate, clamped to the grid (a NaN quotient, from an infinite extent,
+    // goes to cell 0).
+    auto axisCell = [&](double offset, int64_t count) -> int64_t {
+        const double k = offset / cell;
+        if (k >= static_cast<double>(count))
+            return count - 1;
+        return k > 0 ? static_cast<int64_t>(k) : 0;
+    };
     auto cellOf = [&](const Vec3& p, int64_t& ix, int64_t& iy, int64_t& iz) {
-        ix = std::clamp<int64_t>(static_cast<int64_t>((p.x() - lo.x()) / cell), 0, nx - 1);
-        iy = std::clamp<int64_t>(static_cast<int64_t>((p.y() - lo.y()) / cell), 0, ny - 1);
-        iz = std::clamp<int64_t>(static_cast<int64_t>((p.z() - lo.z()) / cell), 0, nz - 1);
+        ix = axisCell(p.x() - lo.x(), nx);
+        iy = axisCell(p.y() - lo.y(), ny);
+        iz = axisCell(p.z() - lo.z(), nz);
     };
     // Counting sort of atoms by cell: start[c]..start[c+1] index into sorted.
     const int64_t cells = nx * ny * nz;

@@ -1,5 +1,6 @@
 // Tests for the core molecule model: elements, atom types, adjacency and the torsion tree order.
 #include "core/AtomTypes.h"
+#include "core/BondPerception.h"
 #include "core/Element.h"
 #include "core/InputError.h"
 #include "core/Molecule.h"
@@ -60,6 +61,22 @@ private slots:
         t.nodes[3].parent = 0;
         QCOMPARE(t.topologicalOrder(), (std::vector<int>{0, 1, 2, 3}));
         QCOMPARE(t.torsionCount(), 3);
+    }
+    // A finite but huge coordinate (fuzz_mol2 found 2.4e54) and coordinates whose span is beyond
+    // double's range: the bond grid stays defined (no cell index outside int64; UBSan) and the
+    // two close atoms are still bonded.
+    void bondPerceptionWithHugeCoordinates() {
+        for (const double far : {2.4e54, 1e308}) {
+            Molecule m;
+            for (const Vec3& p : {Vec3(0, 0, 0), Vec3(1.5, 0, 0), Vec3(far, 0, 0), Vec3(-far, 0, 0)}) {
+                Atom a;
+                a.element = 6;
+                a.position = p;
+                m.atoms.push_back(a);
+            }
+            QCOMPARE(perceiveBonds(m), 1);
+            QCOMPARE(m.bonds.size(), size_t(1));
+        }
     }
     void errorMessage() {
         InputError e("lig.sdf", 12, "expected 'M  END'");

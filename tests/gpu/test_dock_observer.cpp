@@ -55,7 +55,9 @@ dock::DockOptions options() {
     dock::DockOptions o;
     o.runs = 4;
     o.seed = 11;
-    o.lga.maxEvaluations = 1500000; // tens of generations: several looks at every run
+    // Tens of generations: several looks at every run (small-problem mode: a few generations,
+    // still several looks, since a sanitizer slows each generation past the report interval).
+    o.lga.maxEvaluations = pw::test::sized(1500000, 200000);
     return o;
 }
 
