@@ -1,5 +1,6 @@
 #include "LigandScorer.h"
 
+#include "VinaCurl.h"
 #include "VinaConstants.h"
 
 #include <cmath>
@@ -7,21 +8,6 @@
 #include <string>
 
 namespace pw {
-namespace {
-
-// Vina's curl (curl.h): positive energies are softened to e*v/(v+e); the derivative scales by
-// (v/(v+e))^2.
-inline double curl(double e, double* scale) {
-    if (e > 0.0) {
-        const double tmp = vina::kCurlV / (vina::kCurlV + e);
-        *scale = tmp * tmp;
-        return e * tmp;
-    }
-    *scale = 1.0;
-    return e;
-}
-
-} // namespace
 
 LigandScorer::LigandScorer(const Molecule& ligand, const ScoringFunction& sf,
                            const ReceptorModel& receptor, const ReceptorGrid* grid)
@@ -68,7 +54,7 @@ double LigandScorer::interEnergy(const std::vector<Vec3>& coords, std::vector<Ve
             double outside;
             Vec3 og;
             e = grid_->interpolate(t, x, g, outside, og, interpolation_);
-            e = curl(e, &scale);
+            e = vina::curl(e, &scale);
             const double pen = slope * outside;
             penaltyTotal += pen;
             total += e + pen;
@@ -105,7 +91,7 @@ double LigandScorer::interEnergy(const std::vector<Vec3>& coords, std::vector<Ve
             gy += f * dy;
             gz += f * dz;
         }
-        e = curl(e, &scale);
+        e = vina::curl(e, &scale);
         penaltyTotal += pen;
         total += e + pen;
         if (gradient) {
@@ -170,7 +156,7 @@ double LigandScorer::interTabulated(const std::vector<Vec3>& coords, double* pen
             if (r2 < cut2)
                 e += sf_.tabulatedEnergy(s->type, types_[i], r2);
         }
-        total += curl(e, &scale) + pen;
+        total += vina::curl(e, &scale) + pen;
         penaltyTotal += pen;
     }
     if (penaltyOut)
@@ -184,24 +170,24 @@ double LigandScorer::intraTabulated(const std::vector<Vec3>& coords) const {
     for (const Pair& pr : pairs_) {
         const double r2 = (coords[pr.j] - coords[pr.i]).squaredNorm();
         if (r2 < cut2)
-            total += curl(sf_.tabulatedEnergy(pr.ti, pr.tj, r2), &scale);
+            total += vina::curl(sf_.tabulatedEnergy(pr.ti, pr.tj, r2), &scale);
     }
     for (const auto& [i, j] : topo_.pseudoAtomPairs)
         total +=
-            curl(closure_.pseudoAtomPairTabulated((coords[j] - coords[i]).squaredNorm()), &scale);
+            vina::curl(closure_.pseudoAtomPairTabulated((coords[j] - coords[i]).squaredNorm()), &scale);
     return total;
 }
 
 double LigandScorer::closedRingGlue() const {
     double scale;
     return static_cast<double>(topo_.gluePairs.size()) *
-           curl(closure_.gluePairTabulated(0.0), &scale);
+           vina::curl(closure_.gluePairTabulated(0.0), &scale);
 }
 
 double LigandScorer::glueTabulated(const std::vector<Vec3>& coords) const {
     double total = 0.0, scale;
     for (const auto& [i, j] : topo_.gluePairs)
-        total += curl(closure_.gluePairTabulated((coords[j] - coords[i]).squaredNorm()), &scale);
+        total += vina::curl(closure_.gluePairTabulated((coords[j] - coords[i]).squaredNorm()), &scale);
     return total;
 }
 
@@ -216,7 +202,7 @@ double LigandScorer::intraEnergy(const std::vector<Vec3>& coords,
             continue;
         double dEdr2, scale;
         double e = sf_.splineEnergy(pr.ti, pr.tj, r2, &dEdr2);
-        e = curl(e, &scale);
+        e = vina::curl(e, &scale);
         total += e;
         if (gradient) {
             const Vec3 g = (2.0 * scale * dEdr2) * d;
@@ -237,7 +223,7 @@ double LigandScorer::closureEnergy(const std::vector<Vec3>& coords,
         const double r = d.norm();
         double dEdr, scale;
         double e = glue ? closure_.gluePair(r, &dEdr) : closure_.pseudoAtomPair(r, &dEdr);
-        e = curl(e, &scale);
+        e = vina::curl(e, &scale);
         total += e;
         if (gradient && r > 0.0) {
             const Vec3 g = (scale * dEdr / r) * d;

@@ -1,24 +1,11 @@
 #include "FlexScorer.h"
 
+#include "score/VinaCurl.h"
 #include "score/VinaConstants.h"
 
 #include <stdexcept>
 
 namespace pw {
-namespace {
-
-// Vina's curl (curl.h): a positive energy e is softened to e*v/(v+e); dE scales by (v/(v+e))^2.
-inline double curl(double e, double* scale) {
-    if (e > 0.0) {
-        const double tmp = vina::kCurlV / (vina::kCurlV + e);
-        *scale = tmp * tmp;
-        return e * tmp;
-    }
-    *scale = 1.0;
-    return e;
-}
-
-} // namespace
 
 FlexScorer::FlexScorer(const LigandScorer& ligand, const FlexModel& flex,
                        const ReceptorGrid* unboundGrid)
@@ -88,7 +75,7 @@ double FlexScorer::atomVsReceptor(int type, const Vec3& x, bool tabulated, Vec3*
         }
     }
     double scale;
-    e = curl(e, &scale);
+    e = vina::curl(e, &scale);
     if (grad) {
         for (int d = 0; d < 3; ++d)
             if (clamped[d])
@@ -105,7 +92,7 @@ double FlexScorer::ligandFlexTabulated(const std::vector<Vec3>& lig,
     for (const Pair& p : ligandFlexPairs_) {
         const double r2 = (flex[p.flex] - lig[p.lig]).squaredNorm();
         if (r2 < cut2)
-            total += curl(sf_.tabulatedEnergy(p.tl, p.tf, r2), &scale);
+            total += vina::curl(sf_.tabulatedEnergy(p.tl, p.tf, r2), &scale);
     }
     return total;
 }
@@ -125,7 +112,7 @@ double FlexScorer::flexReceptorGrid(const std::vector<Vec3>& flex) const {
         Vec3 g, og;
         double outside;
         const double e = unboundGrid_->interpolate(flex_.types()[f], flex[f], g, outside, og);
-        total += curl(e, &scale) + vina::kOutOfBoxSlope * outside;
+        total += vina::curl(e, &scale) + vina::kOutOfBoxSlope * outside;
     }
     return total;
 }
@@ -136,7 +123,7 @@ double FlexScorer::flexFlexTabulated(const std::vector<Vec3>& flex) const {
     for (const FlexModel::Pair& p : flex_.pairs()) {
         const double r2 = (flex[p.j] - flex[p.i]).squaredNorm();
         if (r2 < cut2)
-            total += curl(sf_.tabulatedEnergy(p.ti, p.tj, r2), &scale);
+            total += vina::curl(sf_.tabulatedEnergy(p.ti, p.tj, r2), &scale);
     }
     return total;
 }
@@ -169,7 +156,7 @@ double FlexScorer::ligandFlexAnalytic(const std::vector<Vec3>& lig, const std::v
         if (r2 >= cut2)
             continue;
         double dEdr2, scale;
-        total += curl(sf_.splineEnergy(p.tl, p.tf, r2, &dEdr2), &scale);
+        total += vina::curl(sf_.splineEnergy(p.tl, p.tf, r2, &dEdr2), &scale);
         const Vec3 g = (2.0 * scale * dEdr2) * d;
         if (flexGrad)
             (*flexGrad)[p.flex] += g;
@@ -196,7 +183,7 @@ double FlexScorer::flexFlexAnalytic(const std::vector<Vec3>& flex, std::vector<V
         if (r2 >= cut2)
             continue;
         double dEdr2, scale;
-        total += curl(sf_.splineEnergy(p.ti, p.tj, r2, &dEdr2), &scale);
+        total += vina::curl(sf_.splineEnergy(p.ti, p.tj, r2, &dEdr2), &scale);
         if (grad) {
             const Vec3 g = (2.0 * scale * dEdr2) * d;
             (*grad)[p.j] += g;
@@ -239,7 +226,7 @@ double FlexScorer::evaluateOnGrid(const LigandScorer& gridLigand, const Receptor
         Vec3 g, og;
         double outside, scale;
         const double v = grid.interpolate(flex_.types()[f], flex[f], g, outside, og);
-        e += curl(v, &scale) + vina::kOutOfBoxSlope * outside;
+        e += vina::curl(v, &scale) + vina::kOutOfBoxSlope * outside;
         if (flexGrad)
             (*flexGrad)[f] += scale * g + vina::kOutOfBoxSlope * og;
     }
