@@ -26,20 +26,10 @@ namespace pw::cli {
 
 int runBenchDock(const std::vector<std::string>& args) {
     auto spec = dockTargetOptionSpec();
+    spec.merge(dockSearchOptionSpec());
     spec.insert({{"ligands", OptionKind::Value},
                  {"device", OptionKind::Value},
                  {"threads", OptionKind::Value},
-                 {"runs", OptionKind::Value},
-                 {"seed", OptionKind::Value},
-                 {"local-search", OptionKind::Value},
-                 {"evaluations", OptionKind::Value},
-                 {"population", OptionKind::Value},
-                 {"ls-iterations", OptionKind::Value},
-                 {"no-autostop", OptionKind::Flag},
-                 {"adadelta-stop", OptionKind::Value},
-                 {"adadelta-tolerance", OptionKind::Value},
-                 {"budget-scale", OptionKind::Value},
-                 {"autostop-tolerance", OptionKind::Value},
                  {"repeat", OptionKind::Value},
                  {"timings", OptionKind::Flag}});
     CommandLine cl(args, spec);
@@ -51,25 +41,7 @@ int runBenchDock(const std::vector<std::string>& args) {
     const int repeat = cl.intValue("repeat", 1, 1, 1000);
     dock::DockOptions options;
     options.threads = threads;
-    options.runs = cl.intValue("runs", options.runs, 1, 100000);
-    options.seed = static_cast<std::uint64_t>(cl.doubleValue("seed", 0, 0, 9007199254740991.0));
-    if (auto ls = cl.value("local-search")) {
-        auto m = dock::parseLocalSearch(*ls);
-        if (!m)
-            throw UsageError("--local-search expects sw, adadelta or bfgs, got '" + *ls + "'");
-        options.lga.localSearch = *m;
-    }
-    options.lga.maxEvaluations = static_cast<long>(cl.doubleValue("evaluations", 0, 0, 1e12));
-    options.lga.populationSize = cl.intValue("population", options.lga.populationSize, 2, 100000);
-    options.lga.localSearchIterations =
-        cl.intValue("ls-iterations", options.lga.localSearchIterations, 1, 100000);
-    options.lga.autoStop = !cl.flag("no-autostop");
-    // AutoDock-GPU v1.5's early stop of each ADADELTA search (its --rholb, 0.01); 0: off.
-    options.lga.adadelta.stopRhoLowerBound = cl.doubleValue("adadelta-stop", options.lga.adadelta.stopRhoLowerBound, 0, 1);
-    options.lga.adadelta.stopTolerance = cl.doubleValue("adadelta-tolerance", options.lga.adadelta.stopTolerance, 0, 100);
-    options.lga.budgetScale = cl.doubleValue("budget-scale", options.lga.budgetScale, 0.001, 1000);
-    options.lga.autoStopTolerance =
-        cl.doubleValue("autostop-tolerance", options.lga.autoStopTolerance, 0, 1000);
+    readDockSearchOptions(cl, options);
 
     const double wall0 = PhaseTimings::now();
     PhaseTimings setupTimings; // the set-up's phases, reported with every repeat

@@ -18,6 +18,43 @@ std::map<std::string, OptionKind> dockTargetOptionSpec() {
     return spec;
 }
 
+std::map<std::string, OptionKind> dockSearchOptionSpec() {
+    return {{"runs", OptionKind::Value},          {"seed", OptionKind::Value},
+            {"local-search", OptionKind::Value},  {"population", OptionKind::Value},
+            {"evaluations", OptionKind::Value},   {"generations", OptionKind::Value},
+            {"ls-iterations", OptionKind::Value}, {"ls-rate", OptionKind::Value},
+            {"no-autostop", OptionKind::Flag},    {"adadelta-stop", OptionKind::Value},
+            {"adadelta-tolerance", OptionKind::Value}, {"budget-scale", OptionKind::Value},
+            {"autostop-tolerance", OptionKind::Value}};
+}
+
+void readDockSearchOptions(const CommandLine& cl, dock::DockOptions& o) {
+    o.runs = cl.intValue("runs", o.runs, 1, 100000);
+    o.seed = static_cast<std::uint64_t>(cl.doubleValue("seed", 0, 0, 9007199254740991.0));
+    if (auto ls = cl.value("local-search")) {
+        auto m = dock::parseLocalSearch(*ls);
+        if (!m)
+            throw UsageError("--local-search expects sw, adadelta or bfgs, got '" + *ls + "'");
+        o.lga.localSearch = *m;
+    }
+    o.lga.populationSize = cl.intValue("population", o.lga.populationSize, 2, 100000);
+    o.lga.maxEvaluations =
+        static_cast<long>(cl.doubleValue("evaluations", 0, 0, 1e12)); // 0: the heuristic
+    o.lga.maxGenerations = cl.intValue("generations", int(o.lga.maxGenerations), 1, 100000000);
+    o.lga.localSearchIterations =
+        cl.intValue("ls-iterations", o.lga.localSearchIterations, 1, 100000);
+    o.lga.localSearchRate = cl.doubleValue("ls-rate", o.lga.localSearchRate * 100, 0, 100) / 100;
+    o.lga.autoStop = !cl.flag("no-autostop");
+    // ADADELTA's early stop (dock::AdadeltaOptions): AutoDock-GPU's --rholb, 0 = off.
+    o.lga.adadelta.stopRhoLowerBound =
+        cl.doubleValue("adadelta-stop", o.lga.adadelta.stopRhoLowerBound, 0, 1);
+    o.lga.adadelta.stopTolerance =
+        cl.doubleValue("adadelta-tolerance", o.lga.adadelta.stopTolerance, 0, 100);
+    o.lga.budgetScale = cl.doubleValue("budget-scale", o.lga.budgetScale, 0.001, 1000);
+    o.lga.autoStopTolerance =
+        cl.doubleValue("autostop-tolerance", o.lga.autoStopTolerance, 0, 1000);
+}
+
 DockTargetSetup::DockTargetSetup(const CommandLine& cl, const std::string& fallbackLigandFile,
                                  int threads, ad4::MapCache* mapCache)
     : threads_(threads), mapCache_(mapCache) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "CommandLine.h"
+#include "dock/DockOptions.h"
 #include "dock/DockTarget.h"
 #include "score/ad4/Ad4MapCache.h"
 
@@ -16,6 +17,11 @@ namespace pw::cli {
 
 // --maps and --reference come with the target options (targetOptionSpec) in this spec.
 std::map<std::string, OptionKind> dockTargetOptionSpec();
+
+// The search options `dock` and `bench dock` share (runs, seed, the local search, the LGA's
+// population, budget and stops): their spec entries, and reading them into o.
+std::map<std::string, OptionKind> dockSearchOptionSpec();
+void readDockSearchOptions(const CommandLine& cl, dock::DockOptions& o);
 
 class DockTargetSetup {
 public:
