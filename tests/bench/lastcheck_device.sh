@@ -23,7 +23,7 @@ tail -5 /tmp/lingo.log
 if command -v gdb > /dev/null; then
     timeout 120 gdb -batch -ex run -ex bt --args "$C/bin/gpu_test_lingo_cuda" 2>&1 | grep -A25 "SIGSEGV" | head -30
 fi
-for t in gpu_test_dock_gpu_ad4 gpu_test_dock_gpu; do
+for t in ${SUITES:-gpu_test_dock_gpu_ad4 gpu_test_dock_gpu}; do
     timeout 150 "$C/bin/$t" > /tmp/$t.log 2>&1
     echo "$t rc=$? $(grep -E '^Totals' /tmp/$t.log)"
     grep -E "^FAIL|QINFO.*(AD4:|top cluster)" -A1 /tmp/$t.log | cut -c1-250 | head -10
