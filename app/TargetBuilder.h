@@ -5,6 +5,7 @@
 
 #include "ScoringTarget.h"
 
+#include <QFutureWatcher>
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -18,10 +19,17 @@ namespace pw {
 class Document;
 class JobRunner;
 
+// What one build on a worker gives back.
+struct TargetBuild {
+    std::shared_ptr<const ScoringTarget> target;
+    QString error;
+};
+
 class TargetBuilder : public QObject {
     Q_OBJECT
 public:
     TargetBuilder(Document& document, JobRunner& jobs, QObject* parent = nullptr);
+    ~TargetBuilder() override;
 
     // The last target built; it may belong to an older receptor, box or scoring (see ready()).
     const std::shared_ptr<const ScoringTarget>& current() const { return target_; }
@@ -30,7 +38,8 @@ public:
     bool building() const { return building_; }
 
     // Builds the target for the document unless it is ready (or has no receptor or box). A newer
-    // request supersedes an older build still running: its result is dropped.
+    // request supersedes an older build still running: its result is dropped, and the newest
+    // state is built when it ends (one build at a time, however many requests came meanwhile).
     void request();
     // Calls then(true) once the target for the document is ready (at once when it is), or
     // then(false) when its build fails or is cancelled. Requests the build when needed.
@@ -47,6 +56,7 @@ private:
         QPointer<QObject> owner;
         std::function<void(bool)> then;
     };
+    void startBuild(); // of the document's current state, on a worker
     void onBuilt(std::shared_ptr<const ScoringTarget> target, const QString& error, int generation);
     void cancelBuild();
     void notifyWaiters(bool ok);
@@ -55,7 +65,8 @@ private:
     JobRunner& jobs_;
     std::shared_ptr<const ScoringTarget> target_;
     int generation_ = 0; // increases with every requested build; older results are dropped
-    bool building_ = false;
+    bool building_ = false; // a build of the newest request is running or due
+    QFutureWatcher<TargetBuild>* inFlight_ = nullptr; // the build running, if any (at most one)
     int job_ = 0; // the JobRunner's id of the build shown
     std::vector<Waiter> waiters_;
 };
