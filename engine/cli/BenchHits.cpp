@@ -199,13 +199,16 @@ int runBenchHits(const std::vector<std::string>& args) {
     ImportStats stats;
     ImportOptions options;
     options.threads = threads;
+    Timed rank, commit;
     t = timed([&] {
         HitStore store(db, HitStore::Mode::Create);
         HitStore::Transaction tx(store);
         stats = importSdf(store, sdf, options);
-        if (auto rankBy = store.defaultRankColumn())
-            store.assignRanks(rankBy->first, rankBy->second);
-        tx.commit();
+        rank = timed([&] {
+            if (auto rankBy = store.defaultRankColumn())
+                store.assignRanks(rankBy->first, rankBy->second);
+        });
+        commit = timed([&] { tx.commit(); });
     });
     if (stats.poses != poses)
         throw InputError(sdf, 0,
@@ -215,7 +218,21 @@ int runBenchHits(const std::vector<std::string>& args) {
              .add("threads", threads)
              .add("poses_per_second", double(stats.poses) / t.wall, 6)
              .add("poses_per_cpu_second", double(stats.poses) / std::max(1e-9, t.cpu), 6)
-             .add("store_bytes", fileBytes(db)),
+             .add("store_bytes", fileBytes(db))
+             // Each stage's own CPU time and the rate it alone would allow: with enough cores the
+             // slowest serial stage (cut, or insert plus rank and commit) bounds the import.
+             .add("cut_cpu_seconds", stats.cutCpuSeconds, 4)
+             .add("parse_cpu_seconds", stats.parseCpuSeconds, 4)
+             .add("insert_cpu_seconds", stats.insertCpuSeconds, 4)
+             .add("rank_seconds", rank.wall, 4)
+             .add("rank_cpu_seconds", rank.cpu, 4)
+             .add("commit_seconds", commit.wall, 4)
+             .add("cut_poses_per_cpu_second",
+                  double(stats.poses) / std::max(1e-9, stats.cutCpuSeconds), 6)
+             .add("parse_poses_per_cpu_second",
+                  double(stats.poses) / std::max(1e-9, stats.parseCpuSeconds), 6)
+             .add("insert_poses_per_cpu_second",
+                  double(stats.poses) / std::max(1e-9, stats.insertCpuSeconds), 6),
          t);
 
     // Opening the saved store: schema check, column registry, row count (what a table shows

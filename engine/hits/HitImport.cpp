@@ -1,20 +1,23 @@
-// HitImport: the reader cuts records on this thread, a batch is parsed and described (RDKit,
-// interactions) on all threads, then inserted in file order with one prepared statement.
+// HitImport: a pipeline of three stages: one thread cuts the file into records, N threads parse
+// and describe (RDKit, interactions) whole batches of them, and the caller's thread inserts the
+// batches in file order with prepared statements.
 #include "HitImport.h"
 
 #include "chem/MoleculeReader.h"
 #include "chem/SdfReader.h"
 #include "chem/SdfWriter.h"
 #include "core/InputError.h"
-#include "core/ParallelFor.h"
 
 #include <Eigen/Geometry>
 
+#include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
+#include <ctime>
+#include <deque>
 #include <exception>
 #include <fstream>
-#include <future>
 #include <mutex>
 #include <string_view>
 #include <thread>
@@ -268,7 +271,8 @@ PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string*
                   [](const auto& p) { return p.first.rfind(kExportTagPrefix, 0) == 0; });
     PoseRecord r;
     r.name = m.name;
-    r.sourceFile = std::move(m.sourceFile); // m is ours; only its atoms, bonds and tags are read below
+    r.sourceFile =
+        std::move(m.sourceFile); // m is ours; only its atoms, bonds and tags are read below
     r.sourceRecord = m.sourceRecord;
     size_t droppedExportTags = 0;
     if (recordText.empty() ||
@@ -327,10 +331,187 @@ namespace {
 
 // One batch of records: their text, what the workers made of them, and their messages.
 struct Batch {
+    long sequence = 0; // position in the file, counted in batches
     std::vector<SdfRecordText> texts;
     std::vector<PoseRecord> records;
     std::vector<std::string> parseWarnings, chemWarnings;
     std::vector<char> ok;
+};
+
+// CPU time of the calling thread (waiting costs none): what each stage itself spent.
+double threadCpuSeconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// The three stages of an import and the batches between them. One thread cuts records (no
+// parsing: it only looks for "$$$$"), `workers` threads parse and describe whole batches, and the
+// caller's thread (which owns the SQLite connection and its transaction) reports and inserts them
+// in file order. A fixed pool of batches bounds memory and lets the cutter run ahead of the
+// workers, and the workers ahead of the inserter; a stage that waits sleeps on a condition.
+class ImportPipeline {
+public:
+    ImportPipeline(SdfRecordSource& source, const std::string& path, const ReadOptions& read,
+                   const ImportOptions& options, int workers)
+        : source_(source), path_(path), read_(read), options_(options),
+          pool_(static_cast<size_t>(workers) + 3) {
+        for (Batch& b : pool_)
+            free_.push_back(&b);
+        threads_.emplace_back([this] { cutStage(); });
+        for (int w = 0; w < workers; ++w)
+            threads_.emplace_back([this] { parseStage(); });
+    }
+    // Also on an error or a kill of the caller's stage (an exception from insert or afterBatch):
+    // the other stages stop at their next batch.
+    ~ImportPipeline() {
+        {
+            std::lock_guard lock(mutex_);
+            stopping_ = true;
+        }
+        changed_.notify_all();
+        for (std::thread& t : threads_)
+            t.join();
+    }
+
+    // The next batch in file order once parsed; null after the last. Rethrows a stage's error.
+    Batch* nextParsed() {
+        std::unique_lock lock(mutex_);
+        for (;;) {
+            if (failure_)
+                std::rethrow_exception(failure_);
+            auto it = std::find_if(parsed_.begin(), parsed_.end(),
+                                   [&](Batch* b) { return b->sequence == nextToInsert_; });
+            if (it != parsed_.end()) {
+                Batch* b = *it;
+                parsed_.erase(it);
+                ++nextToInsert_;
+                return b;
+            }
+            if (cutDone_ && nextToInsert_ == batchesCut_)
+                return nullptr;
+            changed_.wait(lock);
+        }
+    }
+    void release(Batch* b) {
+        {
+            std::lock_guard lock(mutex_);
+            free_.push_back(b);
+        }
+        changed_.notify_all();
+    }
+    double cutCpuSeconds() const { return cutCpu_; }
+    double parseCpuSeconds() const { return parseCpu_; }
+
+private:
+    void fail(std::exception_ptr e) {
+        {
+            std::lock_guard lock(mutex_);
+            if (!failure_)
+                failure_ = e;
+            stopping_ = true;
+        }
+        changed_.notify_all();
+    }
+
+    void cutStage() {
+        const double c0 = threadCpuSeconds();
+        try {
+            for (bool more = true; more;) {
+                Batch* b = nullptr;
+                {
+                    std::unique_lock lock(mutex_);
+                    changed_.wait(lock, [&] { return stopping_ || !free_.empty(); });
+                    if (stopping_)
+                        break;
+                    b = free_.back();
+                    free_.pop_back();
+                }
+                size_t n = 0;
+                while (static_cast<int>(n) < options_.batch) {
+                    if (b->texts.size() <= n)
+                        b->texts.emplace_back();
+                    if (!(more = source_.nextRecordText(b->texts[n])))
+                        break;
+                    ++n;
+                }
+                b->texts.resize(n); // keeps the strings' capacity for the next round
+                std::lock_guard lock(mutex_);
+                if (n == 0) {
+                    free_.push_back(b);
+                    break;
+                }
+                b->sequence = batchesCut_++;
+                cut_.push_back(b);
+                changed_.notify_all();
+            }
+        } catch (...) {
+            fail(std::current_exception());
+        }
+        std::lock_guard lock(mutex_);
+        cutDone_ = true;
+        cutCpu_ += threadCpuSeconds() - c0;
+        changed_.notify_all();
+    }
+
+    void parseStage() {
+        const double c0 = threadCpuSeconds();
+        try {
+            for (;;) {
+                Batch* b = nullptr;
+                {
+                    std::unique_lock lock(mutex_);
+                    changed_.wait(lock, [&] { return stopping_ || !cut_.empty() || cutDone_; });
+                    if (stopping_ || cut_.empty())
+                        break;
+                    b = cut_.front();
+                    cut_.pop_front();
+                }
+                parse(*b);
+                std::lock_guard lock(mutex_);
+                parsed_.push_back(b);
+                changed_.notify_all();
+            }
+        } catch (...) {
+            fail(std::current_exception());
+        }
+        std::lock_guard lock(mutex_);
+        parseCpu_ += threadCpuSeconds() - c0;
+    }
+
+    void parse(Batch& b) {
+        const size_t n = b.texts.size();
+        b.records.assign(n, PoseRecord{});
+        b.parseWarnings.assign(n, std::string());
+        b.chemWarnings.assign(n, std::string());
+        b.ok.assign(n, 0);
+        for (size_t i = 0; i < n; ++i) {
+            Molecule m;
+            if (!parseSdfRecord(b.texts[i], path_, read_, m, b.parseWarnings[i]))
+                continue;
+            b.records[i] = makePoseRecord(std::move(m), options_, &b.chemWarnings[i], &cache_,
+                                          b.texts[i].text);
+            b.ok[i] = 1;
+        }
+    }
+
+    SdfRecordSource& source_;
+    const std::string& path_;
+    const ReadOptions& read_;
+    const ImportOptions& options_;
+    DescriptorCache cache_;
+    std::vector<Batch> pool_;
+
+    std::mutex mutex_; // guards everything below
+    std::condition_variable changed_;
+    std::vector<Batch*> free_;
+    std::deque<Batch*> cut_;     // cut, waiting for a worker, in file order
+    std::vector<Batch*> parsed_; // parsed, waiting for the inserter (any order)
+    long batchesCut_ = 0, nextToInsert_ = 0;
+    bool cutDone_ = false, stopping_ = false;
+    std::exception_ptr failure_;
+    double cutCpu_ = 0, parseCpu_ = 0;
+    std::vector<std::thread> threads_; // last: started after every member above exists
 };
 
 } // namespace
@@ -349,84 +530,40 @@ ImportStats importSdf(HitStore& store, const std::string& path, const ImportOpti
     const int threads = options.threads > 0
                             ? options.threads
                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    DescriptorCache cache;
-    // Two batches in flight: while one thread inserts batch k (SQLite is serial), the workers
-    // read and describe batch k+1, so the insert's time hides behind the parsing.
-    Batch batches[2];
-    std::future<void> inserting;
-    long inserted = 0; // rows of the batches whose insert has finished
-    auto finishInsert = [&] {
-        if (!inserting.valid())
-            return;
-        inserting.get(); // rethrows the inserter's error
-        if (options.afterBatch)
-            options.afterBatch(inserted);
-    };
-    bool more = true;
-    for (int cur = 0; more; cur ^= 1) {
-        Batch& b = batches[cur];
-        b.texts.clear();
-        while (static_cast<int>(b.texts.size()) < options.batch) {
-            SdfRecordText t;
-            if (!(more = source->nextRecordText(t)))
-                break;
-            b.texts.push_back(std::move(t));
-        }
-        if (b.texts.empty())
-            break;
-        const long n = static_cast<long>(b.texts.size());
-        b.records.assign(n, PoseRecord{});
-        b.parseWarnings.assign(n, std::string());
-        b.chemWarnings.assign(n, std::string());
-        b.ok.assign(n, 0);
-        std::exception_ptr failure; // an exception must not leave a worker thread
-        std::mutex failureMutex;
-        parallelFor(n, threads, [&](long i) {
-            try {
-                Molecule m;
-                if (!parseSdfRecord(b.texts[i], path, readOptions, m, b.parseWarnings[i]))
-                    return;
-                b.records[i] =
-                    makePoseRecord(std::move(m), options, &b.chemWarnings[i], &cache,
-                                   b.texts[i].text);
-                b.ok[i] = 1;
-            } catch (...) {
-                std::lock_guard lock(failureMutex);
-                if (!failure)
-                    failure = std::current_exception();
-            }
-        });
-        finishInsert(); // the previous batch, before anything of this one is reported or stored
-        if (failure)
-            std::rethrow_exception(failure);
+    const double insert0 = threadCpuSeconds();
+    ImportPipeline pipeline(*source, path, readOptions, options, threads);
+    while (Batch* b = pipeline.nextParsed()) {
+        const size_t n = b->texts.size();
         long rows = 0;
-        for (long i = 0; i < n; ++i) {
-            if (!b.ok[i]) {
-                if (!b.parseWarnings[i].empty()) {
+        for (size_t i = 0; i < n; ++i) {
+            if (!b->ok[i]) {
+                if (!b->parseWarnings[i].empty()) {
                     ++stats.skipped;
                     if (options.warn)
-                        options.warn(b.parseWarnings[i]);
+                        options.warn(b->parseWarnings[i]);
                 }
                 continue;
             }
-            if (!b.parseWarnings[i].empty() && options.warn) // read with repairs
-                options.warn(b.parseWarnings[i]);
+            if (!b->parseWarnings[i].empty() && options.warn) // read with repairs
+                options.warn(b->parseWarnings[i]);
             ++rows;
-            if (!b.chemWarnings[i].empty()) {
+            if (!b->chemWarnings[i].empty()) {
                 ++stats.noProperties;
                 if (options.warn)
-                    options.warn(b.chemWarnings[i]);
+                    options.warn(b->chemWarnings[i]);
             }
         }
+        for (size_t i = 0; i < n; ++i)
+            if (b->ok[i])
+                store.insertPose(b->records[i]);
         stats.poses += rows;
-        inserting = std::async(std::launch::async, [&store, &b, &inserted, n, rows] {
-            for (long i = 0; i < n; ++i)
-                if (b.ok[i])
-                    store.insertPose(b.records[i]);
-            inserted += rows;
-        });
+        pipeline.release(b);
+        if (options.afterBatch)
+            options.afterBatch(stats.poses);
     }
-    finishInsert();
+    stats.insertCpuSeconds = threadCpuSeconds() - insert0;
+    stats.cutCpuSeconds = pipeline.cutCpuSeconds();
+    stats.parseCpuSeconds = pipeline.parseCpuSeconds();
     return stats;
 }
 

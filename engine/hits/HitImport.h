@@ -19,8 +19,8 @@ namespace pw::hits {
 
 struct ImportOptions {
     const ReceptorSites* receptor = nullptr;      // interactions are computed when set
-    int threads = 0;                              // 0 = all hardware threads
-    int batch = 1024;                             // records parsed in parallel per round
+    int threads = 0;                              // parsing threads; 0 = all hardware threads
+    int batch = 1024;                             // records a parsing thread takes at a time
     std::function<void(const std::string&)> warn; // skipped records, unreadable chemistry
     // Called after each batch is inserted (still inside the caller's transaction).
     std::function<void(long posesSoFar)> afterBatch;
@@ -30,6 +30,10 @@ struct ImportStats {
     long poses = 0;        // rows added
     long skipped = 0;      // records the reader could not read
     long noProperties = 0; // rows stored without RDKit properties (RDKit could not sanitize)
+    // CPU seconds each stage of the pipeline spent (waiting excluded): cutting records (one
+    // thread), parsing and describing them (all worker threads together), reporting and inserting
+    // (the caller's thread). They tell which stage would limit a machine with more cores.
+    double cutCpuSeconds = 0, parseCpuSeconds = 0, insertCpuSeconds = 0;
 };
 
 // RDKit properties and canonical SMILES per molecule graph (elements, charges, bonds with orders)
