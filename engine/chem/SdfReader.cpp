@@ -124,8 +124,38 @@ std::string_view SdfReader::need(const std::string& expected) {
     return line;
 }
 
+// The elements of nearly every ligand atom, as written (exact case): no table search.
+int commonElement(std::string_view symbol) {
+    if (symbol.size() == 1)
+        switch (symbol[0]) {
+        case 'H':
+            return 1;
+        case 'C':
+            return 6;
+        case 'N':
+            return 7;
+        case 'O':
+            return 8;
+        case 'F':
+            return 9;
+        case 'P':
+            return 15;
+        case 'S':
+            return 16;
+        default:
+            return 0;
+        }
+    if (symbol == "Cl")
+        return 17;
+    if (symbol == "Br")
+        return 35;
+    return 0;
+}
+
 int SdfReader::elementOf(std::string_view symbol, long atomNumber) {
     symbol = text::trim(symbol);
+    if (const int z = commonElement(symbol))
+        return z;
     int z = elementFromSymbol(symbol);
     if (z == 0 && symbol != "*")
         lines_.fail("atom " + std::to_string(atomNumber) + ": unknown element symbol " +
