@@ -8,7 +8,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+#include <optional>
+#include <random>
 #include <stdexcept>
+#include <tuple>
 
 #include "HitsTestData.h"
 
@@ -160,6 +164,55 @@ private slots:
             tx.commit();
         }
         QCOMPARE(s.poseCount(), 20LL * 47);
+    }
+
+    void ranksMatchASortWithTiesAndNulls() {
+        // Ranks by one column (ties by id, NULL where the column is NULL), then again by another
+        // column the other way: each equals a plain sort of the rows.
+        QTemporaryDir dir;
+        std::mt19937 rng(5);
+        std::uniform_int_distribution<int> score(-20, 5), coin(0, 4);
+        std::string text;
+        std::vector<std::optional<int>> a, b;
+        for (int i = 0; i < 3000; ++i) {
+            a.push_back(coin(rng) ? std::optional<int>(score(rng)) : std::nullopt); // ties
+            b.push_back(coin(rng) ? std::optional<int>(score(rng)) : std::nullopt);
+            text += ethanolRecord("p" + std::to_string(i),
+                                  (a.back() ? tag("dock_score", std::to_string(*a.back())) : "") +
+                                      (b.back() ? tag("other", std::to_string(*b.back())) : ""));
+        }
+        const QString sdf = dir.filePath("in.sdf");
+        writeText(sdf, text);
+        HitStore s(dir.filePath("h.db").toStdString(), HitStore::Mode::Create);
+        HitStore::Transaction tx(s);
+        ImportOptions options;
+        options.threads = 2;
+        importSdf(s, sdf.toStdString(), options);
+        for (const auto& [column, values, ascending] :
+             {std::tuple{std::string("dock_score"), a, true},
+              std::tuple{std::string("other"), b, false}}) {
+            s.assignRanks(column, ascending);
+            std::vector<int> order; // row indices with a value, best first, ties by id
+            for (int i = 0; i < int(values.size()); ++i)
+                if (values[i])
+                    order.push_back(i);
+            std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+                return ascending ? *values[x] < *values[y] : *values[x] > *values[y];
+            });
+            std::vector<std::optional<long long>> expected(values.size());
+            for (size_t k = 0; k < order.size(); ++k)
+                expected[order[k]] = static_cast<long long>(k + 1);
+            Statement q = s.prepare("SELECT rank FROM poses ORDER BY id");
+            for (size_t i = 0; i < values.size(); ++i) {
+                QVERIFY(q.step());
+                const std::optional<long long> got =
+                    q.isNull(0) ? std::nullopt : std::optional<long long>(q.integer(0));
+                QVERIFY2(got == expected[i],
+                         qPrintable(QString("%1 row %2").arg(column.c_str()).arg(i)));
+            }
+            QVERIFY(!q.step());
+        }
+        tx.commit();
     }
 };
 
