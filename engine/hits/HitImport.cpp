@@ -49,7 +49,8 @@ void splitRecord(const Molecule& m, std::string& molblock, std::string& tags) {
 // record (LF line ends, "M  END", tags each closed by a blank line): re-writing the coordinates
 // (printf per number) was the import's costliest step once RDKit was cached. Anything else takes
 // splitRecord. Tags an export added are left out and counted.
-bool splitRecordText(std::string_view text, std::string& molblock, std::string& tags,
+// molblockEnd: the length of the connection table's text (through "M  END\n").
+bool splitRecordText(std::string_view text, size_t& molblockEnd, std::string& tags,
                      size_t& droppedExportTags) {
     if (text.find('\r') != std::string_view::npos)
         return false;
@@ -72,7 +73,7 @@ bool splitRecordText(std::string_view text, std::string& molblock, std::string& 
     if (!tagText.empty() && (tagText.front() != '>' || tagText.size() < 2 ||
                              tagText.substr(tagText.size() - 2) != "\n\n"))
         return false;
-    molblock.assign(text.substr(0, end + 8));
+    molblockEnd = end + 8;
     // Every tag but those an export added (pw_hit_, recomputed): entries are "> <name>..." lines
     // up to a blank line.
     tags.clear();
@@ -265,6 +266,12 @@ std::string DescriptorCache::key(const Molecule& m) {
 
 PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string* warning,
                           DescriptorCache* cache, std::string_view recordText) {
+    return makePoseRecord(std::move(m), options, warning, cache, recordText, nullptr);
+}
+
+PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string* warning,
+                          DescriptorCache* cache, std::string_view recordText,
+                          std::string* ownedRecordText) {
     // Tags that export added for computed columns are recomputed, not kept.
     const size_t tagCount = m.properties.size();
     std::erase_if(m.properties,
@@ -274,11 +281,17 @@ PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string*
     r.sourceFile =
         std::move(m.sourceFile); // m is ours; only its atoms, bonds and tags are read below
     r.sourceRecord = m.sourceRecord;
-    size_t droppedExportTags = 0;
+    size_t droppedExportTags = 0, molblockEnd = 0;
     if (recordText.empty() ||
-        !splitRecordText(recordText, r.molblock, r.sdTags, droppedExportTags) ||
-        droppedExportTags != tagCount - m.properties.size()) // the text and the reader disagree
+        !splitRecordText(recordText, molblockEnd, r.sdTags, droppedExportTags) ||
+        droppedExportTags != tagCount - m.properties.size()) { // the text and the reader disagree
         splitRecord(m, r.molblock, r.sdTags);
+    } else if (ownedRecordText) { // the record's own string becomes the molblock: no copy
+        r.molblock = std::move(*ownedRecordText);
+        r.molblock.resize(molblockEnd);
+    } else {
+        r.molblock.assign(recordText.substr(0, molblockEnd));
+    }
     std::optional<double> affinity;
     r.scores.reserve(m.properties.size());
     for (const auto& [key, value] : m.properties) {
@@ -489,8 +502,9 @@ private:
             Molecule m;
             if (!parseSdfRecord(b.texts[i], path_, read_, m, b.parseWarnings[i]))
                 continue;
+            // The record's text is not needed after this: its string becomes the molblock.
             b.records[i] = makePoseRecord(std::move(m), options_, &b.chemWarnings[i], &cache_,
-                                          b.texts[i].text);
+                                          b.texts[i].text, &b.texts[i].text);
             b.ok[i] = 1;
         }
     }
