@@ -264,22 +264,21 @@ std::string DescriptorCache::key(const Molecule& m) {
     return k;
 }
 
-PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string* warning,
-                          DescriptorCache* cache, std::string_view recordText) {
-    return makePoseRecord(std::move(m), options, warning, cache, recordText, nullptr);
-}
+namespace {
 
-PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string* warning,
-                          DescriptorCache* cache, std::string_view recordText,
-                          std::string* ownedRecordText) {
+// makePoseRecord on a molecule the caller reuses (its vectors keep their capacity from record to
+// record; its tags and source file are taken). When ownedRecordText (the string recordText
+// views) is given, it is moved into the molblock.
+PoseRecord buildPoseRecord(Molecule& m, const ImportOptions& options, std::string* warning,
+                           DescriptorCache* cache, std::string_view recordText,
+                           std::string* ownedRecordText) {
     // Tags that export added for computed columns are recomputed, not kept.
     const size_t tagCount = m.properties.size();
     std::erase_if(m.properties,
                   [](const auto& p) { return p.first.rfind(kExportTagPrefix, 0) == 0; });
     PoseRecord r;
     r.name = m.name;
-    r.sourceFile =
-        std::move(m.sourceFile); // m is ours; only its atoms, bonds and tags are read below
+    r.sourceFile = std::move(m.sourceFile); // only its atoms, bonds and tags are read below
     r.sourceRecord = m.sourceRecord;
     size_t droppedExportTags = 0, molblockEnd = 0;
     if (recordText.empty() ||
@@ -338,6 +337,13 @@ PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string*
     if (options.receptor)
         r.interactions = options.receptor->interactions(m);
     return r;
+}
+
+} // namespace
+
+PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string* warning,
+                          DescriptorCache* cache, std::string_view recordText) {
+    return buildPoseRecord(m, options, warning, cache, recordText, nullptr);
 }
 
 namespace {
@@ -498,13 +504,13 @@ private:
         b.parseWarnings.assign(n, std::string());
         b.chemWarnings.assign(n, std::string());
         b.ok.assign(n, 0);
+        Molecule m; // one per batch: its vectors keep their capacity from record to record
         for (size_t i = 0; i < n; ++i) {
-            Molecule m;
             if (!parseSdfRecord(b.texts[i], path_, read_, m, b.parseWarnings[i]))
                 continue;
             // The record's text is not needed after this: its string becomes the molblock.
-            b.records[i] = makePoseRecord(std::move(m), options_, &b.chemWarnings[i], &cache_,
-                                          b.texts[i].text, &b.texts[i].text);
+            b.records[i] = buildPoseRecord(m, options_, &b.chemWarnings[i], &cache_,
+                                           b.texts[i].text, &b.texts[i].text);
             b.ok[i] = 1;
         }
     }

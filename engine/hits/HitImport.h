@@ -57,11 +57,6 @@ private:
 // molecule (bond orders as read); numeric tags as columns, properties and interactions computed.
 PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string* warning,
                           DescriptorCache* cache = nullptr, std::string_view recordText = {});
-// The same; when ownedRecordText (the string that recordText views) is given, it may be moved
-// into the record's molblock (it is left valid but unspecified).
-PoseRecord makePoseRecord(Molecule m, const ImportOptions& options, std::string* warning,
-                          DescriptorCache* cache, std::string_view recordText,
-                          std::string* ownedRecordText);
 
 // Adds every record of an SDF file. Must run inside a HitStore::Transaction, so that a failed or
 // killed import leaves nothing behind. Throws InputError when the file cannot be read.
