@@ -374,24 +374,24 @@ public:
     ImportPipeline(SdfRecordSource& source, const std::string& path, const ReadOptions& read,
                    const ImportOptions& options, int workers)
         : source_(source), path_(path), read_(read), options_(options),
-          pool_(static_cast<size_t>(workers) + 3) {
+          pool_(static_cast<size_t>(workers) + 3),
+          // At most ~32,768 records in flight (~10 KB each with their pose records): on a
+          // machine with many threads the batches get smaller, not the memory larger.
+          batch_(std::max(1, std::min(options.batch, std::max(32, 32768 / (workers + 3))))) {
         for (Batch& b : pool_)
             free_.push_back(&b);
-        threads_.emplace_back([this] { cutStage(); });
-        for (int w = 0; w < workers; ++w)
-            threads_.emplace_back([this] { parseStage(); });
+        try {
+            threads_.emplace_back([this] { cutStage(); });
+            for (int w = 0; w < workers; ++w)
+                threads_.emplace_back([this] { parseStage(); });
+        } catch (...) { // no thread left running (or joinable) when a start fails
+            stop();
+            throw;
+        }
     }
     // Also on an error or a kill of the caller's stage (an exception from insert or afterBatch):
     // the other stages stop at their next batch.
-    ~ImportPipeline() {
-        {
-            std::lock_guard lock(mutex_);
-            stopping_ = true;
-        }
-        changed_.notify_all();
-        for (std::thread& t : threads_)
-            t.join();
-    }
+    ~ImportPipeline() { stop(); }
 
     // The next batch in file order once parsed; null after the last. Rethrows a stage's error.
     Batch* nextParsed() {
@@ -423,6 +423,17 @@ public:
     double parseCpuSeconds() const { return parseCpu_; }
 
 private:
+    void stop() {
+        {
+            std::lock_guard lock(mutex_);
+            stopping_ = true;
+        }
+        changed_.notify_all();
+        for (std::thread& t : threads_)
+            t.join();
+        threads_.clear();
+    }
+
     void fail(std::exception_ptr e) {
         {
             std::lock_guard lock(mutex_);
@@ -447,7 +458,7 @@ private:
                     free_.pop_back();
                 }
                 size_t n = 0;
-                while (static_cast<int>(n) < options_.batch) {
+                while (static_cast<int>(n) < batch_) {
                     if (b->texts.size() <= n)
                         b->texts.emplace_back();
                     if (!(more = source_.nextRecordText(b->texts[n])))
@@ -521,6 +532,7 @@ private:
     const ImportOptions& options_;
     DescriptorCache cache_;
     std::vector<Batch> pool_;
+    const int batch_; // records per batch
 
     std::mutex mutex_; // guards everything below
     std::condition_variable changed_;

@@ -18,9 +18,10 @@
 namespace pw::hits {
 
 struct ImportOptions {
-    const ReceptorSites* receptor = nullptr;      // interactions are computed when set
-    int threads = 0;                              // parsing threads; 0 = all hardware threads
-    int batch = 1024;                             // records a parsing thread takes at a time
+    const ReceptorSites* receptor = nullptr; // interactions are computed when set
+    int threads = 0;                         // parsing threads; 0 = all hardware threads
+    // Records a parsing thread takes at a time (fewer with many threads: memory stays bounded).
+    int batch = 1024;
     std::function<void(const std::string&)> warn; // skipped records, unreadable chemistry
     // Called after each batch is inserted (still inside the caller's transaction).
     std::function<void(long posesSoFar)> afterBatch;
