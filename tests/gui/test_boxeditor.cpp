@@ -2,6 +2,7 @@
 // the document and the box drawn in the 3D view stay equal whichever way the box is set: read
 // from box.txt, typed in the fields, or dragged by a face handle in the view (issue 14, item 2).
 #include "BoxEditor.h"
+#include "ExampleWindow.h"
 #include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "MoleculeView.h"
@@ -22,26 +23,6 @@
 using namespace pw;
 
 namespace {
-
-bool settle(MainWindow& w) {
-    return QTest::qWaitFor([&] { return w.pendingLoads() == 0 && w.targetReady() && !w.busy(); },
-                           120000);
-}
-
-bool openExample(MainWindow& w) {
-    const StartupFiles files = bundledExampleFiles();
-    w.setErrorDialogsEnabled(false);
-    w.show();
-    if (!QTest::qWaitForWindowExposed(&w))
-        return false;
-    w.openReceptor(files.receptor);
-    w.openLigands(files.ligands);
-    return settle(w);
-}
-
-QPoint widgetPoint(const MoleculeView& view, const Vec3& p) {
-    return (view.projectToImage({p.x(), p.y(), p.z()}) / view.devicePixelRatioF()).toPoint();
-}
 
 SearchBox searchBox(const DrawBox& b) {
     return {Vec3(b.center[0], b.center[1], b.center[2]), Vec3(b.size[0], b.size[1], b.size[2])};

@@ -11,6 +11,7 @@
 #include "DockPanel.h"
 #include "DockPart.h"
 #include "EnergyPlot.h"
+#include "ExampleWindow.h"
 #include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "MoleculeView.h"
@@ -49,22 +50,6 @@ namespace {
 
 constexpr int kDockTimeoutMs = 300000; // a loaded 2-core machine; it takes seconds when idle
 
-bool settle(MainWindow& w) {
-    return QTest::qWaitFor([&] { return w.pendingLoads() == 0 && w.targetReady() && !w.busy(); },
-                           120000);
-}
-
-bool openExample(MainWindow& w) {
-    const StartupFiles files = bundledExampleFiles();
-    w.setErrorDialogsEnabled(false);
-    w.show();
-    if (!QTest::qWaitForWindowExposed(&w))
-        return false;
-    w.openReceptor(files.receptor);
-    w.openLigands(files.ligands);
-    return settle(w);
-}
-
 // A signal that may already have come.
 bool received(QSignalSpy& spy, int timeoutMs) {
     return !spy.isEmpty() || spy.wait(timeoutMs);
@@ -89,10 +74,6 @@ double rmsdToCrystal(const Molecule& pose) {
     const Molecule crystal = crystalLigand();
     const dock::SymmetryRmsd rmsd(pose, crystal);
     return rmsd.rmsd(coordinatesOf(pose), coordinatesOf(crystal));
-}
-
-QPoint widgetPoint(const MoleculeView& view, const Vec3& p) {
-    return (view.projectToImage({p.x(), p.y(), p.z()}) / view.devicePixelRatioF()).toPoint();
 }
 
 } // namespace
