@@ -289,28 +289,15 @@ void TestDock::boxDraggedInTheViewEqualsTheDockingFields() {
     toggle->click();
     MoleculeView* view = w.moleculeView();
     QVERIFY(view->boxEditable());
-    const int frames = view->framesRendered();
-    view->update();
-    QVERIFY(QTest::qWaitFor([&] { return view->framesRendered() > frames; }, 10000));
+    QVERIFY(drawnAgain(*view));
 
     // Drag the face seen most edge-on outwards (as test_boxeditor does with the settings' fields).
     const SearchBox before = *w.document().box();
-    double dir[3];
-    view->renderer()->GetActiveCamera()->GetDirectionOfProjection(dir);
-    int axis = 0;
-    for (int k = 1; k < 3; ++k)
-        axis = std::abs(dir[k]) < std::abs(dir[axis]) ? k : axis;
-    Vec3 face = before.center;
-    face[axis] += before.size[axis] / 2;
-    const QPoint handle = widgetPoint(*view, face);
-    const QPoint centre = widgetPoint(*view, before.center);
-    QVERIFY(view->rect().contains(handle));
-    const QPointF out =
-        QPointF(handle - centre) / std::hypot(handle.x() - centre.x(), handle.y() - centre.y());
-    QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, handle);
-    for (int s = 1; s <= 5; ++s)
-        QTest::mouseMove(view, handle + (out * 8.0 * s).toPoint());
-    QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, handle + (out * 40.0).toPoint());
+    const FaceDrag drag = edgeOnFace(*view, before);
+    const int axis = drag.axis;
+    QVERIFY(view->rect().contains(drag.handle));
+    pressAndDrag(view, drag);
+    release(view, drag);
 
     const SearchBox after = *w.document().box();
     QVERIFY(after.size[axis] > before.size[axis] + 1.0);
