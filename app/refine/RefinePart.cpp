@@ -284,8 +284,9 @@ void RefinePart::onJobFrame(const TrajectoryPoint& point) {
     if (!point.flexCoordinates.empty())
         updateFlexHighlights(&point.flexCoordinates);
     context_->statusBar()->showMessage(
-        (point.flexCoordinates.empty() ? tr("Minimizing: step %1, %2 kcal/mol")
-                                       : tr("Minimizing with side chains: step %1, %2 kcal/mol"))
+        (point.flexCoordinates.empty()
+             ? tr("Minimizing: step %1, %2 kcal/mol")
+             : tr("Minimizing with side chains on the CPU: step %1, %2 kcal/mol"))
             .arg(point.iteration)
             .arg(point.energy, 0, 'f', 3));
 }

@@ -22,6 +22,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -143,6 +144,7 @@ private slots:
     void pickedInTheViewToggles();
     void badChoicesAreRefusedAndRefineNothing();
     void sessionKeepsTheChoice();
+    void cancelledRunLeavesThePose();
 };
 
 void TestFlexResidues::chosenByNameMovesWithTheLigand() {
@@ -163,6 +165,8 @@ void TestFlexResidues::chosenByNameMovesWithTheLigand() {
     QCOMPARE(view->highlights().front().atoms.size(), size_t(5));
     const auto before = highlightPositions(*view);
 
+    // The Device setting names a GPU: flexible residues still run on the CPU, and say so.
+    w.document().setDevice(QStringLiteral("cuda"));
     // Paced, so that the run lasts long enough for the GUI to draw many of its frames.
     w.settingsPanel()->setLivePaceMs(5);
     std::set<std::vector<std::array<double, 3>>> drawn;
@@ -174,6 +178,8 @@ void TestFlexResidues::chosenByNameMovesWithTheLigand() {
     QVERIFY(minimize(w, &ok));
     disconnect(watch);
     QVERIFY2(ok, qPrintable(w.lastError()));
+    QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("on the CPU")),
+             qPrintable(w.statusBar()->currentMessage()));
     // Drawn as it moved: several distinct side-chain positions while the minimization ran.
     QVERIFY2(drawn.size() >= 3, qPrintable(QString::number(drawn.size())));
 
@@ -371,6 +377,31 @@ void TestFlexResidues::sessionKeepsTheChoice() {
                      w.lastError().contains(QStringLiteral("A-THR315")),
                  qPrintable(w.lastError()));
     }
+}
+
+void TestFlexResidues::cancelledRunLeavesThePose() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    auto* part = w.part<RefinePart>();
+    QVERIFY(part->setFlexResidues(QStringLiteral("A:THR315")));
+    const std::vector<Vec3> ligandBefore = coordinatesOf(w.document().ligands()[0]);
+    const auto sideChainBefore = highlightPositions(*w.moleculeView());
+    const int undoSteps = w.undoStack()->count();
+    // Paced at 30 ms a step: hundreds of steps cannot all have passed after three.
+    w.settingsPanel()->setLivePaceMs(30);
+    QSignalSpy finished(part, &RefinePart::minimizationFinished);
+    part->minimizeAction()->trigger();
+    QVERIFY(QTest::qWaitFor([&] { return part->trajectory().size() >= 3 || !finished.isEmpty(); },
+                            120000));
+    QVERIFY(finished.isEmpty());
+    w.cancelJob();
+    QVERIFY(!finished.isEmpty() || finished.wait(120000));
+    QCOMPARE(finished.front().front().toBool(), false);
+    QCOMPARE(coordinatesOf(w.document().ligands()[0]), ligandBefore);
+    QVERIFY(!part->flexResult(0));
+    QCOMPARE(w.undoStack()->count(), undoSteps);
+    QVERIFY(largestMove(sideChainBefore, highlightPositions(*w.moleculeView())) < 1e-9);
+    QVERIFY(!w.busy());
 }
 
 QTEST_MAIN(TestFlexResidues)
