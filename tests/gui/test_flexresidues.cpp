@@ -202,6 +202,9 @@ void TestFlexResidues::chosenByNameMovesWithTheLigand() {
     QVERIFY2(!cli.isEmpty(), "posewright-cli minimize --flex-residues failed");
     const auto& score = w.document().score(0);
     QVERIFY(score.has_value());
+    qInfo("app: affinity %.4f (start %.4f, ligand-flex %.4f, kept %s); cli: affinity %.4f",
+          score->affinity, result->start.affinity, result->score.ligandFlex,
+          qPrintable(result->path), cli["affinity"].toDouble());
     QVERIFY2(
         std::abs(score->affinity - cli["affinity"].toDouble()) < 1e-3,
         qPrintable(
