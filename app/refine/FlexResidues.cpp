@@ -141,6 +141,18 @@ QStringList checkFlexChoice(const ScoringTarget& target,
     return labelsOf(flex);
 }
 
+std::shared_ptr<const FlexSetup> flexModelSetup(const ScoringTarget& target,
+                                                const std::vector<FlexResidueSpec>& specs) {
+    auto setup = std::make_shared<FlexSetup>();
+    setup->specs = specs;
+    FlexSplit s = split(target, specs);
+    setup->rigid = std::make_shared<const Molecule>(std::move(s.rigid));
+    auto flex = std::make_shared<const FlexModel>(std::move(s.residues), *setup->rigid);
+    setup->labels = labelsOf(*flex);
+    setup->flex = std::move(flex);
+    return setup;
+}
+
 std::shared_ptr<const FlexSetup> buildFlexSetup(const ScoringTarget& target,
                                                 const std::vector<FlexResidueSpec>& specs,
                                                 const Molecule& ligand, int threads) {

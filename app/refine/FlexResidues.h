@@ -53,6 +53,11 @@ std::shared_ptr<const FlexSetup> buildFlexSetup(const ScoringTarget& target,
                                                 const std::vector<FlexResidueSpec>& specs,
                                                 const Molecule& ligand, int threads);
 
+// The side chains of a choice without maps (drawing and export of a result from a session):
+// setup's target and grid stay empty. Throws InputError as buildFlexSetup.
+std::shared_ptr<const FlexSetup> flexModelSetup(const ScoringTarget& target,
+                                                const std::vector<FlexResidueSpec>& specs);
+
 // The quick check when the user applies a choice (no maps): residues present, rotatable, moving
 // atoms in the box, side-chain torsions within the limit. Returns the residues' labels.
 QStringList checkFlexChoice(const ScoringTarget& target, const std::vector<FlexResidueSpec>& specs);

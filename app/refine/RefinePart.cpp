@@ -22,6 +22,7 @@
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QIcon>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
@@ -54,6 +55,57 @@ std::vector<double> seriesValues(const TrajectoryPoint& p) {
         v.push_back(p.interTerms[t]);
     v.push_back(p.intra);
     return v;
+}
+
+// A session's numbers: x, y, z of each point, and Vina's parts of a flexible score.
+QJsonArray pointsToJson(const std::vector<Vec3>& points) {
+    QJsonArray a;
+    for (const Vec3& p : points)
+        a << p.x() << p.y() << p.z();
+    return a;
+}
+
+std::vector<Vec3> pointsFromJson(const QJsonValue& v, const char* what) {
+    const QJsonArray a = v.toArray();
+    if (!v.isArray() || a.isEmpty() || a.size() % 3 != 0)
+        throw InputError("session", 0,
+                         std::string("\"flexResults\": ") + what +
+                             ": expected x, y, z numbers of every atom");
+    std::vector<Vec3> out;
+    for (qsizetype i = 0; i + 2 < a.size(); i += 3) {
+        if (!a[i].isDouble() || !a[i + 1].isDouble() || !a[i + 2].isDouble())
+            throw InputError("session", 0,
+                             std::string("\"flexResults\": ") + what + ": expected numbers");
+        out.emplace_back(a[i].toDouble(), a[i + 1].toDouble(), a[i + 2].toDouble());
+    }
+    return out;
+}
+
+QJsonArray flexScoreToJson(const FlexScore& s) {
+    return {s.affinity,     s.ligandReceptor, s.ligandFlex, s.ligandIntra,
+            s.flexReceptor, s.flexFlex,       s.torsional,  s.unbound};
+}
+
+FlexScore flexScoreFromJson(const QJsonValue& v) {
+    const QJsonArray a = v.toArray();
+    if (a.size() != 8)
+        throw InputError("session", 0,
+                         "\"flexResults\": a score: expected 8 numbers (affinity, "
+                         "ligand-receptor, ligand-flex, ligand, flex-receptor, flex-flex, "
+                         "torsional, unbound)");
+    for (const QJsonValue& x : a)
+        if (!x.isDouble())
+            throw InputError("session", 0, "\"flexResults\": a score: expected numbers");
+    FlexScore s;
+    s.affinity = a[0].toDouble();
+    s.ligandReceptor = a[1].toDouble();
+    s.ligandFlex = a[2].toDouble();
+    s.ligandIntra = a[3].toDouble();
+    s.flexReceptor = a[4].toDouble();
+    s.flexFlex = a[5].toDouble();
+    s.torsional = a[6].toDouble();
+    s.unbound = a[7].toDouble();
+    return s;
 }
 
 } // namespace
@@ -133,6 +185,8 @@ void RefinePart::install(PartContext& context) {
     connect(&document, &Document::ligandChanged, this, [this] { updateFlexHighlights(); });
     // The residues' labels (torsions) once the prepared receptor is there to count them.
     connect(&context.targets(), &TargetBuilder::built, this, [this](bool ok) {
+        if (ok)
+            restorePendingFlexResults();
         if (!ok || flexSpecs_.empty() || !flexLabels_.isEmpty() || !context_->targets().ready())
             return;
         try {
@@ -628,6 +682,22 @@ QJsonObject RefinePart::saveState(const QDir& sessionDir) const {
     QJsonObject state;
     if (!flexSpecs_.empty())
         state[QStringLiteral("flexResidues")] = flexResidueText();
+    // The side chains of each ligand whose pose is still its flexible minimization's result.
+    QJsonArray results;
+    for (const auto& [ligand, outcome] : flexResults_) {
+        if (!flexResult(ligand))
+            continue;
+        results << QJsonObject{
+            {QStringLiteral("ligand"), ligand},
+            {QStringLiteral("residues"), flexChoiceText(outcome.setup->specs)},
+            {QStringLiteral("ligandCoordinates"), pointsToJson(outcome.ligandCoordinates)},
+            {QStringLiteral("flexCoordinates"), pointsToJson(outcome.flexCoordinates)},
+            {QStringLiteral("start"), flexScoreToJson(outcome.start)},
+            {QStringLiteral("score"), flexScoreToJson(outcome.score)},
+            {QStringLiteral("path"), outcome.path}};
+    }
+    if (!results.isEmpty())
+        state[QStringLiteral("flexResults")] = results;
     return state;
 }
 
@@ -649,6 +719,39 @@ void RefinePart::restoreState(const QJsonObject& state, const QDir& sessionDir) 
             specs.clear();
         }
     }
+    pendingFlexResults_.clear();
+    const QJsonValue results = state.value(QStringLiteral("flexResults"));
+    if (!results.isUndefined()) {
+        try {
+            if (!results.isArray())
+                throw InputError("session", 0, "\"flexResults\": expected a list");
+            const int ligands = static_cast<int>(context_->document().ligands().size());
+            for (const QJsonValue& v : results.toArray()) {
+                const QJsonObject o = v.toObject();
+                PendingFlexResult r;
+                r.ligand = o.value(QStringLiteral("ligand")).toInt(-1);
+                if (!v.isObject() || r.ligand < 0 || r.ligand >= ligands)
+                    throw InputError("session", 0,
+                                     "\"flexResults\": expected the index of a ligand of the "
+                                     "session");
+                r.specs = parseFlexChoice(o.value(QStringLiteral("residues")).toString());
+                r.outcome.ligandCoordinates =
+                    pointsFromJson(o.value(QStringLiteral("ligandCoordinates")), "ligand");
+                r.outcome.flexCoordinates =
+                    pointsFromJson(o.value(QStringLiteral("flexCoordinates")), "side chains");
+                r.outcome.start = flexScoreFromJson(o.value(QStringLiteral("start")));
+                r.outcome.score = flexScoreFromJson(o.value(QStringLiteral("score")));
+                r.outcome.path = o.value(QStringLiteral("path")).toString();
+                pendingFlexResults_.push_back(std::move(r));
+            }
+        } catch (const InputError& e) {
+            pendingFlexResults_.clear();
+            context_->showError(tr("The session's flexible side chains were not restored: %1")
+                                    .arg(flexMessage(e.what())));
+        }
+    }
+    pendingReceptorGeneration_ = context_->document().receptorGeneration();
+    pendingLigandsGeneration_ = context_->document().ligandsGeneration();
     QStringList labels;
     if (const auto& target = context_->targets().current();
         target && context_->targets().ready() && !specs.empty()) {
@@ -659,6 +762,37 @@ void RefinePart::restoreState(const QJsonObject& state, const QDir& sessionDir) 
         }
     }
     applyFlexChoice(specs, labels);
+    restorePendingFlexResults(); // now when the receptor is prepared, else when it is
+}
+
+void RefinePart::restorePendingFlexResults() {
+    const Document& document = context_->document();
+    if (pendingFlexResults_.empty() || !context_->targets().ready())
+        return;
+    std::vector<PendingFlexResult> pending = std::move(pendingFlexResults_);
+    pendingFlexResults_.clear();
+    if (document.receptorGeneration() != pendingReceptorGeneration_ ||
+        document.ligandsGeneration() != pendingLigandsGeneration_)
+        return; // the session's molecules are gone
+    for (PendingFlexResult& r : pending) {
+        try {
+            r.outcome.setup = flexModelSetup(*context_->targets().current(), r.specs);
+            if (static_cast<int>(r.outcome.flexCoordinates.size()) !=
+                r.outcome.setup->flex->atomCount())
+                throw InputError("session", 0,
+                                 "\"flexResults\": " + flexChoiceText(r.specs).toStdString() +
+                                     ": expected " +
+                                     std::to_string(r.outcome.setup->flex->atomCount()) +
+                                     " side-chain atoms, got " +
+                                     std::to_string(r.outcome.flexCoordinates.size()));
+            flexResults_[r.ligand] = std::move(r.outcome);
+        } catch (const InputError& e) {
+            context_->showError(tr("The session's flexible side chains were not restored: %1")
+                                    .arg(flexMessage(e.what())));
+        }
+    }
+    updateFlexHighlights();
+    showActiveScore();
 }
 
 } // namespace pw

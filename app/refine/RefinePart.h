@@ -94,6 +94,15 @@ private:
     // put them, else as in the receptor.
     void updateFlexHighlights(const std::vector<Vec3>* frameFlex = nullptr);
     void forgetFlexResults();
+    // Results read from a session wait for the prepared receptor (their side chains' model).
+    void restorePendingFlexResults();
+    struct PendingFlexResult {
+        int ligand = -1;
+        std::vector<FlexResidueSpec> specs;
+        FlexOutcome outcome; // without its setup
+    };
+    std::vector<PendingFlexResult> pendingFlexResults_;
+    int pendingReceptorGeneration_ = -1, pendingLigandsGeneration_ = -1;
     void chooseFlexExportFile();
 
     FlexResiduePanel* flexPanel_ = nullptr;

@@ -11,10 +11,12 @@
 #include "MoleculeView.h"
 #include "RefinePart.h"
 #include "SettingsPanel.h"
+#include "TrajectoryPlayer.h"
 #include "chem/FlexResidueReader.h"
 
 #include <QAction>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -219,9 +221,20 @@ void TestFlexResidues::chosenByNameMovesWithTheLigand() {
     QVERIFY(table->rowCount() > 3);
     QCOMPARE(table->item(0, 0)->text(), QStringLiteral("Affinity (flexible side chains)"));
     QVERIFY(std::abs(table->item(0, 1)->text().toDouble() - cli["affinity"].toDouble()) < 2e-3);
-    // The kept trajectory replays the side chains too.
+    // The kept trajectory replays the side chains too: its first frame has them as they started.
     QVERIFY(part->trajectory().size() >= 2);
     QVERIFY(!part->trajectory().back().flexCoordinates.empty());
+    part->player()->setCurrentFrame(0);
+    const auto replayed = highlightPositions(*view);
+    QCOMPARE(replayed.size(), before.size());
+    for (const auto& b : before) {
+        double nearest = 1e9;
+        for (const auto& r : replayed)
+            nearest = std::min(nearest, largestMove({b}, {r}));
+        QVERIFY2(nearest < 1e-6, qPrintable(QString::number(nearest)));
+    }
+    part->player()->setCurrentFrame(static_cast<int>(part->trajectory().size()) - 1);
+    QVERIFY(largestMove(after, highlightPositions(*view)) < 1e-9);
 
     // Exported as Vina writes --flex residues, readable again, at the minimized positions.
     QTemporaryDir dir;
@@ -322,10 +335,20 @@ void TestFlexResidues::badChoicesAreRefusedAndRefineNothing() {
 void TestFlexResidues::sessionKeepsTheChoice() {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("flex.pwsession"));
+    std::vector<Vec3> savedSideChains;
+    double savedAffinity = 0;
     {
         MainWindow w;
         QVERIFY(openExample(w));
-        QVERIFY(w.part<RefinePart>()->setFlexResidues(QStringLiteral("A:THR315")));
+        auto* part = w.part<RefinePart>();
+        QVERIFY(part->setFlexResidues(QStringLiteral("A:THR315")));
+        w.settingsPanel()->setLivePaceMs(0);
+        bool ok = false;
+        QVERIFY(minimize(w, &ok));
+        QVERIFY2(ok, qPrintable(w.lastError()));
+        QVERIFY(part->flexResult(0));
+        savedSideChains = part->flexResult(0)->flexCoordinates;
+        savedAffinity = part->flexResult(0)->score.affinity;
         QVERIFY(w.saveSession(path));
     }
     QFile file(path);
@@ -352,7 +375,42 @@ void TestFlexResidues::sessionKeepsTheChoice() {
         QVERIFY(reopen(root, w));
         QCOMPARE(w.part<RefinePart>()->flexResidueText(), QStringLiteral("A:THR315"));
         QCOMPARE(w.part<RefinePart>()->flexPanel()->field()->text(), QStringLiteral("A:THR315"));
-        QVERIFY(QTest::qWaitFor([&] { return !w.moleculeView()->highlights().empty(); }, 60000));
+        // The minimized side chains come back with the pose, once the receptor is prepared.
+        auto* part = w.part<RefinePart>();
+        QVERIFY(QTest::qWaitFor([&] { return part->flexResult(0) != nullptr; }, 120000));
+        QCOMPARE(part->flexResult(0)->flexCoordinates, savedSideChains);
+        QCOMPARE(part->flexResult(0)->score.affinity, savedAffinity);
+        QCOMPARE(part->termTable()->item(0, 0)->text(),
+                 QStringLiteral("Affinity (flexible side chains)"));
+        std::vector<std::array<double, 3>> saved;
+        for (const Vec3& v : savedSideChains)
+            saved.push_back({v.x(), v.y(), v.z()});
+        const auto drawn = highlightPositions(*w.moleculeView());
+        QCOMPARE(drawn.size(), saved.size());
+        for (const auto& d : drawn) {
+            double nearest = 1e9;
+            for (const auto& v : saved)
+                nearest = std::min(nearest, largestMove({d}, {v}));
+            QVERIFY(nearest < 1e-9);
+        }
+    }
+    {
+        // Side chains of a ligand the session does not have: the reason; the choice stays.
+        QJsonObject bad = root;
+        QJsonObject parts = bad["parts"].toObject();
+        QJsonObject refine = parts["refine"].toObject();
+        QJsonArray results = refine["flexResults"].toArray();
+        QCOMPARE(results.size(), 1);
+        QJsonObject first = results[0].toObject();
+        first["ligand"] = 7;
+        refine["flexResults"] = QJsonArray{first};
+        parts["refine"] = refine;
+        bad["parts"] = parts;
+        MainWindow w;
+        QVERIFY(reopen(bad, w));
+        QVERIFY2(w.lastError().contains(QStringLiteral("flexResults")), qPrintable(w.lastError()));
+        QCOMPARE(w.part<RefinePart>()->flexResidueText(), QStringLiteral("A:THR315"));
+        QVERIFY(!w.part<RefinePart>()->flexResult(0));
     }
     {
         // An older session (no piece of its own): no flexible residues.
