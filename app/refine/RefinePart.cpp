@@ -609,7 +609,8 @@ void RefinePart::updateFlexHighlights(const std::vector<Vec3>* frameFlex) {
     MoleculeView* view = context_->view();
     const Document& document = context_->document();
     if (!document.hasReceptor() || (flexSpecs_.empty() && !job_)) {
-        view->setHighlights({});
+        if (!view->highlights().empty()) // nothing to redraw on every step of a rigid drag
+            view->setHighlights({});
         return;
     }
     const int active = document.activeLigand();
