@@ -19,6 +19,11 @@ struct TrajectoryPoint {
     TermArray interTerms{}; // weighted intermolecular terms (exact sums)
     double intra = 0;
     std::vector<Vec3> coordinates;
+    // With flexible side chains (RefinePart): their atoms at this step (FlexModel's flat order)
+    // and the ligand-flex part of the intermolecular energy; intra then holds the side chains'
+    // parts too (flex-receptor, flex-flex), as Vina reports them. Empty / 0 without.
+    std::vector<Vec3> flexCoordinates;
+    double ligandFlex = 0;
 };
 
 struct LigandTrajectory {

@@ -55,6 +55,8 @@ Rgb atomColor(int z, DrawStyle style) {
         return {64, 210, 64};
     case DrawStyle::LigandAlternate:
         return {0, 200, 220};
+    case DrawStyle::FlexibleResidue:
+        return {255, 150, 30};
     }
     return elementColor(z);
 }

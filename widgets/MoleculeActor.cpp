@@ -61,6 +61,11 @@ vtkSmartPointer<vtkActor> makeMoleculeActor(const MoleculeDrawing& drawing) {
         mapper->SetBondRadius(drawing.stickRadius > 0 ? drawing.stickRadius : 0.1f);
         p->SetSpecular(0.15);
         break;
+    case DrawStyle::FlexibleResidue:
+        mapper->UseLiquoriceStickSettings();
+        mapper->SetAtomicRadiusScaleFactor(0.22f);
+        mapper->SetBondRadius(0.22f);
+        break;
     case DrawStyle::Ligand:
     case DrawStyle::LigandAlternate:
         mapper->UseBallAndStickSettings();

@@ -25,8 +25,9 @@ struct DrawBond {
 
 // How a molecule is drawn. Receptor: thin sticks, grey carbons (context, not the subject).
 // Ligand: ball-and-stick, CPK colours with green carbons; LigandAlternate: cyan carbons, for a
-// second ligand or a reference shown next to the first.
-enum class DrawStyle { Receptor, Ligand, LigandAlternate };
+// second ligand or a reference shown next to the first. FlexibleResidue: receptor side chains the
+// user made flexible, thick sticks with orange carbons, so that they stand out of the pocket.
+enum class DrawStyle { Receptor, Ligand, LigandAlternate, FlexibleResidue };
 
 struct MoleculeDrawing {
     std::vector<DrawAtom> atoms;

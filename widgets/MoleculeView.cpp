@@ -150,6 +150,21 @@ void MoleculeView::setLigands(const std::vector<MoleculeDrawing>& ligands) {
     update();
 }
 
+void MoleculeView::setHighlights(const std::vector<MoleculeDrawing>& highlights) {
+    for (auto& actor : highlightActors_)
+        renderer_->RemoveActor(actor);
+    highlightActors_.clear();
+    highlights_ = highlights;
+    for (const MoleculeDrawing& h : highlights_) {
+        if (h.empty())
+            continue;
+        highlightActors_.push_back(makeMoleculeActor(h));
+        renderer_->AddActor(highlightActors_.back());
+    }
+    renderer_->ResetCameraClippingRange();
+    update();
+}
+
 void MoleculeView::setBackbone(const std::vector<std::vector<std::array<double, 3>>>& segments) {
     if (backboneActor_)
         renderer_->RemoveActor(backboneActor_);
@@ -398,6 +413,17 @@ void MoleculeView::mousePressEvent(QMouseEvent* event) {
 }
 
 void MoleculeView::mouseDoubleClickEvent(QMouseEvent* event) {
+    if (!editMode_ && event->button() == Qt::LeftButton) {
+        // Highlights first: they are drawn over the receptor (their sources are the caller's).
+        int kind = 2, atom = pickAtom(event->position(), 2);
+        for (int k : {0, 1})
+            if (atom < 0) {
+                kind = k;
+                atom = pickAtom(event->position(), k);
+            }
+        if (atom >= 0)
+            emit atomDoubleClicked(kind, atom);
+    }
     const unsigned long e = pressEventFor(event->button());
     if (e == vtkCommand::NoEvent)
         return QOpenGLWidget::mouseDoubleClickEvent(event);

@@ -36,6 +36,10 @@ public:
     // call resetCamera() when new data should be framed.
     void setReceptor(const MoleculeDrawing& receptor);
     void setLigands(const std::vector<MoleculeDrawing>& ligands);
+    // Drawn over the receptor whatever the ligands shown (e.g. the flexible side chains, in
+    // DrawStyle::FlexibleResidue, where they are now); empty: none.
+    void setHighlights(const std::vector<MoleculeDrawing>& highlights);
+    const std::vector<MoleculeDrawing>& highlights() const { return highlights_; }
     // A translucent molecular surface over the receptor atoms drawn (the pocket).
     void setSurfaceVisible(bool visible);
     bool surfaceVisible() const { return surfaceVisible_; }
@@ -69,8 +73,9 @@ public:
     // rotatable bond that moves that atom. The other buttons still move the camera.
     void setEditMode(bool on);
     bool editMode() const { return editMode_; }
-    // The atom of the first ligand (kind 0) or of the receptor (kind 1) drawn nearest to a widget
-    // position, within a few pixels, front-most first: its source index, or -1.
+    // The atom of the first ligand (kind 0), of the receptor (kind 1) or of the highlights (kind 2)
+    // drawn nearest to a widget position, within a few pixels, front-most first: its source
+    // index, or -1.
     int pickAtom(QPointF widgetPos, int kind) const;
 
     // The rendered frame, at device pixels (renders now if needed).
@@ -95,6 +100,9 @@ signals:
     // The mouse rests over an atom (kind 0: first ligand, 1: receptor) or over none (-1).
     void atomHovered(int kind, int sourceAtom, QPoint globalPos);
     void boxEdited(const pw::DrawBox& box);
+    // A left double-click on an atom (kind 0: first ligand, 1: receptor, 2: highlights, tried
+    // highlights first) outside edit mode; the camera still gets the click.
+    void atomDoubleClicked(int kind, int sourceAtom);
 
 protected:
     void initializeGL() override;
@@ -134,6 +142,8 @@ private:
     vtkSmartPointer<vtkRenderer> renderer_;
     vtkSmartPointer<vtkActor> receptorActor_;
     std::vector<vtkSmartPointer<vtkActor>> ligandActors_;
+    std::vector<vtkSmartPointer<vtkActor>> highlightActors_;
+    std::vector<MoleculeDrawing> highlights_;
     vtkSmartPointer<vtkActor> boxActor_;
     vtkSmartPointer<vtkActor> backboneActor_;
     vtkSmartPointer<vtkActor> surfaceActor_;

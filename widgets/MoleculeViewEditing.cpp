@@ -127,10 +127,14 @@ void MoleculeView::setEditMode(bool on) {
 }
 
 int MoleculeView::pickAtom(QPointF widgetPos, int kind) const {
-    const MoleculeDrawing* d =
-        kind == 0 ? (ligands_.empty() ? nullptr : &ligands_.front()) : &receptor_;
-    if (!d)
-        return -1;
+    std::vector<const MoleculeDrawing*> drawings;
+    if (kind == 0 && !ligands_.empty())
+        drawings.push_back(&ligands_.front());
+    else if (kind == 1)
+        drawings.push_back(&receptor_);
+    else if (kind == 2)
+        for (const MoleculeDrawing& h : highlights_)
+            drawings.push_back(&h);
     const QPointF p = widgetPos * devicePixelRatioF();
     const double reach = kPickRadius * devicePixelRatioF();
     vtkCamera* camera = renderer_->GetActiveCamera();
@@ -138,16 +142,18 @@ int MoleculeView::pickAtom(QPointF widgetPos, int kind) const {
     camera->GetPosition(eye);
     int best = -1;
     double bestDepth = 1e300;
-    for (const DrawAtom& a : d->atoms) {
-        const QPointF q = projectToImage(a.position);
-        if (std::hypot(q.x() - p.x(), q.y() - p.y()) > reach)
-            continue;
-        // Front-most: what the user sees under the cursor.
-        const double depth =
-            std::hypot(a.position[0] - eye[0], a.position[1] - eye[1], a.position[2] - eye[2]);
-        if (depth < bestDepth) {
-            bestDepth = depth;
-            best = a.source;
+    for (const MoleculeDrawing* d : drawings) {
+        for (const DrawAtom& a : d->atoms) {
+            const QPointF q = projectToImage(a.position);
+            if (std::hypot(q.x() - p.x(), q.y() - p.y()) > reach)
+                continue;
+            // Front-most: what the user sees under the cursor.
+            const double depth =
+                std::hypot(a.position[0] - eye[0], a.position[1] - eye[1], a.position[2] - eye[2]);
+            if (depth < bestDepth) {
+                bestDepth = depth;
+                best = a.source;
+            }
         }
     }
     return best;

@@ -1,5 +1,6 @@
 #include "MinimizeJob.h"
 
+#include "FlexMinimization.h"
 #include "PostToGui.h"
 
 #include "chem/LigandPreparation.h"
@@ -60,9 +61,9 @@ MinimizeJobResult runMinimization(const ScoringTarget& target, const Molecule& l
 }
 
 MinimizeJob::MinimizeJob(std::shared_ptr<const ScoringTarget> target, Molecule ligand, int paceMs,
-                         QObject* parent)
+                         std::vector<FlexResidueSpec> flex, QObject* parent)
     : QObject(parent), target_(std::move(target)), ligand_(std::move(ligand)), paceMs_(paceMs),
-      cancel_(std::make_shared<std::atomic<bool>>(false)) {
+      flex_(std::move(flex)), cancel_(std::make_shared<std::atomic<bool>>(false)) {
     qRegisterMetaType<TrajectoryPoint>();
     qRegisterMetaType<MinimizeJobResult>();
     qRegisterMetaType<Molecule>();
@@ -84,7 +85,8 @@ void MinimizeJob::start() {
     auto cancel = cancel_;
     const Molecule ligand = ligand_;
     const int pace = paceMs_;
-    future_ = QtConcurrent::run([self, target, cancel, ligand, pace] {
+    const std::vector<FlexResidueSpec> flex = flex_;
+    future_ = QtConcurrent::run([self, target, cancel, ligand, pace, flex] {
         RefinementOptions options = appRefinementOptions();
         options.minimize.cancel = cancel.get();
         auto last = std::chrono::steady_clock::now();
@@ -111,10 +113,17 @@ void MinimizeJob::start() {
         auto onPrepared = [&](const Molecule& m) {
             postToGui(self, [m](MinimizeJob& job) { emit job.prepared(m); });
         };
-        MinimizeJobResult result = runMinimization(*target, ligand, options, onFrame, onPrepared);
+        auto onFlexPrepared = [&](std::shared_ptr<const FlexSetup> setup) {
+            postToGui(self, [setup](MinimizeJob& job) { emit job.flexPrepared(setup); });
+        };
+        MinimizeJobResult result =
+            flex.empty() ? runMinimization(*target, ligand, options, onFrame, onPrepared)
+                         : runFlexMinimization(*target, ligand, flex, cancel.get(), onFrame,
+                                               onPrepared, onFlexPrepared);
         if (cancel->load())
             result.cancelled = true;
-        result.trajectory = std::move(points);
+        if (flex.empty())
+            result.trajectory = std::move(points); // the flexible run keeps the descent it chose
         postToGui(self, [result = std::move(result)](MinimizeJob& job) {
             job.running_ = false;
             emit job.finished(result);

@@ -2,6 +2,7 @@
 // engine's refinePose, streaming every accepted step as a frame and honouring cancel (§4).
 #pragma once
 
+#include "FlexResidues.h"
 #include "ScoringTarget.h"
 #include "Trajectory.h"
 #include "minimize/PoseRefinement.h"
@@ -22,6 +23,9 @@ struct MinimizeJobResult {
     QString error; // empty on success
     // Every accepted step (the start included) with its terms; frame() showed some of them.
     std::vector<TrajectoryPoint> trajectory;
+    // With flexible residues: the side chains' result (refinement then holds the ligand's part
+    // and Vina's flexible numbers as a VinaScore: flexAsVinaScore).
+    std::optional<FlexOutcome> flex;
     bool ok() const { return error.isEmpty() && !cancelled; }
 };
 
@@ -37,8 +41,9 @@ class MinimizeJob : public QObject {
 public:
     // paceMs: the least time between two steps, so that a fast minimization is still seen
     // moving (0: full speed).
+    // flex: the flexible residues (none: the rigid receptor, as before).
     MinimizeJob(std::shared_ptr<const ScoringTarget> target, Molecule ligand, int paceMs,
-                QObject* parent = nullptr);
+                std::vector<FlexResidueSpec> flex = {}, QObject* parent = nullptr);
     ~MinimizeJob() override; // cancels and waits: the worker never outlives its job
 
     void start();
@@ -48,6 +53,8 @@ public:
 signals:
     // The ligand as the engine moves it (prepared: hydrogens, types), before the first frame.
     void prepared(const pw::Molecule& ligand);
+    // With flexible residues, after prepared(): what the side chains' coordinates belong to.
+    void flexPrepared(std::shared_ptr<const pw::FlexSetup> setup);
     // A step to show now: every step when paced, else at most one per display refresh.
     void frame(const pw::TrajectoryPoint& point);
     void finished(const pw::MinimizeJobResult& result);
@@ -56,6 +63,7 @@ private:
     std::shared_ptr<const ScoringTarget> target_;
     Molecule ligand_;
     int paceMs_;
+    std::vector<FlexResidueSpec> flex_;
     std::shared_ptr<std::atomic<bool>> cancel_;
     QFuture<void> future_;
     bool running_ = false;

@@ -2,6 +2,8 @@
 
 #include "Document.h"
 #include "EnergyPlot.h"
+#include "FlexDrawings.h"
+#include "FlexResiduePanel.h"
 #include "InteractionLines.h"
 #include "JobRunner.h"
 #include "LigandEditCommand.h"
@@ -12,15 +14,23 @@
 #include "TrajectoryPlayer.h"
 #include "parts/PartContext.h"
 
+#include "chem/AtomicFile.h"
+#include "core/InputError.h"
+
 #include <QAction>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QHeaderView>
 #include <QIcon>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMainWindow>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTableWidget>
+#include <QUndoCommand>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -47,7 +57,77 @@ std::vector<double> seriesValues(const TrajectoryPoint& p) {
     return v;
 }
 
+// A session's numbers: x, y, z of each point, and Vina's parts of a flexible score.
+QJsonArray pointsToJson(const std::vector<Vec3>& points) {
+    QJsonArray a;
+    for (const Vec3& p : points)
+        a << p.x() << p.y() << p.z();
+    return a;
+}
+
+std::vector<Vec3> pointsFromJson(const QJsonValue& v, const char* what) {
+    const QJsonArray a = v.toArray();
+    if (!v.isArray() || a.isEmpty() || a.size() % 3 != 0)
+        throw InputError("session", 0,
+                         std::string("\"flexResults\": ") + what +
+                             ": expected x, y, z numbers of every atom");
+    std::vector<Vec3> out;
+    for (qsizetype i = 0; i + 2 < a.size(); i += 3) {
+        if (!a[i].isDouble() || !a[i + 1].isDouble() || !a[i + 2].isDouble())
+            throw InputError("session", 0,
+                             std::string("\"flexResults\": ") + what + ": expected numbers");
+        out.emplace_back(a[i].toDouble(), a[i + 1].toDouble(), a[i + 2].toDouble());
+    }
+    return out;
+}
+
+QJsonArray flexScoreToJson(const FlexScore& s) {
+    return {s.affinity,     s.ligandReceptor, s.ligandFlex, s.ligandIntra,
+            s.flexReceptor, s.flexFlex,       s.torsional,  s.unbound};
+}
+
+FlexScore flexScoreFromJson(const QJsonValue& v) {
+    const QJsonArray a = v.toArray();
+    if (a.size() != 8)
+        throw InputError("session", 0,
+                         "\"flexResults\": a score: expected 8 numbers (affinity, "
+                         "ligand-receptor, ligand-flex, ligand, flex-receptor, flex-flex, "
+                         "torsional, unbound)");
+    for (const QJsonValue& x : a)
+        if (!x.isDouble())
+            throw InputError("session", 0, "\"flexResults\": a score: expected numbers");
+    FlexScore s;
+    s.affinity = a[0].toDouble();
+    s.ligandReceptor = a[1].toDouble();
+    s.ligandFlex = a[2].toDouble();
+    s.ligandIntra = a[3].toDouble();
+    s.flexReceptor = a[4].toDouble();
+    s.flexFlex = a[5].toDouble();
+    s.torsional = a[6].toDouble();
+    s.unbound = a[7].toDouble();
+    return s;
+}
+
 } // namespace
+
+// One undo step: the flexible residues before and after a change of the choice.
+class FlexChoiceCommand : public QUndoCommand {
+public:
+    FlexChoiceCommand(RefinePart& part, std::vector<FlexResidueSpec> after, QStringList labels)
+        : part_(part), before_(part.flexSpecs_), beforeLabels_(part.flexLabels_),
+          after_(std::move(after)), afterLabels_(std::move(labels)) {
+        setText(QObject::tr("Flexible residues"));
+    }
+    void undo() override { part_.applyFlexChoice(before_, beforeLabels_); }
+    void redo() override { part_.applyFlexChoice(after_, afterLabels_); }
+
+private:
+    RefinePart& part_;
+    std::vector<FlexResidueSpec> before_;
+    QStringList beforeLabels_;
+    std::vector<FlexResidueSpec> after_;
+    QStringList afterLabels_;
+};
 
 RefinePart::~RefinePart() {
     job_.reset(); // cancels and waits for the worker before the document goes
@@ -67,6 +147,14 @@ void RefinePart::install(PartContext& context) {
             [this](bool locked) { minimizeAction_->setEnabled(!locked); });
     updateDeviceTips();
     createEnergyDock();
+    exportFlexAction_ = new QAction(tr("Export &flexible side chains..."), window);
+    exportFlexAction_->setObjectName(QStringLiteral("exportFlexAction"));
+    exportFlexAction_->setStatusTip(tr("Write the active ligand's flexible side chains, where its "
+                                       "minimization left them, as a PDBQT file in Vina's --flex "
+                                       "format"));
+    connect(exportFlexAction_, &QAction::triggered, this, &RefinePart::chooseFlexExportFile);
+    context.addAction(PartMenu::File, exportFlexAction_);
+    connect(context.view(), &MoleculeView::atomDoubleClicked, this, &RefinePart::toggleResidueAt);
 
     Document& document = context.document();
     connect(&document, &Document::activeLigandChanged, this, [this] {
@@ -78,6 +166,7 @@ void RefinePart::install(PartContext& context) {
             showActiveTrajectory();
     });
     connect(&document, &Document::ligandsChanged, this, [this] {
+        forgetFlexResults();
         trajectory_.clear();
         showActiveTrajectory();
         showActiveScore();
@@ -85,6 +174,28 @@ void RefinePart::install(PartContext& context) {
     connect(&document, &Document::ligandChanged, this, &RefinePart::showActiveScore);
     connect(&document, &Document::ligandsUpdated, this, &RefinePart::showActiveScore);
     connect(&document, &Document::deviceChanged, this, &RefinePart::updateDeviceTips);
+    // A result with side chains belongs to the receptor, box and scoring it was computed on.
+    for (auto signal : {&Document::receptorChanged, &Document::boxChanged,
+                        &Document::scoringChanged, &Document::receptorPHChanged})
+        connect(&document, signal, this, [this] {
+            forgetFlexResults();
+            updateFlexHighlights();
+        });
+    connect(&document, &Document::activeLigandChanged, this, [this] { updateFlexHighlights(); });
+    connect(&document, &Document::ligandChanged, this, [this] { updateFlexHighlights(); });
+    // The residues' labels (torsions) once the prepared receptor is there to count them.
+    connect(&context.targets(), &TargetBuilder::built, this, [this](bool ok) {
+        if (ok)
+            restorePendingFlexResults();
+        if (!ok || flexSpecs_.empty() || !flexLabels_.isEmpty() || !context_->targets().ready())
+            return;
+        try {
+            flexLabels_ = checkFlexChoice(*context_->targets().current(), flexSpecs_);
+            flexPanel_->showChoice(flexResidueText(), flexLabels_);
+        } catch (const InputError&) {
+            // Said when the user minimizes with it (the choice is kept as the session gave it).
+        }
+    });
 }
 
 void RefinePart::createEnergyDock() {
@@ -94,6 +205,10 @@ void RefinePart::createEnergyDock() {
     auto* energy = new QWidget(energyDock);
     auto* layout = new QVBoxLayout(energy);
     layout->setContentsMargins(2, 2, 2, 2);
+    flexPanel_ = new FlexResiduePanel(energy);
+    layout->addWidget(flexPanel_);
+    connect(flexPanel_, &FlexResiduePanel::applyRequested, this,
+            [this](const QString& text) { setFlexResidues(text); });
     trajectoryNote_ = new QLabel(energy);
     trajectoryNote_->setObjectName(QStringLiteral("trajectoryNote"));
     trajectoryNote_->setWordWrap(true);
@@ -154,6 +269,13 @@ void RefinePart::minimize() {
         emit minimizationFinished(false);
         return;
     }
+    // What the field shows is what moves: a typed choice not yet applied is applied (and checked)
+    // now; a bad one refines nothing.
+    if (flexPanel_->field()->text().trimmed() != flexResidueText() &&
+        !setFlexResidues(flexPanel_->field()->text())) {
+        emit minimizationFinished(false);
+        return;
+    }
     // Starts when the grid maps are built (at once when they are); cancelled with them.
     context_->targets().whenReady(this, [this](bool ok) {
         if (ok)
@@ -174,18 +296,30 @@ void RefinePart::startMinimization() {
     trajectoryLigand_ = document.ligands()[static_cast<size_t>(jobLigand_)];
     plot_->clearPoints();
     player_->setFrameCount(0);
-    trajectoryNote_->setText(tr("Watched minimization (CPU reference, every accepted step)"));
+    const bool flex = !flexSpecs_.empty();
+    trajectoryNote_->setText(
+        flex ? tr("Watched minimization with flexible side chains (CPU reference, every accepted "
+                  "step of each descent)")
+             : tr("Watched minimization (CPU reference, every accepted step)"));
+    jobFlex_.reset();
     job_ = std::make_unique<MinimizeJob>(context_->targets().current(), trajectoryLigand_,
-                                         context_->settings()->livePaceMs());
+                                         context_->settings()->livePaceMs(), flexSpecs_);
     connect(job_.get(), &MinimizeJob::prepared, this, &RefinePart::onJobPrepared);
+    connect(job_.get(), &MinimizeJob::flexPrepared, this,
+            [this](std::shared_ptr<const FlexSetup> setup) { jobFlex_ = std::move(setup); });
     connect(job_.get(), &MinimizeJob::frame, this, &RefinePart::onJobFrame);
     connect(job_.get(), &MinimizeJob::finished, this, &RefinePart::onJobFinished);
     // Said every time: the Device setting is for batches, this one is watched on the CPU.
-    jobId_ = context_->jobs().begin(tr("Minimizing on the CPU reference (watched step by step)..."),
-                                    false, JobRunner::Kind::MovesLigands, [this] {
-                                        if (job_)
-                                            job_->cancel(); // finished() arrives, cancelled
-                                    });
+    // Flexible residues run on the CPU whatever the Device setting (as --flex does in the CLI).
+    const QString what =
+        flex ? tr("Minimizing with flexible side chains (%1) on the CPU: flexible residues run "
+                  "on the CPU whatever the Device setting...")
+                   .arg(flexResidueText())
+             : tr("Minimizing on the CPU reference (watched step by step)...");
+    jobId_ = context_->jobs().begin(what, false, JobRunner::Kind::MovesLigands, [this] {
+        if (job_)
+            job_->cancel(); // finished() arrives, cancelled
+    });
     context_->view()->setInteractionLines({});
     job_->start();
 }
@@ -201,8 +335,14 @@ void RefinePart::onJobFrame(const TrajectoryPoint& point) {
     plot_->addPoint(point.iteration, seriesValues(point));
     showPose(trajectoryLigand_, &point.coordinates);
     showTerms(nullptr, &point);
+    if (!point.flexCoordinates.empty())
+        updateFlexHighlights(&point.flexCoordinates);
     context_->statusBar()->showMessage(
-        tr("Minimizing: step %1, %2 kcal/mol").arg(point.iteration).arg(point.energy, 0, 'f', 3));
+        (point.flexCoordinates.empty()
+             ? tr("Minimizing: step %1, %2 kcal/mol")
+             : tr("Minimizing with side chains on the CPU: step %1, %2 kcal/mol"))
+            .arg(point.iteration)
+            .arg(point.energy, 0, 'f', 3));
 }
 
 void RefinePart::onJobFinished(const MinimizeJobResult& result) {
@@ -212,6 +352,7 @@ void RefinePart::onJobFinished(const MinimizeJobResult& result) {
     Document& document = context_->document();
     const int index = jobLigand_;
     jobLigand_ = -1;
+    jobFlex_.reset();
     if (!result.ok() || index < 0 || index >= static_cast<int>(document.ligands().size())) {
         // The partial run stays on show (not in the document: it does not lead to its pose).
         trajectory_ = result.trajectory;
@@ -225,6 +366,7 @@ void RefinePart::onJobFinished(const MinimizeJobResult& result) {
             context_->statusBar()->showMessage(tr("Minimization cancelled: the pose is unchanged"),
                                                5000);
         context_->showDocumentLigands(); // back to the document's pose
+        updateFlexHighlights();
         emit minimizationFinished(false);
         return;
     }
@@ -237,9 +379,29 @@ void RefinePart::onJobFinished(const MinimizeJobResult& result) {
         player_->setFrameCount(static_cast<int>(trajectory_.size())); // shows the last frame
     const Molecule before = document.ligands()[static_cast<size_t>(index)];
     const std::optional<VinaScore> beforeScore = document.score(index);
+    // Kept before the pose lands: the views it updates find the side chains with it.
+    if (result.flex)
+        flexResults_[index] = *result.flex;
+    else
+        flexResults_.erase(index);
     context_->undoStack()->push(new LigandEditCommand(document, index, before, beforeScore,
                                                       result.ligand, result.refinement.score,
                                                       tr("Minimize")));
+    updateFlexHighlights();
+    if (result.flex) {
+        context_->statusBar()->showMessage(
+            tr("Minimized with flexible side chains (%1) on the CPU in %2 steps: %3 kcal/mol "
+               "(from %4; ligand-flex %5), RMSD %6 Å")
+                .arg(result.flex->setup->labels.join(QStringLiteral(", ")))
+                .arg(result.refinement.iterations)
+                .arg(result.flex->score.affinity, 0, 'f', 3)
+                .arg(result.flex->start.affinity, 0, 'f', 3)
+                .arg(result.flex->score.ligandFlex, 0, 'f', 3)
+                .arg(result.refinement.rmsdFromStart, 0, 'f', 2),
+            8000);
+        emit minimizationFinished(true);
+        return;
+    }
     context_->statusBar()->showMessage(
         tr("Minimized on the CPU in %1 steps: %2 kcal/mol (from %3), RMSD %4 Å")
             .arg(result.refinement.iterations)
@@ -259,6 +421,8 @@ void RefinePart::showTrajectoryFrame(int frame) {
         return;
     showPose(trajectoryLigand_, &p.coordinates);
     showTerms(nullptr, &p);
+    if (!p.flexCoordinates.empty())
+        updateFlexHighlights(&p.flexCoordinates);
 }
 
 void RefinePart::showActiveTrajectory() {
@@ -296,6 +460,30 @@ void RefinePart::showActiveScore() {
     const Document& document = context_->document();
     const int active = document.activeLigand();
     const bool valid = active >= 0 && active < static_cast<int>(document.ligands().size());
+    if (const FlexOutcome* flex = valid ? flexResult(active) : nullptr) {
+        // Vina's split with side chains, as `score --flex` prints it.
+        const QSignalBlocker block(termTable_);
+        termTable_->setRowCount(0);
+        const FlexScore& f = flex->score;
+        const std::pair<QString, double> rows[] = {
+            {tr("Affinity (flexible side chains)"), f.affinity},
+            {tr("Intermolecular"), f.inter()},
+            {tr("  ligand-receptor"), f.ligandReceptor},
+            {tr("  ligand-flex"), f.ligandFlex},
+            {tr("Intramolecular"), f.intra()},
+            {tr("  ligand"), f.ligandIntra},
+            {tr("  flex-receptor"), f.flexReceptor},
+            {tr("  flex-flex"), f.flexFlex},
+            {tr("Torsional"), f.torsional},
+            {tr("Unbound"), -f.unbound}};
+        for (const auto& [name, value] : rows) {
+            const int row = termTable_->rowCount();
+            termTable_->insertRow(row);
+            termTable_->setItem(row, 0, new QTableWidgetItem(name));
+            termTable_->setItem(row, 1, new QTableWidgetItem(QString::number(value, 'f', 3)));
+        }
+        return;
+    }
     const auto& s = document.score(valid ? active : -1);
     showTerms(valid && s ? &*s : nullptr, nullptr);
 }
@@ -320,7 +508,11 @@ void RefinePart::showTerms(const VinaScore* score, const TrajectoryPoint* point)
         for (int t = 0; t < kScoreTermCount; ++t)
             add(tr("  %1 (inter)").arg(QString::fromLatin1(scoreTermName(t).data())),
                 point->interTerms[t], t + 1);
-        add(tr("Intramolecular"), point->intra, kScoreTermCount + 1);
+        if (!point->flexCoordinates.empty())
+            add(tr("Ligand-flex (inter)"), point->ligandFlex, -1);
+        add(point->flexCoordinates.empty() ? tr("Intramolecular")
+                                           : tr("Intramolecular (ligand + side chains)"),
+            point->intra, kScoreTermCount + 1);
         return;
     }
     if (!score)
@@ -350,6 +542,258 @@ void RefinePart::updateDeviceTips() {
                                      "step on the CPU reference (batch refinement uses %1)")
                                       .arg(context_->deviceDescription()));
     minimizeAction_->setToolTip(minimizeAction_->statusTip());
+}
+
+bool RefinePart::setFlexResidues(const QString& text) {
+    std::vector<FlexResidueSpec> specs;
+    QStringList labels;
+    try {
+        specs = parseFlexChoice(text);
+        // Checked now when the prepared receptor is there; else when minimizing.
+        if (const auto& target = context_->targets().current();
+            target && context_->targets().ready())
+            labels = checkFlexChoice(*target, specs);
+    } catch (const InputError& e) {
+        context_->showError(flexMessage(e.what()));
+        flexPanel_->field()->setText(text); // left as typed, to be corrected
+        return false;
+    }
+    if (flexChoiceText(specs) == flexResidueText()) {
+        applyFlexChoice(flexSpecs_, labels.isEmpty() ? flexLabels_ : labels);
+        return true;
+    }
+    context_->undoStack()->push(new FlexChoiceCommand(*this, std::move(specs), labels));
+    return true;
+}
+
+void RefinePart::applyFlexChoice(const std::vector<FlexResidueSpec>& specs,
+                                 const QStringList& labels) {
+    flexSpecs_ = specs;
+    flexLabels_ = labels;
+    flexPanel_->showChoice(flexResidueText(), flexLabels_);
+    updateFlexHighlights();
+}
+
+void RefinePart::toggleResidueAt(int kind, int atom) {
+    const Document& document = context_->document();
+    if ((kind != 1 && kind != 2) || !document.hasReceptor() || context_->jobs().ligandsLocked())
+        return;
+    const QString spec = residueSpecOfAtom(document.receptor(), atom);
+    if (spec.isEmpty())
+        return;
+    setFlexResidues(flexChoiceText(toggledFlexChoice(flexSpecs_, spec)));
+}
+
+const FlexOutcome* RefinePart::flexResult(int ligand) const {
+    const auto it = flexResults_.find(ligand);
+    const Document& document = context_->document();
+    if (it == flexResults_.end() || ligand < 0 ||
+        ligand >= static_cast<int>(document.ligands().size()))
+        return nullptr;
+    // Still the pose it gave: not dragged, undone or replaced since.
+    const Molecule& m = document.ligands()[static_cast<size_t>(ligand)];
+    const std::vector<Vec3>& c = it->second.ligandCoordinates;
+    if (m.atoms.size() != c.size())
+        return nullptr;
+    for (size_t i = 0; i < c.size(); ++i)
+        if ((m.atoms[i].position - c[i]).norm() > 1e-6)
+            return nullptr;
+    return &it->second;
+}
+
+void RefinePart::forgetFlexResults() {
+    flexResults_.clear();
+}
+
+void RefinePart::updateFlexHighlights(const std::vector<Vec3>* frameFlex) {
+    MoleculeView* view = context_->view();
+    const Document& document = context_->document();
+    if (!document.hasReceptor() || (flexSpecs_.empty() && !job_)) {
+        if (!view->highlights().empty()) // nothing to redraw on every step of a rigid drag
+            view->setHighlights({});
+        return;
+    }
+    const int active = document.activeLigand();
+    if (frameFlex) {
+        // A frame of the running minimization, or of the active ligand's replayed trajectory.
+        const FlexSetup* setup = job_ ? jobFlex_.get() : nullptr;
+        if (!job_)
+            if (const auto it = flexResults_.find(active); it != flexResults_.end())
+                setup = it->second.setup.get();
+        if (setup && static_cast<int>(frameFlex->size()) == setup->flex->atomCount()) {
+            view->setHighlights(
+                {flexSideChainsDrawing(*setup->flex, *frameFlex, document.receptor())});
+            return;
+        }
+    }
+    if (job_)
+        return; // the running minimization's frames draw them
+    if (const FlexOutcome* result = flexResult(active)) {
+        view->setHighlights({flexSideChainsDrawing(*result->setup->flex, result->flexCoordinates,
+                                                   document.receptor())});
+        return;
+    }
+    view->setHighlights({chosenResiduesDrawing(document.receptor(), flexSpecs_)});
+}
+
+bool RefinePart::exportFlexResidues(const QString& path) {
+    const Document& document = context_->document();
+    const int active = document.activeLigand();
+    const FlexOutcome* result = flexResult(active);
+    if (!result) {
+        context_->showError(tr("%1: nothing to export; expected the active ligand minimized with "
+                               "flexible side chains (choose residues, then Minimize pose)")
+                                .arg(path));
+        return false;
+    }
+    try {
+        AtomicFile file(path.toStdString());
+        const FlexModel& flex = *result->setup->flex;
+        const Molecule& ligand = document.ligands()[static_cast<size_t>(active)];
+        file.stream() << "REMARK posewright: flexible side chains of " << ligand.name
+                      << " after Minimize pose, affinity " << result->score.affinity
+                      << " kcal/mol\n";
+        for (int r = 0; r < flex.residueCount(); ++r) {
+            const FlexResidue& res = flex.residue(r);
+            const auto begin = result->flexCoordinates.begin() + flex.atomOffset(r);
+            file.stream() << res.blockWith(
+                std::vector<Vec3>(begin, begin + static_cast<long>(res.mol.atoms.size())));
+        }
+        if (!file.stream())
+            throw InputError(path.toStdString(), 0, "could not be written");
+        file.commit();
+    } catch (const std::exception& e) {
+        context_->showError(QString::fromStdString(e.what()));
+        return false;
+    }
+    context_->statusBar()->showMessage(tr("Flexible side chains written to %1").arg(path), 5000);
+    return true;
+}
+
+void RefinePart::chooseFlexExportFile() {
+    const QString path =
+        QFileDialog::getSaveFileName(context_->window(), tr("Export flexible side chains"),
+                                     context_->lastDirectory(), tr("PDBQT (*.pdbqt)"));
+    if (!path.isEmpty())
+        exportFlexResidues(path);
+}
+
+QJsonObject RefinePart::saveState(const QDir& sessionDir) const {
+    Q_UNUSED(sessionDir);
+    QJsonObject state;
+    if (!flexSpecs_.empty())
+        state[QStringLiteral("flexResidues")] = flexResidueText();
+    // The side chains of each ligand whose pose is still its flexible minimization's result.
+    QJsonArray results;
+    for (const auto& [ligand, outcome] : flexResults_) {
+        if (!flexResult(ligand))
+            continue;
+        results << QJsonObject{
+            {QStringLiteral("ligand"), ligand},
+            {QStringLiteral("residues"), flexChoiceText(outcome.setup->specs)},
+            {QStringLiteral("ligandCoordinates"), pointsToJson(outcome.ligandCoordinates)},
+            {QStringLiteral("flexCoordinates"), pointsToJson(outcome.flexCoordinates)},
+            {QStringLiteral("start"), flexScoreToJson(outcome.start)},
+            {QStringLiteral("score"), flexScoreToJson(outcome.score)},
+            {QStringLiteral("path"), outcome.path}};
+    }
+    if (!results.isEmpty())
+        state[QStringLiteral("flexResults")] = results;
+    return state;
+}
+
+void RefinePart::restoreState(const QJsonObject& state, const QDir& sessionDir) {
+    Q_UNUSED(sessionDir);
+    forgetFlexResults();
+    std::vector<FlexResidueSpec> specs;
+    const QJsonValue value = state.value(QStringLiteral("flexResidues"));
+    if (!value.isUndefined()) {
+        try {
+            if (!value.isString())
+                throw InputError("session", 0,
+                                 "\"flexResidues\" of the refine part: expected a text such as "
+                                 "\"A:THR315,A:LYS271\"");
+            specs = parseFlexChoice(value.toString());
+        } catch (const InputError& e) {
+            context_->showError(tr("The session's flexible residues were not restored: %1")
+                                    .arg(flexMessage(e.what())));
+            specs.clear();
+        }
+    }
+    pendingFlexResults_.clear();
+    const QJsonValue results = state.value(QStringLiteral("flexResults"));
+    if (!results.isUndefined()) {
+        try {
+            if (!results.isArray())
+                throw InputError("session", 0, "\"flexResults\": expected a list");
+            const int ligands = static_cast<int>(context_->document().ligands().size());
+            for (const QJsonValue& v : results.toArray()) {
+                const QJsonObject o = v.toObject();
+                PendingFlexResult r;
+                r.ligand = o.value(QStringLiteral("ligand")).toInt(-1);
+                if (!v.isObject() || r.ligand < 0 || r.ligand >= ligands)
+                    throw InputError("session", 0,
+                                     "\"flexResults\": expected the index of a ligand of the "
+                                     "session");
+                r.specs = parseFlexChoice(o.value(QStringLiteral("residues")).toString());
+                r.outcome.ligandCoordinates =
+                    pointsFromJson(o.value(QStringLiteral("ligandCoordinates")), "ligand");
+                r.outcome.flexCoordinates =
+                    pointsFromJson(o.value(QStringLiteral("flexCoordinates")), "side chains");
+                r.outcome.start = flexScoreFromJson(o.value(QStringLiteral("start")));
+                r.outcome.score = flexScoreFromJson(o.value(QStringLiteral("score")));
+                r.outcome.path = o.value(QStringLiteral("path")).toString();
+                pendingFlexResults_.push_back(std::move(r));
+            }
+        } catch (const InputError& e) {
+            pendingFlexResults_.clear();
+            context_->showError(tr("The session's flexible side chains were not restored: %1")
+                                    .arg(flexMessage(e.what())));
+        }
+    }
+    pendingReceptorGeneration_ = context_->document().receptorGeneration();
+    pendingLigandsGeneration_ = context_->document().ligandsGeneration();
+    QStringList labels;
+    if (const auto& target = context_->targets().current();
+        target && context_->targets().ready() && !specs.empty()) {
+        try {
+            labels = checkFlexChoice(*target, specs);
+        } catch (const InputError&) {
+            // Said when the user minimizes with it.
+        }
+    }
+    applyFlexChoice(specs, labels);
+    restorePendingFlexResults(); // now when the receptor is prepared, else when it is
+}
+
+void RefinePart::restorePendingFlexResults() {
+    const Document& document = context_->document();
+    if (pendingFlexResults_.empty() || !context_->targets().ready())
+        return;
+    std::vector<PendingFlexResult> pending = std::move(pendingFlexResults_);
+    pendingFlexResults_.clear();
+    if (document.receptorGeneration() != pendingReceptorGeneration_ ||
+        document.ligandsGeneration() != pendingLigandsGeneration_)
+        return; // the session's molecules are gone
+    for (PendingFlexResult& r : pending) {
+        try {
+            r.outcome.setup = flexModelSetup(*context_->targets().current(), r.specs);
+            if (static_cast<int>(r.outcome.flexCoordinates.size()) !=
+                r.outcome.setup->flex->atomCount())
+                throw InputError("session", 0,
+                                 "\"flexResults\": " + flexChoiceText(r.specs).toStdString() +
+                                     ": expected " +
+                                     std::to_string(r.outcome.setup->flex->atomCount()) +
+                                     " side-chain atoms, got " +
+                                     std::to_string(r.outcome.flexCoordinates.size()));
+            flexResults_[r.ligand] = std::move(r.outcome);
+        } catch (const InputError& e) {
+            context_->showError(tr("The session's flexible side chains were not restored: %1")
+                                    .arg(flexMessage(e.what())));
+        }
+    }
+    updateFlexHighlights();
+    showActiveScore();
 }
 
 } // namespace pw

@@ -4,10 +4,12 @@
 // replayed whenever it is active again, and kept in sessions by the Document.
 #pragma once
 
+#include "FlexResidues.h"
 #include "MinimizeJob.h"
 #include "Trajectory.h"
 #include "parts/WorkflowPart.h"
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -18,6 +20,7 @@ class QTableWidget;
 namespace pw {
 
 class EnergyPlot;
+class FlexResiduePanel;
 class TrajectoryPlayer;
 struct VinaScore;
 
@@ -45,6 +48,25 @@ public:
     // player; restored from sessions).
     const std::vector<TrajectoryPoint>& trajectory() const { return trajectory_; }
 
+    // Flexible side chains (issue 18): the residues whose side chains move with the ligand in
+    // Minimize pose (on the CPU). Sets the choice from text as --flex-residues takes it, checked
+    // against the receptor when its scoring target is ready (else when minimizing); one undo
+    // step. false (the error shown, the choice unchanged) when it does not fit.
+    bool setFlexResidues(const QString& text);
+    QString flexResidueText() const { return flexChoiceText(flexSpecs_); }
+    const std::vector<FlexResidueSpec>& flexResidues() const { return flexSpecs_; }
+    FlexResiduePanel* flexPanel() const { return flexPanel_; }
+    // A ligand's last minimization with side chains while its pose is still that result (null
+    // when it has none, or was moved or undone since).
+    const FlexOutcome* flexResult(int ligand) const;
+    // The active ligand's side chains (its flexResult) as a PDBQT file in Vina's --flex format
+    // (BEGIN_RES blocks at the minimized positions); false with the error shown.
+    bool exportFlexResidues(const QString& path);
+    QAction* exportFlexAction() const { return exportFlexAction_; }
+
+    QJsonObject saveState(const QDir& sessionDir) const override;
+    void restoreState(const QJsonObject& state, const QDir& sessionDir) override;
+
 signals:
     // ok: committed to the document; false: cancelled or failed (the document is unchanged).
     void minimizationFinished(bool ok);
@@ -63,6 +85,32 @@ private:
     void showPose(const Molecule& ligand, const std::vector<Vec3>* coordinates);
     void showTerms(const VinaScore* score, const TrajectoryPoint* point);
     void updateDeviceTips();
+    friend class FlexChoiceCommand;
+    // Sets the choice as it is (undo/redo, sessions) and redraws its highlights.
+    void applyFlexChoice(const std::vector<FlexResidueSpec>& specs, const QStringList& labels);
+    // A double-click on a receptor atom (or a highlighted side chain) toggles its residue.
+    void toggleResidueAt(int kind, int atom);
+    // The chosen side chains, highlighted: where the active ligand's result or the shown frame
+    // put them, else as in the receptor.
+    void updateFlexHighlights(const std::vector<Vec3>* frameFlex = nullptr);
+    void forgetFlexResults();
+    // Results read from a session wait for the prepared receptor (their side chains' model).
+    void restorePendingFlexResults();
+    struct PendingFlexResult {
+        int ligand = -1;
+        std::vector<FlexResidueSpec> specs;
+        FlexOutcome outcome; // without its setup
+    };
+    std::vector<PendingFlexResult> pendingFlexResults_;
+    int pendingReceptorGeneration_ = -1, pendingLigandsGeneration_ = -1;
+    void chooseFlexExportFile();
+
+    FlexResiduePanel* flexPanel_ = nullptr;
+    QAction* exportFlexAction_ = nullptr;
+    std::vector<FlexResidueSpec> flexSpecs_;
+    QStringList flexLabels_;
+    std::map<int, FlexOutcome> flexResults_;   // by ligand index
+    std::shared_ptr<const FlexSetup> jobFlex_; // the running minimization's side chains
 
     PartContext* context_ = nullptr;
     QAction* minimizeAction_ = nullptr;

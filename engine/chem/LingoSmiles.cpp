@@ -2,6 +2,7 @@
 // writer are thread-safe; logging is switched off once around the whole batch).
 #include "LingoSmiles.h"
 
+#include "RdkitThreads.h"
 #include "core/InputError.h"
 
 #include <GraphMol/GraphMol.h>
@@ -62,6 +63,7 @@ LingoMolecules readLingoSmiles(const std::string& path, int threads) {
 
     std::vector<std::string> canon(lines.size()), error(lines.size());
     RDLog::LogStateSetter quiet; // we report bad lines ourselves, once
+    prepareRdkitForThreads();
     std::atomic<size_t> next{0};
     auto work = [&] {
         for (size_t i; (i = next.fetch_add(1)) < lines.size();) {

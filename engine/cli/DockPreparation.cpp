@@ -1,6 +1,7 @@
 #include "DockPreparation.h"
 
 #include "chem/LigandPreparation.h"
+#include "chem/RdkitThreads.h"
 #include "chem/SmilesReader.h"
 #include "core/InputError.h"
 #include "core/ParallelFor.h"
@@ -28,6 +29,7 @@ PreparedBatch prepareBatch(RawBatch raw, const ReadOptions& options, int threads
     const size_t n = raw.size();
     std::vector<Molecule> ligands(n);
     b.errors.assign(n, {});
+    prepareRdkitForThreads();
     parallelFor(static_cast<long>(n), threads, [&](long i) {
         try {
             Molecule& m = raw.molecules[i];

@@ -18,6 +18,7 @@
 #include "chem/MoleculeReader.h"
 #include "chem/PreparedLigandCache.h"
 #include "chem/RankedSdfWriter.h"
+#include "chem/RdkitThreads.h"
 #include "chem/SdfReader.h"
 #include "core/InputError.h"
 #include "core/ParallelFor.h"
@@ -113,6 +114,7 @@ private:
 void prepareChunk(Chunk& chunk, const TargetInputs& inputs, int threads,
                   const ReadOptions& readOptions, PreparedLigandCache* cache,
                   const std::optional<Shard>& shard, long& index, long& skipped) {
+    prepareRdkitForThreads();
     parallelFor(static_cast<long>(chunk.records.size()), threads, [&](long i) {
         Pending& p = chunk.records[i];
         if (p.parsed)

@@ -3,6 +3,7 @@
 #include "ScreenIndex.h"
 
 #include "HitStore.h"
+#include "chem/RdkitThreads.h"
 #include "core/ParallelFor.h"
 
 #include <exception>
@@ -63,6 +64,7 @@ long addMissingScreens(HitStore& store, int threads) {
     constexpr size_t kChunk = 16384; // fingerprints in flight (memory), then written in order
     std::vector<std::optional<ScreenFingerprint>> fps;
     std::vector<std::string> binary;
+    prepareRdkitForThreads();
     for (size_t from = 0; from < missing.size(); from += kChunk) {
         const size_t n = std::min(kChunk, missing.size() - from);
         fps.assign(n, std::nullopt);

@@ -2,6 +2,7 @@
 // the document and the box drawn in the 3D view stay equal whichever way the box is set: read
 // from box.txt, typed in the fields, or dragged by a face handle in the view (issue 14, item 2).
 #include "BoxEditor.h"
+#include "ExampleWindow.h"
 #include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "MoleculeView.h"
@@ -22,26 +23,6 @@
 using namespace pw;
 
 namespace {
-
-bool settle(MainWindow& w) {
-    return QTest::qWaitFor([&] { return w.pendingLoads() == 0 && w.targetReady() && !w.busy(); },
-                           120000);
-}
-
-bool openExample(MainWindow& w) {
-    const StartupFiles files = bundledExampleFiles();
-    w.setErrorDialogsEnabled(false);
-    w.show();
-    if (!QTest::qWaitForWindowExposed(&w))
-        return false;
-    w.openReceptor(files.receptor);
-    w.openLigands(files.ligands);
-    return settle(w);
-}
-
-QPoint widgetPoint(const MoleculeView& view, const Vec3& p) {
-    return (view.projectToImage({p.x(), p.y(), p.z()}) / view.devicePixelRatioF()).toPoint();
-}
 
 SearchBox searchBox(const DrawBox& b) {
     return {Vec3(b.center[0], b.center[1], b.center[2]), Vec3(b.size[0], b.size[1], b.size[2])};
@@ -130,31 +111,17 @@ void TestBoxEditor::boxDraggedInTheViewEqualsTheFields() {
     QTest::mouseClick(toggle, Qt::LeftButton);
     QVERIFY(view->boxEditable());
     QVERIFY(w.editBoxAction()->isChecked());
-    const int frames = view->framesRendered();
-    view->update();
-    QVERIFY(QTest::qWaitFor([&] { return view->framesRendered() > frames; }, 10000));
+    QVERIFY(drawnAgain(*view));
 
-    // The face seen most edge-on (its handle lies near the focal depth, inside the slab).
     const SearchBox before = *w.document().box();
-    double dir[3];
-    view->renderer()->GetActiveCamera()->GetDirectionOfProjection(dir);
-    int axis = 0;
-    for (int k = 1; k < 3; ++k)
-        axis = std::abs(dir[k]) < std::abs(dir[axis]) ? k : axis;
-    Vec3 face = before.center;
-    face[axis] += before.size[axis] / 2;
-    const QPoint handle = widgetPoint(*view, face);
-    const QPoint centre = widgetPoint(*view, before.center);
-    QVERIFY(view->rect().contains(handle));
-    const QPointF out =
-        QPointF(handle - centre) / std::hypot(handle.x() - centre.x(), handle.y() - centre.y());
-    QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, handle);
-    for (int s = 1; s <= 5; ++s)
-        QTest::mouseMove(view, handle + (out * 8.0 * s).toPoint());
+    const FaceDrag drag = edgeOnFace(*view, before);
+    const int axis = drag.axis;
+    QVERIFY(view->rect().contains(drag.handle));
+    pressAndDrag(view, drag);
     // While the face is dragged the view's box follows it; the document waits for the release.
     QVERIFY(view->shownBox()->size[axis] > before.size[axis] + 0.5);
     QVERIFY(sameBox(*w.document().box(), before));
-    QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, handle + (out * 40.0).toPoint());
+    release(view, drag);
 
     const SearchBox& after = *w.document().box();
     QCOMPARE(w.document().boxSource(), BoxSource::Typed);

@@ -11,6 +11,7 @@
 #include "DockPanel.h"
 #include "DockPart.h"
 #include "EnergyPlot.h"
+#include "ExampleWindow.h"
 #include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "MoleculeView.h"
@@ -49,22 +50,6 @@ namespace {
 
 constexpr int kDockTimeoutMs = 300000; // a loaded 2-core machine; it takes seconds when idle
 
-bool settle(MainWindow& w) {
-    return QTest::qWaitFor([&] { return w.pendingLoads() == 0 && w.targetReady() && !w.busy(); },
-                           120000);
-}
-
-bool openExample(MainWindow& w) {
-    const StartupFiles files = bundledExampleFiles();
-    w.setErrorDialogsEnabled(false);
-    w.show();
-    if (!QTest::qWaitForWindowExposed(&w))
-        return false;
-    w.openReceptor(files.receptor);
-    w.openLigands(files.ligands);
-    return settle(w);
-}
-
 // A signal that may already have come.
 bool received(QSignalSpy& spy, int timeoutMs) {
     return !spy.isEmpty() || spy.wait(timeoutMs);
@@ -89,10 +74,6 @@ double rmsdToCrystal(const Molecule& pose) {
     const Molecule crystal = crystalLigand();
     const dock::SymmetryRmsd rmsd(pose, crystal);
     return rmsd.rmsd(coordinatesOf(pose), coordinatesOf(crystal));
-}
-
-QPoint widgetPoint(const MoleculeView& view, const Vec3& p) {
-    return (view.projectToImage({p.x(), p.y(), p.z()}) / view.devicePixelRatioF()).toPoint();
 }
 
 } // namespace
@@ -308,28 +289,15 @@ void TestDock::boxDraggedInTheViewEqualsTheDockingFields() {
     toggle->click();
     MoleculeView* view = w.moleculeView();
     QVERIFY(view->boxEditable());
-    const int frames = view->framesRendered();
-    view->update();
-    QVERIFY(QTest::qWaitFor([&] { return view->framesRendered() > frames; }, 10000));
+    QVERIFY(drawnAgain(*view));
 
     // Drag the face seen most edge-on outwards (as test_boxeditor does with the settings' fields).
     const SearchBox before = *w.document().box();
-    double dir[3];
-    view->renderer()->GetActiveCamera()->GetDirectionOfProjection(dir);
-    int axis = 0;
-    for (int k = 1; k < 3; ++k)
-        axis = std::abs(dir[k]) < std::abs(dir[axis]) ? k : axis;
-    Vec3 face = before.center;
-    face[axis] += before.size[axis] / 2;
-    const QPoint handle = widgetPoint(*view, face);
-    const QPoint centre = widgetPoint(*view, before.center);
-    QVERIFY(view->rect().contains(handle));
-    const QPointF out =
-        QPointF(handle - centre) / std::hypot(handle.x() - centre.x(), handle.y() - centre.y());
-    QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, handle);
-    for (int s = 1; s <= 5; ++s)
-        QTest::mouseMove(view, handle + (out * 8.0 * s).toPoint());
-    QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, handle + (out * 40.0).toPoint());
+    const FaceDrag drag = edgeOnFace(*view, before);
+    const int axis = drag.axis;
+    QVERIFY(view->rect().contains(drag.handle));
+    pressAndDrag(view, drag);
+    release(view, drag);
 
     const SearchBox after = *w.document().box();
     QVERIFY(after.size[axis] > before.size[axis] + 1.0);

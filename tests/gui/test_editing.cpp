@@ -2,6 +2,7 @@
 // rotatable bonds): edit-mode drags turn and slide the ligand rigidly, Shift+drag on an atom turns
 // its rotatable bond only, each drag is one undo step, the score follows every step (a
 // move is rescored before the next), and hovering an atom tells its name and energy.
+#include "ExampleWindow.h"
 #include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "MoleculeView.h"
@@ -32,11 +33,6 @@ double rigidDeviation(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
         for (size_t j = i + 1; j < a.size(); ++j)
             d = std::max(d, std::abs((a[i] - a[j]).norm() - (b[i] - b[j]).norm()));
     return d;
-}
-
-QPoint widgetPoint(const MoleculeView& view, const Vec3& p) {
-    const QPointF q = view.projectToImage({p.x(), p.y(), p.z()}) / view.devicePixelRatioF();
-    return q.toPoint();
 }
 
 // A drag in `steps` moves; returns after how many of the moves `stepDone` was false (0 when it

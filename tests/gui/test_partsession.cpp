@@ -1,6 +1,7 @@
 // Qt Test for the workflow parts' pieces of the session file: a session saved with a hit list in
 // the similarity table and a file in the shape overlay reopens with both shown again; a session
 // with a piece of a part this build lacks still opens; a bad "parts" entry is refused clearly.
+#include "ExampleWindow.h"
 #include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "OverlayPanel.h"
@@ -29,17 +30,6 @@ const QString kShapes = QStringLiteral(POSEWRIGHT_TEST_DATA "/shapes/cdk2.sdf");
 // A signal that may already have come (a restore can finish before the caller waits).
 bool received(QSignalSpy& spy, int timeoutMs) {
     return !spy.isEmpty() || spy.wait(timeoutMs);
-}
-
-bool openExample(MainWindow& w) {
-    const StartupFiles files = bundledExampleFiles();
-    w.setErrorDialogsEnabled(false);
-    w.show();
-    if (!QTest::qWaitForWindowExposed(&w))
-        return false;
-    w.openReceptor(files.receptor);
-    w.openLigands(files.ligands);
-    return QTest::qWaitFor([&] { return w.pendingLoads() == 0 && !w.busy(); }, 120000);
 }
 
 bool openSession(MainWindow& w, const QString& path) {

@@ -4,6 +4,7 @@
 // a batch result's mark is kept; a damaged frame is refused with a message naming it.
 #include "BatchPart.h"
 #include "EnergyPlot.h"
+#include "ExampleWindow.h"
 #include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "RefinePart.h"
@@ -30,19 +31,6 @@
 using namespace pw;
 
 namespace {
-
-bool openExample(MainWindow& w) {
-    const StartupFiles files = bundledExampleFiles();
-    w.setErrorDialogsEnabled(false);
-    w.show();
-    if (!QTest::qWaitForWindowExposed(&w))
-        return false;
-    w.openReceptor(files.receptor);
-    w.openLigands(files.ligands);
-    return QTest::qWaitFor([&] { return w.pendingLoads() == 0 && w.targetReady() && !w.busy(); },
-                           120000) &&
-           w.document().score(0).has_value();
-}
 
 bool openSessionFile(MainWindow& w, const QString& path) {
     w.setErrorDialogsEnabled(false);
@@ -82,7 +70,7 @@ void TestSessionTrajectory::reopenedSessionReplaysTheTrajectory() {
     std::vector<TrajectoryPoint> saved;
     {
         MainWindow w;
-        QVERIFY(openExample(w));
+        QVERIFY(openExample(w) && w.document().score(0).has_value());
         w.settingsPanel()->setLivePaceMs(0);
         QSignalSpy finished(w.part<RefinePart>(), &RefinePart::minimizationFinished);
         w.part<RefinePart>()->minimizeAction()->trigger();
@@ -131,7 +119,7 @@ void TestSessionTrajectory::versionOneSessionOpensWithoutFrames() {
     std::vector<Vec3> pose;
     {
         MainWindow w;
-        QVERIFY(openExample(w));
+        QVERIFY(openExample(w) && w.document().score(0).has_value());
         w.settingsPanel()->setLivePaceMs(0);
         QSignalSpy finished(w.part<RefinePart>(), &RefinePart::minimizationFinished);
         w.part<RefinePart>()->minimizeAction()->trigger();
@@ -168,7 +156,7 @@ void TestSessionTrajectory::batchMarkIsKept() {
     const QString path = dir.filePath(QStringLiteral("batch.pwsession"));
     {
         MainWindow w;
-        QVERIFY(openExample(w));
+        QVERIFY(openExample(w) && w.document().score(0).has_value());
         w.settingsPanel()->setDevice(QStringLiteral("cpu"));
         QSignalSpy finished(w.part<BatchPart>(), &BatchPart::batchRefinementFinished);
         w.part<BatchPart>()->refineAllAction()->trigger();
@@ -194,7 +182,7 @@ void TestSessionTrajectory::damagedFrameIsRefused() {
     const QString path = dir.filePath(QStringLiteral("damaged.pwsession"));
     {
         MainWindow w;
-        QVERIFY(openExample(w));
+        QVERIFY(openExample(w) && w.document().score(0).has_value());
         w.settingsPanel()->setLivePaceMs(0);
         QSignalSpy finished(w.part<RefinePart>(), &RefinePart::minimizationFinished);
         w.part<RefinePart>()->minimizeAction()->trigger();

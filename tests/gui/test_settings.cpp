@@ -2,6 +2,7 @@
 // in the status bar, switching to Vinardo rescoring the pose, a box around typed residues (and
 // a clear error for unknown ones), the box resized by dragging its handle in the view, and the
 // command line's --minimize and --box.
+#include "ExampleWindow.h"
 #include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "MoleculeView.h"
@@ -36,26 +37,6 @@ using namespace pw;
 
 namespace {
 
-bool settle(MainWindow& w) {
-    return QTest::qWaitFor([&] { return w.pendingLoads() == 0 && w.targetReady() && !w.busy(); },
-                           120000);
-}
-
-bool openExample(MainWindow& w) {
-    const StartupFiles files = bundledExampleFiles();
-    w.setErrorDialogsEnabled(false);
-    w.show();
-    if (!QTest::qWaitForWindowExposed(&w))
-        return false;
-    w.openReceptor(files.receptor);
-    w.openLigands(files.ligands);
-    return settle(w) && w.document().score(0).has_value();
-}
-
-QPoint widgetPoint(const MoleculeView& view, const Vec3& p) {
-    return (view.projectToImage({p.x(), p.y(), p.z()}) / view.devicePixelRatioF()).toPoint();
-}
-
 } // namespace
 
 class TestSettings : public QObject {
@@ -76,7 +57,7 @@ private slots:
 
 void TestSettings::deviceLineSaysWhatRuns() {
     MainWindow w;
-    QVERIFY(openExample(w));
+    QVERIFY(openExample(w) && w.document().score(0).has_value());
     QVERIFY2(w.deviceLabel()->text().startsWith(QStringLiteral("Device: ")),
              qPrintable(w.deviceLabel()->text()));
     auto* device = w.settingsPanel()->findChild<QComboBox*>(QStringLiteral("deviceBox"));
@@ -95,7 +76,7 @@ void TestSettings::deviceLineSaysWhatRuns() {
 
 void TestSettings::vinardoRescoresThePose() {
     MainWindow w;
-    QVERIFY(openExample(w));
+    QVERIFY(openExample(w) && w.document().score(0).has_value());
     const double vina = w.document().score(0)->affinity;
     auto* scoring = w.settingsPanel()->findChild<QComboBox*>(QStringLiteral("scoringBox"));
     QVERIFY(scoring);
@@ -113,7 +94,7 @@ void TestSettings::vinardoRescoresThePose() {
 
 void TestSettings::boxAroundTypedResidues() {
     MainWindow w;
-    QVERIFY(openExample(w));
+    QVERIFY(openExample(w) && w.document().score(0).has_value());
     // The two receptor residues nearest the ligand's centre.
     const Molecule& receptor = w.document().receptor();
     const Vec3 c = w.document().ligands()[0].centroid();
@@ -162,32 +143,17 @@ void TestSettings::boxAroundTypedResidues() {
 
 void TestSettings::boxHandleDragResizesTheBox() {
     MainWindow w;
-    QVERIFY(openExample(w));
+    QVERIFY(openExample(w) && w.document().score(0).has_value());
     MoleculeView* view = w.moleculeView();
     w.editBoxAction()->setChecked(true);
     QVERIFY(view->boxEditable());
-    const int frames = view->framesRendered();
-    view->update();
-    QVERIFY(QTest::qWaitFor([&] { return view->framesRendered() > frames; }, 10000));
-    // The face seen most edge-on (its handle lies near the focal depth, inside the slab).
+    QVERIFY(drawnAgain(*view));
     const SearchBox before = *w.document().box();
-    double dir[3];
-    view->renderer()->GetActiveCamera()->GetDirectionOfProjection(dir);
-    int axis = 0;
-    for (int k = 1; k < 3; ++k)
-        axis = std::abs(dir[k]) < std::abs(dir[axis]) ? k : axis;
-    Vec3 face = before.center;
-    face[axis] += before.size[axis] / 2;
-    const QPoint handle = widgetPoint(*view, face);
-    const QPoint centre = widgetPoint(*view, before.center);
-    QVERIFY(view->rect().contains(handle));
-    // Outwards, along the face normal as seen on screen.
-    const QPointF out =
-        QPointF(handle - centre) / std::hypot(handle.x() - centre.x(), handle.y() - centre.y());
-    QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, handle);
-    for (int s = 1; s <= 5; ++s)
-        QTest::mouseMove(view, handle + (out * 8.0 * s).toPoint());
-    QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, handle + (out * 40.0).toPoint());
+    const FaceDrag drag = edgeOnFace(*view, before);
+    const int axis = drag.axis;
+    QVERIFY(view->rect().contains(drag.handle));
+    pressAndDrag(view, drag);
+    release(view, drag);
     QCOMPARE(w.document().boxSource(), BoxSource::Typed);
     const SearchBox& after = *w.document().box();
     QVERIFY2(after.size[axis] > before.size[axis] + 1.0,
@@ -200,7 +166,7 @@ void TestSettings::boxHandleDragResizesTheBox() {
 
 void TestSettings::pocketSurfaceCoversTheReceptor() {
     MainWindow w;
-    QVERIFY(openExample(w));
+    QVERIFY(openExample(w) && w.document().score(0).has_value());
     MoleculeView* view = w.moleculeView();
     // Every grab must show a frame rendered after the change, not the previous one.
     bool everyGrabFresh = true;
@@ -236,7 +202,7 @@ void TestSettings::pocketSurfaceCoversTheReceptor() {
 void TestSettings::recentFilesReopen() {
     QSettings().remove(QStringLiteral("recentFiles"));
     MainWindow w;
-    QVERIFY(openExample(w));
+    QVERIFY(openExample(w) && w.document().score(0).has_value());
     QMenu* recent = nullptr;
     for (QMenu* m : w.findChildren<QMenu*>())
         if (m->title() == QStringLiteral("Open r&ecent"))

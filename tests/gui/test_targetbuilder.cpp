@@ -2,6 +2,7 @@
 // dragged in the view): the requests fold into one build of the newest box instead of queueing a
 // grid per step, and no build outlives the window (grids are counted per process, so a build left
 // running once made the next window's count wrong: gui_test_dock failed in CI that way).
+#include "ExampleWindow.h"
 #include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "ScoringTarget.h"
@@ -14,22 +15,6 @@
 using namespace pw;
 
 namespace {
-
-bool settle(MainWindow& w) {
-    return QTest::qWaitFor([&] { return w.pendingLoads() == 0 && w.targetReady() && !w.busy(); },
-                           120000);
-}
-
-bool openExample(MainWindow& w) {
-    const StartupFiles files = bundledExampleFiles();
-    w.setErrorDialogsEnabled(false);
-    w.show();
-    if (!QTest::qWaitForWindowExposed(&w))
-        return false;
-    w.openReceptor(files.receptor);
-    w.openLigands(files.ligands);
-    return settle(w);
-}
 
 SearchBox shifted(SearchBox box, double dx) {
     box.center.x() += dx;

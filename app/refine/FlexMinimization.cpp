@@ -1,0 +1,144 @@
+#include "FlexMinimization.h"
+
+#include "chem/LigandPreparation.h"
+#include "core/InputError.h"
+#include "minimize/FlexRefinement.h"
+
+#include <QThread>
+
+#include <exception>
+
+namespace pw {
+namespace {
+
+// The descents refineWithFlex reports steps of, in the order it runs them (Vina's own path on
+// the maps reports none: its polishes start from its end).
+int descentOfPath(const QString& path) {
+    static const QStringList order = {QStringLiteral("main"),
+                                      QStringLiteral("main-armijo"),
+                                      QStringLiteral("main-uncapped"),
+                                      QStringLiteral("vina+polish"),
+                                      QStringLiteral("vina+polish-armijo"),
+                                      QStringLiteral("vina+polish-uncapped")};
+    return static_cast<int>(order.indexOf(path));
+}
+
+} // namespace
+
+MinimizeJobResult
+runFlexMinimization(const ScoringTarget& target, const Molecule& ligand,
+                    const std::vector<FlexResidueSpec>& specs, const std::atomic<bool>* cancel,
+                    const std::function<bool(TrajectoryPoint&&)>& onFrame,
+                    const std::function<void(const Molecule&)>& onPrepared,
+                    const std::function<void(std::shared_ptr<const FlexSetup>)>& onFlexPrepared) {
+    MinimizeJobResult out;
+    try {
+        out.ligand = prepareLigand(ligand);
+        if (onPrepared)
+            onPrepared(out.ligand);
+        const int threads = std::max(1, QThread::idealThreadCount());
+        std::shared_ptr<const FlexSetup> setup = buildFlexSetup(target, specs, out.ligand, threads);
+        if (onFlexPrepared)
+            onFlexPrepared(setup);
+        const DockingTarget& rigid = *setup->target;
+        LigandScorer exact(out.ligand, rigid.scoring(), rigid.receptor());
+        FlexScorer scorer(exact, *setup->flex, setup->grid);
+        LigandScorer onGrid(out.ligand, rigid.scoring(), rigid.receptor(), setup->grid);
+        const FlexVinaPath vina{&onGrid, setup->grid};
+
+        // Every descent's steps, split where a descent starts again at iteration 0.
+        std::vector<std::vector<TrajectoryPoint>> descents;
+        int step = 0;
+        const size_t ligandAtoms = out.ligand.atoms.size();
+        MinimizeOptions options = flexMinimizeOptions();
+        options.cancel = cancel;
+        options.progress = [&](const MinimizeProgress& p) {
+            if (!p.coordinates || p.coordinates->size() < ligandAtoms)
+                return !(cancel && cancel->load());
+            if (p.iteration == 0 || descents.empty())
+                descents.emplace_back();
+            TrajectoryPoint point;
+            point.iteration = step++;
+            point.energy = p.energy;
+            point.coordinates.assign(p.coordinates->begin(),
+                                     p.coordinates->begin() + static_cast<long>(ligandAtoms));
+            point.flexCoordinates.assign(p.coordinates->begin() + static_cast<long>(ligandAtoms),
+                                         p.coordinates->end());
+            // Vina's parts of this step: ligand-receptor terms on the rigid part, ligand-flex,
+            // and the intramolecular parts of ligand and side chains together.
+            const FlexScore parts = scorer.finalScore(point.coordinates, point.flexCoordinates);
+            ScoreBreakdown terms;
+            exact.evaluate(point.coordinates, nullptr, &terms);
+            point.interTerms = terms.interWeighted;
+            point.ligandFlex = parts.ligandFlex;
+            point.intra = parts.intra();
+            descents.back().push_back(point);
+            return onFrame ? onFrame(std::move(point)) : !(cancel && cancel->load());
+        };
+        const FlexRefinementResult r = refineWithFlex(out.ligand, scorer, options, &vina);
+
+        FlexOutcome flex;
+        flex.setup = setup;
+        flex.ligandCoordinates = r.ligandCoordinates;
+        flex.flexCoordinates = r.flexCoordinates;
+        flex.start = r.start;
+        flex.score = r.score;
+        flex.path = QString::fromLatin1(r.path);
+        out.cancelled = r.reason == StopReason::Cancelled || (cancel && cancel->load());
+
+        // The trajectory kept: the start, then the steps of the descent that gave the result.
+        std::vector<TrajectoryPoint> kept;
+        if (!descents.empty() && !descents.front().empty())
+            kept.push_back(descents.front().front());
+        const int chosen = descentOfPath(flex.path);
+        if (out.cancelled) {
+            kept.clear();
+            for (const auto& d : descents)
+                kept.insert(kept.end(), d.begin(), d.end());
+        } else if (chosen >= 0 && chosen < static_cast<int>(descents.size())) {
+            const auto& d = descents[static_cast<size_t>(chosen)];
+            kept.insert(kept.end(), d.begin() + (chosen == 0 ? 1 : 0), d.end());
+        }
+        if (!out.cancelled && (kept.empty() || kept.back().coordinates != r.ligandCoordinates ||
+                               kept.back().flexCoordinates != r.flexCoordinates)) {
+            // The result itself (Vina's path on its maps, or the start) as the last frame.
+            TrajectoryPoint last;
+            last.energy = r.score.inter() + r.score.intra();
+            last.coordinates = r.ligandCoordinates;
+            last.flexCoordinates = r.flexCoordinates;
+            ScoreBreakdown terms;
+            exact.evaluate(last.coordinates, nullptr, &terms);
+            last.interTerms = terms.interWeighted;
+            last.ligandFlex = r.score.ligandFlex;
+            last.intra = r.score.intra();
+            kept.push_back(std::move(last));
+        }
+        for (size_t i = 0; i < kept.size(); ++i)
+            kept[i].iteration = static_cast<int>(i);
+        out.trajectory = std::move(kept);
+
+        // The ligand's part as the rigid workflow reports it, with the flexible numbers.
+        out.refinement.coordinates = r.ligandCoordinates;
+        out.refinement.pose = r.pose;
+        std::vector<Vec3> startCoordinates;
+        for (const Atom& a : out.ligand.atoms)
+            startCoordinates.push_back(a.position);
+        out.refinement.start = flexAsVinaScore(r.start, exact.finalScore(startCoordinates));
+        out.refinement.score = flexAsVinaScore(r.score, exact.finalScore(r.ligandCoordinates));
+        out.refinement.energy = r.energy;
+        out.refinement.rmsdFromStart = r.ligandRmsd;
+        out.refinement.iterations = r.iterations;
+        out.refinement.evaluations = r.evaluations;
+        out.refinement.reason = r.reason;
+        for (size_t i = 0; i < out.ligand.atoms.size() && i < r.ligandCoordinates.size(); ++i)
+            out.ligand.atoms[i].position = r.ligandCoordinates[i];
+        out.flex = std::move(flex);
+    } catch (const InputError& e) {
+        out.error = flexMessage(e.what());
+    } catch (const std::exception& e) {
+        out.error = QString::fromStdString(InputError::format(ligand.sourceFile, 0, e.what()));
+    }
+    return out;
+}
+
+} // namespace pw
