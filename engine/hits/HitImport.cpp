@@ -4,6 +4,7 @@
 #include "HitImport.h"
 
 #include "chem/MoleculeReader.h"
+#include "chem/RdkitThreads.h"
 #include "chem/SdfReader.h"
 #include "chem/SdfWriter.h"
 #include "core/InputError.h"
@@ -562,6 +563,7 @@ ImportStats importSdf(HitStore& store, const std::string& path, const ImportOpti
     const int threads = options.threads > 0
                             ? options.threads
                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    prepareRdkitForThreads(); // the workers describe molecules with RDKit at the same time
     const double insert0 = threadCpuSeconds();
     ImportPipeline pipeline(*source, path, readOptions, options, threads);
     while (Batch* b = pipeline.nextParsed()) {
