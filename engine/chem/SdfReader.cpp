@@ -266,6 +266,7 @@ void SdfReader::readV2000(Molecule& out, long atomCount, long bondCount) {
                         ": expected bond type 1 (single), 2 (double), 3 (triple) or 4 (aromatic), "
                         "found " +
                         std::to_string(type) + " (query bond types do not describe a molecule)");
+        requireNewBond(a - 1, b - 1, "bond " + std::to_string(i + 1));
         out.bonds.push_back(Bond{a - 1, b - 1, static_cast<BondOrder>(type), false});
         if (type == 4)
             out.atoms[a - 1].aromatic = out.atoms[b - 1].aromatic = true;
@@ -404,6 +405,7 @@ void SdfReader::readV3000(Molecule& out) {
                             ": expected bond type 1 (single), 2 (double), 3 (triple) or 4 "
                             "(aromatic), found " +
                             std::to_string(type));
+            requireNewBond(ia->second, ib->second, "bond " + std::to_string(idx));
             out.bonds.push_back(Bond{ia->second, ib->second, static_cast<BondOrder>(type), false});
             if (type == 4)
                 out.atoms[ia->second].aromatic = out.atoms[ib->second].aromatic = true;
