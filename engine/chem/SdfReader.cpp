@@ -361,9 +361,10 @@ void SdfReader::readV3000(Molecule& out) {
         }
         text::split(c, tokens_);
         if (block == Block::None && !tokens_.empty() && tokens_[0] == "COUNTS") {
+            // Counts below zero would size the atom vector from a negative number.
             if (tokens_.size() < 3 || !text::toLong(tokens_[1], declaredAtoms) ||
-                !text::toLong(tokens_[2], declaredBonds))
-                lines_.fail("expected 'COUNTS' followed by atom and bond counts, found " +
+                !text::toLong(tokens_[2], declaredBonds) || declaredAtoms < 0 || declaredBonds < 0)
+                lines_.fail("expected 'COUNTS' followed by atom and bond counts (0 or more), found " +
                             text::quote(c));
             requireAtomLimit(declaredAtoms, lines_.lineNumber());
             out.atoms.reserve(static_cast<size_t>(std::min<long>(declaredAtoms, 1 << 16)));

@@ -258,6 +258,19 @@ private slots:
         QCOMPARE(readMolecules(two).size(), size_t(2));
     }
 
+    void negativeV3000Counts() {
+        // A negative V3000 count (found by fuzz_ligand_prep: it sized the atom vector, and
+        // std::length_error escaped the reader) is refused at its line.
+        const std::string negative = write(
+            "negative.sdf", "t\n  test\n\n  0  0  0     0  0            999 V3000\n"
+                            "M  V30 BEGIN CTAB\nM  V30 COUNTS -6 28 0 0 1\nM  V30 END CTAB\n"
+                            "M  END\n$$$$\n");
+        const std::string e = errorOf([&] { readMolecules(negative); });
+        QVERIFY2(e.find(negative + ":6: expected 'COUNTS' followed by atom and bond counts (0 or "
+                                   "more), found 'COUNTS -6 28 0 0 1'") != std::string::npos,
+                 e.c_str());
+    }
+
     void tooManyAtoms() {
         // A 100,000-atom PDB with maxAtoms = 5000 stops at atom 5001 (line 5001).
         std::string pdb;
