@@ -260,6 +260,7 @@ void Mol2Reader::readBond(std::string_view line, Molecule& out) {
     else
         lines_.fail("bond " + std::to_string(id) + ": unknown bond type " + text::quote(type) +
                     "; expected 1, 2, 3, am, ar, du, un or nc");
+    requireNewBond(ia->second, ib->second, "bond " + std::to_string(id));
     out.bonds.push_back(Bond{ia->second, ib->second, order, false});
     if (order == BondOrder::Aromatic)
         out.atoms[ia->second].aromatic = out.atoms[ib->second].aromatic = true;

@@ -68,6 +68,12 @@ std::unique_ptr<RDKit::RWMol> toRdkit(const Molecule& m) {
             t = RDKit::Bond::AROMATIC;
             break;
         }
+        // RDKit aborts a second bond between two atoms with an exception of its own; the readers
+        // refuse it with its line, this covers molecules made any other way.
+        if (mol->getBondBetweenAtoms(static_cast<unsigned>(b.a), static_cast<unsigned>(b.b)))
+            throw InputError(m.sourceFile, m.sourceRecord,
+                             moleculeLabel(m) + ": atoms " + std::to_string(b.a + 1) + " and " +
+                                 std::to_string(b.b + 1) + " are bonded twice");
         unsigned n = mol->addBond(static_cast<unsigned>(b.a), static_cast<unsigned>(b.b), t);
         if (b.order == BondOrder::Aromatic) {
             RDKit::Bond* rb = mol->getBondWithIdx(n - 1);

@@ -4,6 +4,8 @@
 #include "TextFields.h"
 #include "core/InputError.h"
 
+#include <algorithm>
+
 namespace pw {
 
 RecordReader::RecordReader(std::unique_ptr<std::istream> in, std::string path, FileFormat format,
@@ -37,6 +39,7 @@ bool RecordReader::next(Molecule& out) {
     for (;;) {
         try {
             clearMolecule(out);
+            bondPairs_.clear();
             repairNote_.clear();
             if (!readRecord(out))
                 return false;
@@ -66,6 +69,14 @@ void RecordReader::requireUtf8(std::string_view s, long line, const char* what) 
     if (!text::isValidUtf8(s))
         lines_.fail(line, std::string(what) + " is not valid UTF-8 text (found bytes " +
                               text::quote(s) + "); expected UTF-8 or plain ASCII");
+}
+
+void RecordReader::requireNewBond(int a, int b, const std::string& bond) {
+    const auto lo = static_cast<unsigned long long>(std::min(a, b));
+    const auto hi = static_cast<unsigned long long>(std::max(a, b));
+    if (!bondPairs_.insert(lo << 32 | hi).second)
+        lines_.fail(bond + ": atoms " + std::to_string(lo + 1) + " and " + std::to_string(hi + 1) +
+                    " are already bonded (a second bond between two atoms is not a structure)");
 }
 
 void RecordReader::requireAtomLimit(long atoms, long line) const {

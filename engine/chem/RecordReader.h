@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 namespace pw {
 
@@ -37,6 +38,11 @@ protected:
     // Throws when a record has more atoms than ReadOptions::maxAtoms allows.
     void requireAtomLimit(long atoms, long line) const;
 
+    // Throws (file:line) when atoms a and b (0-based, different) are already bonded in the record
+    // being read: RDKit refuses a second bond between two atoms with an exception that names no
+    // file or line. `bond` says which bond line it is ("bond 12").
+    void requireNewBond(int a, int b, const std::string& bond);
+
     // Repairs a record just read (StructureRepair) and keeps the warning that next() reports
     // (line: the record's first line). SDF and MOL2 call it at the end of readRecord.
     void repairRecord(Molecule& out, long line);
@@ -44,6 +50,9 @@ protected:
     std::unique_ptr<std::istream> stream_;
     LineReader lines_;
     std::string repairNote_; // the warning for the record just read; empty when none
+
+private:
+    std::unordered_set<unsigned long long> bondPairs_; // the record's bonded pairs (next() clears)
 };
 
 // Clears a molecule for reuse, keeping the vectors' capacity (fewer allocations per record).

@@ -296,6 +296,7 @@ void SdfReader::readV2000(Molecule& out, long atomCount, long bondCount) {
                         ": expected bond type 1 (single), 2 (double), 3 (triple) or 4 (aromatic), "
                         "found " +
                         std::to_string(type) + " (query bond types do not describe a molecule)");
+        requireNewBond(a - 1, b - 1, "bond " + std::to_string(i + 1));
         out.bonds.push_back(Bond{a - 1, b - 1, static_cast<BondOrder>(type), false});
         if (type == 4)
             out.atoms[a - 1].aromatic = out.atoms[b - 1].aromatic = true;
@@ -390,9 +391,10 @@ void SdfReader::readV3000(Molecule& out) {
         }
         text::split(c, tokens_);
         if (block == Block::None && !tokens_.empty() && tokens_[0] == "COUNTS") {
+            // Counts below zero would size the atom vector from a negative number.
             if (tokens_.size() < 3 || !text::toLong(tokens_[1], declaredAtoms) ||
-                !text::toLong(tokens_[2], declaredBonds))
-                lines_.fail("expected 'COUNTS' followed by atom and bond counts, found " +
+                !text::toLong(tokens_[2], declaredBonds) || declaredAtoms < 0 || declaredBonds < 0)
+                lines_.fail("expected 'COUNTS' followed by atom and bond counts (0 or more), found " +
                             text::quote(c));
             requireAtomLimit(declaredAtoms, lines_.lineNumber());
             out.atoms.reserve(static_cast<size_t>(std::min<long>(declaredAtoms, 1 << 16)));
@@ -434,6 +436,7 @@ void SdfReader::readV3000(Molecule& out) {
                             ": expected bond type 1 (single), 2 (double), 3 (triple) or 4 "
                             "(aromatic), found " +
                             std::to_string(type));
+            requireNewBond(ia->second, ib->second, "bond " + std::to_string(idx));
             out.bonds.push_back(Bond{ia->second, ib->second, static_cast<BondOrder>(type), false});
             if (type == 4)
                 out.atoms[ia->second].aromatic = out.atoms[ib->second].aromatic = true;

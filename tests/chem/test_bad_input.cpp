@@ -224,6 +224,53 @@ private slots:
                  e.c_str());
     }
 
+    void bondedTwice() {
+        // A second bond between the same two atoms (found by fuzz_ligand_prep in a MOL2 record;
+        // RDKit's "bond already exists" then escaped preparation) is refused at its line.
+        const std::string mol2 =
+            write("twice.mol2", "@<TRIPOS>MOLECULE\nm\n2 2\nSMALL\nNO_CHARGES\n\n@<TRIPOS>ATOM\n"
+                                "1 C1 0 0 0 C.3\n2 O1 1.4 0 0 O.3\n@<TRIPOS>BOND\n1 1 2 1\n"
+                                "2 2 1 ar\n");
+        std::string e = errorOf([&] { readMolecules(mol2); });
+        QVERIFY2(e.find(mol2 + ":12: bond 2: atoms 1 and 2 are already bonded") !=
+                     std::string::npos,
+                 e.c_str());
+        const std::string v2000 =
+            write("twice.sdf", "t\n  test\n\n  2  2  0  0  0  0  0  0  0  0999 V2000\n" +
+                                   sdfAtom("C") + sdfAtom("O", "1.2000") +
+                                   "  1  2  1  0\n  2  1  2  0\nM  END\n$$$$\n");
+        e = errorOf([&] { readMolecules(v2000); });
+        QVERIFY2(e.find(v2000 + ":8: bond 2: atoms 1 and 2 are already bonded") !=
+                     std::string::npos,
+                 e.c_str());
+        const std::string v3000 = write(
+            "twice3.sdf", "t\n  test\n\n  0  0  0     0  0            999 V3000\n"
+                          "M  V30 BEGIN CTAB\nM  V30 COUNTS 2 2 0 0 0\nM  V30 BEGIN ATOM\n"
+                          "M  V30 1 C 0 0 0 0\nM  V30 2 O 1.2 0 0 0\nM  V30 END ATOM\n"
+                          "M  V30 BEGIN BOND\nM  V30 1 1 1 2\nM  V30 2 1 2 1\nM  V30 END BOND\n"
+                          "M  V30 END CTAB\nM  END\n$$$$\n");
+        e = errorOf([&] { readMolecules(v3000); });
+        QVERIFY2(e.find(v3000 + ":13: bond 2: atoms 1 and 2 are already bonded") !=
+                     std::string::npos,
+                 e.c_str());
+        // The same pair in two records is no repeat: each record is a molecule of its own.
+        const std::string two = write("two.sdf", sdfRecord("a") + sdfRecord("b"));
+        QCOMPARE(readMolecules(two).size(), size_t(2));
+    }
+
+    void negativeV3000Counts() {
+        // A negative V3000 count (found by fuzz_ligand_prep: it sized the atom vector, and
+        // std::length_error escaped the reader) is refused at its line.
+        const std::string negative = write(
+            "negative.sdf", "t\n  test\n\n  0  0  0     0  0            999 V3000\n"
+                            "M  V30 BEGIN CTAB\nM  V30 COUNTS -6 28 0 0 1\nM  V30 END CTAB\n"
+                            "M  END\n$$$$\n");
+        const std::string e = errorOf([&] { readMolecules(negative); });
+        QVERIFY2(e.find(negative + ":6: expected 'COUNTS' followed by atom and bond counts (0 or "
+                                   "more), found 'COUNTS -6 28 0 0 1'") != std::string::npos,
+                 e.c_str());
+    }
+
     void tooManyAtoms() {
         // A 100,000-atom PDB with maxAtoms = 5000 stops at atom 5001 (line 5001).
         std::string pdb;

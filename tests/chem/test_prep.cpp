@@ -282,6 +282,15 @@ private slots:
         QCOMPARE(QString::fromStdString(errorOf([&] { prepareLigand(h2); })),
                  QString("hits.sdf:3: molecule 'hydrogen' has no heavy atoms"));
 
+        // A molecule made in code with a bond listed twice: an InputError, not RDKit's own.
+        Molecule twice = h2;
+        twice.name = "twice";
+        twice.atoms[0].element = 6;
+        twice.atoms[1].element = 8;
+        twice.bonds.push_back({1, 0, BondOrder::Double, false});
+        QCOMPARE(QString::fromStdString(errorOf([&] { prepareLigand(twice); })),
+                 QString("hits.sdf:3: molecule 'twice': atoms 2 and 1 are bonded twice"));
+
         Molecule sdf = readMolecule(kComplexes + "1iep/ligand_xtal.sdf");
         LigandPreparationOptions few;
         few.maxTorsions = 2;
