@@ -3,7 +3,8 @@
 # SECONDS (default 60) from its seed corpus and the inputs in tests/fuzz/regressions (replayed
 # first): `ctest -L fuzz`, JOBS targets at a time (default 2; each fuzzes on one core).
 # Needs clang-14 and Debian's libclang-rt-14-dev (libFuzzer): packaging/install-deps.sh fuzz.
-# CI runs it (.ci/run) with SEED=1; SEED=0 (the default) lets libFuzzer pick a seed per run.
+# CI runs it (.ci/run) with SEED=1 and RUNS=8000; SEED=0 (the default) lets libFuzzer pick a seed
+# per run, RUNS=0 (the default) lets the time alone end each target.
 #   tests/fuzz/run-fuzz.sh [SECONDS] [TARGET-REGEX]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -12,7 +13,7 @@ only=${2:-.}
 CC=${CC:-clang-14} CXX=${CXX:-clang++-14} cmake -S . -B build-fuzz -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPOSEWRIGHT_FUZZ=ON -DPOSEWRIGHT_GUI=OFF \
   -DPOSEWRIGHT_TESTS=OFF -DPOSEWRIGHT_CUDA=OFF -DPOSEWRIGHT_FUZZ_SECONDS="$seconds" \
-  -DPOSEWRIGHT_FUZZ_SEED="${SEED:-0}" \
+  -DPOSEWRIGHT_FUZZ_SEED="${SEED:-0}" -DPOSEWRIGHT_FUZZ_RUNS="${RUNS:-0}" \
   ${CMAKE_EXTRA_ARGS:-}
 targets=$(grep -o 'fuzz_[a-z0-9_]*' build-fuzz/tests/fuzz/CTestTestfile.cmake | sort -u | grep -E "$only" || true)
 cmake --build build-fuzz --target $targets -j"${JOBS:-2}"
