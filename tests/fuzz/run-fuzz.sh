@@ -3,8 +3,9 @@
 # SECONDS (default 60) from its seed corpus and the inputs in tests/fuzz/regressions (replayed
 # first): `ctest -L fuzz`, JOBS targets at a time (default 2; each fuzzes on one core).
 # Needs clang-14 and Debian's libclang-rt-14-dev (libFuzzer): packaging/install-deps.sh fuzz.
-# CI runs it (.ci/run) with SEED=1 and RUNS=8000; SEED=0 (the default) lets libFuzzer pick a seed
-# per run, RUNS=0 (the default) lets the time alone end each target.
+# CI runs it (.ci/run) with SEED=1 and RUNS=checked (each target stops at the inputs it ran clean
+# here from that seed); SEED=0 (the default) lets libFuzzer pick a seed per run, RUNS=0 (the
+# default) lets the time alone end each target, RUNS=N caps every target at N inputs.
 #   tests/fuzz/run-fuzz.sh [SECONDS] [TARGET-REGEX]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
