@@ -7,11 +7,13 @@
 #include "core/InputError.h"
 #include "core/LigandKinematics.h"
 
+#include <QFileInfo>
 #include <QPointer>
 #include <QtConcurrent>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 namespace pw {
 
@@ -51,22 +53,42 @@ bool DockWatch::changedSince(long version, Snapshot* out) const {
     return true;
 }
 
+namespace {
+
+// Whether the ligand's coordinates were read from a file (a crystal pose, a pose docked or drawn
+// before) rather than made up: a SMILES record is embedded by RDKit and a 2D drawing is flat, and
+// an RMSD to either says nothing about the docked poses.
+bool hasLoadedPose(const Molecule& ligand) {
+    const QString suffix = QFileInfo(QString::fromStdString(ligand.sourceFile)).suffix().toLower();
+    if (suffix == QLatin1String("smi") || suffix == QLatin1String("smiles") ||
+        suffix == QLatin1String("ism"))
+        return false;
+    const auto flat = [&](int k) {
+        return std::all_of(ligand.atoms.begin(), ligand.atoms.end(), [&](const Atom& a) {
+            return std::abs(a.position[k] - ligand.atoms.front().position[k]) < 1e-6;
+        });
+    };
+    return !ligand.atoms.empty() && !flat(0) && !flat(1) && !flat(2);
+}
+
+} // namespace
+
 DockJobResult runDocking(const DockJobInput& in, DockMaps& maps, Progress& progress,
                          DockWatch* watch) {
     DockJobResult out;
     const auto t0 = std::chrono::steady_clock::now();
     try {
         out.prepared = prepareLigand(in.ligand);
-        const auto target = maps.targetFor(in.receptor, in.receptorGeneration, in.box,
-                                           in.settings.scoring, out.prepared, in.threads,
-                                           in.receptorPH);
+        const auto target =
+            maps.targetFor(in.receptor, in.receptorGeneration, in.box, in.settings.scoring,
+                           out.prepared, in.threads, in.receptorPH);
         if (watch) {
             watch->setLigand(out.prepared);
             watch->mapsReady = true;
         }
         std::string note;
-        const std::unique_ptr<Backend> backend = createBackend(
-            parseDeviceRequest(in.settings.device.toStdString()), in.threads, note);
+        const std::unique_ptr<Backend> backend =
+            createBackend(parseDeviceRequest(in.settings.device.toStdString()), in.threads, note);
         if (in.settings.device != QLatin1String("cpu") && !backend->isGpu())
             out.deviceNote = QString::fromStdString(note); // "device: no CUDA device found; ..."
         dock::DockOptions options = in.settings.options(in.threads);
@@ -77,7 +99,8 @@ DockJobResult runDocking(const DockJobInput& in, DockMaps& maps, Progress& progr
         }
         std::vector<dock::LigandDockResult> results;
         const BatchStatus status =
-            backend->dock(*target, {out.prepared}, options, results, &progress, &in.ligand);
+            backend->dock(*target, {out.prepared}, options, results, &progress,
+                          hasLoadedPose(in.ligand) ? &in.ligand : nullptr);
         out.cancelled = status.cancelled || progress.cancelled();
         if (!out.cancelled) {
             if (results.empty())
@@ -111,13 +134,11 @@ void DockJob::cancel() {
 
 void DockJob::start() {
     QPointer<DockJob> self(this);
-    future_ = QtConcurrent::run(
-        [self, input = input_, maps = maps_, progress = progress_, watch = watch_] {
-            DockJobResult result = runDocking(input, *maps, *progress, watch.get());
-            postToGui(self, [result = std::move(result)](DockJob& job) {
-                emit job.finished(result);
-            });
-        });
+    future_ = QtConcurrent::run([self, input = input_, maps = maps_, progress = progress_,
+                                 watch = watch_] {
+        DockJobResult result = runDocking(input, *maps, *progress, watch.get());
+        postToGui(self, [result = std::move(result)](DockJob& job) { emit job.finished(result); });
+    });
 }
 
 } // namespace pw

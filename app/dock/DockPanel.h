@@ -6,14 +6,19 @@
 
 #include "DockResults.h"
 #include "DockSettings.h"
+#include "score/BoxConfig.h"
 
 #include <QWidget>
 
+#include <optional>
+
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
+class QToolButton;
 
 namespace pw {
 
@@ -40,6 +45,11 @@ public:
     int selectedRow() const;
     void selectRow(int row);
 
+    // The search box's fields fold to a one-line summary (the box is also in the Settings dock).
+    void setBoxExpanded(bool expanded);
+    bool boxExpanded() const;
+    void setBoxSummary(const std::optional<SearchBox>& box);
+
     BoxEditor* boxEditor() const { return box_; }
     EnergyPlot* plot() const { return plot_; }
     QTableWidget* clusterTable() const { return table_; }
@@ -59,6 +69,8 @@ signals:
 private:
     void updateResultButtons();
 
+    QToolButton* boxToggle_ = nullptr;
+    QGroupBox* boxGroup_ = nullptr;
     BoxEditor* box_ = nullptr;
     QComboBox* scoring_ = nullptr;
     QSpinBox* runs_ = nullptr;

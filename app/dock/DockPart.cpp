@@ -7,6 +7,7 @@
 #include "InteractionLines.h"
 #include "JobRunner.h"
 #include "LigandEditCommand.h"
+#include "LigandListCommand.h"
 #include "MoleculeDrawings.h"
 #include "MoleculeLoader.h"
 #include "MoleculeView.h"
@@ -19,6 +20,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMainWindow>
 #include <QPushButton>
 #include <QScrollArea>
@@ -103,8 +105,8 @@ void DockPart::install(PartContext& context) {
             exportTo(path);
     });
     connect(panel_, &DockPanel::addToLigandsRequested, this, [this] {
-        const QString stem = outcome_.ligandName.isEmpty() ? QStringLiteral("ligand")
-                                                           : outcome_.ligandName;
+        const QString stem =
+            outcome_.ligandName.isEmpty() ? QStringLiteral("ligand") : outcome_.ligandName;
         const QString path = QFileDialog::getSaveFileName(
             context_->window(), tr("Save the docked poses to add them"),
             context_->lastDirectory() + QStringLiteral("/%1_docked.sdf").arg(stem),
@@ -112,12 +114,20 @@ void DockPart::install(PartContext& context) {
         if (!path.isEmpty())
             addToLigands(path);
     });
-    connect(&context.jobs(), &JobRunner::ligandsLockedChanged, this, [this](bool locked) {
-        panel_->runButton()->setEnabled(!locked);
-    });
+    connect(&context.jobs(), &JobRunner::ligandsLockedChanged, this,
+            [this](bool locked) { panel_->runButton()->setEnabled(!locked); });
     Document& document = context.document();
     connect(&document, &Document::receptorChanged, this, &DockPart::updateMapsText);
     connect(&document, &Document::boxChanged, this, &DockPart::updateMapsText);
+    auto showBox = [this] { panel_->setBoxSummary(context_->document().box()); };
+    connect(&document, &Document::boxChanged, this, showBox);
+    showBox();
+    // Whether the next docking reuses its maps, in the status bar as long as it holds.
+    mapsStatus_ = new QLabel(window);
+    mapsStatus_->setObjectName(QStringLiteral("dockMapsStatus"));
+    mapsStatus_->setToolTip(tr("The docking maps of this receptor, box and scoring are built: "
+                               "the next docking starts searching at once"));
+    context.statusBar()->addPermanentWidget(mapsStatus_);
     tick_.setInterval(kLiveTickMs);
     connect(&tick_, &QTimer::timeout, this, &DockPart::onTick);
     updateMapsText();
@@ -126,13 +136,18 @@ void DockPart::install(PartContext& context) {
 void DockPart::updateMapsText() {
     const Document& d = context_->document();
     const DockSettings s = panel_->settings();
+    const bool ready =
+        d.hasReceptor() && d.box() && maps_->readyFor(d.receptorGeneration(), *d.box(), s.scoring);
     if (!d.hasReceptor() || !d.box())
         panel_->setMapsText(tr("Maps: open a receptor and set a box"));
-    else if (maps_->readyFor(d.receptorGeneration(), *d.box(), s.scoring))
+    else if (ready)
         panel_->setMapsText(tr("Maps ready (%1): reused while the receptor and box stay")
                                 .arg(scoringTitle(s.scoring)));
     else
         panel_->setMapsText(tr("Maps: computed at the next run"));
+    mapsStatus_->setText(ready ? tr("Docking maps ready (%1)").arg(scoringTitle(s.scoring))
+                               : QString());
+    mapsStatus_->setVisible(ready);
 }
 
 bool DockPart::runStep(const QString& step, const std::function<void(bool ok)>& done) {
@@ -169,12 +184,12 @@ void DockPart::dock() {
     connect(job_.get(), &DockJob::finished, this, &DockPart::onFinished);
     const bool reuse =
         maps_->readyFor(document.receptorGeneration(), *document.box(), panel_->settings().scoring);
-    jobId_ = context_->jobs().begin(
-        reuse ? tr("Docking (maps ready)...") : tr("Docking: computing the maps..."), true,
-        JobRunner::Kind::MovesLigands, [this] {
-            if (job_)
-                job_->cancel(); // finished() arrives, cancelled
-        });
+    jobId_ = context_->jobs().begin(reuse ? tr("Docking (maps ready)...")
+                                          : tr("Docking: computing the maps..."),
+                                    true, JobRunner::Kind::MovesLigands, [this] {
+                                        if (job_)
+                                            job_->cancel(); // finished() arrives, cancelled
+                                    });
     mapsAnnounced_ = false;
     shownVersion_ = 0;
     liveRedraws_ = 0;
@@ -248,17 +263,17 @@ void DockPart::onFinished(const DockJobResult& result) {
     }
     outcome_ = result.outcome;
     const QString summary =
-        outcome_.empty()
-            ? tr("Docked: no pose")
-            : tr("Docked on %1 in %2 s: best %3 kcal/mol, %4 clusters of %5 runs")
-                  .arg(outcome_.device)
-                  .arg(result.seconds, 0, 'f', 1)
-                  .arg(outcome_.poses.front().score, 0, 'f', 3)
-                  .arg(outcome_.poses.size())
-                  .arg(outcome_.runs);
+        outcome_.empty() ? tr("Docked: no pose")
+                         : tr("Docked on %1 in %2 s: best %3 kcal/mol, %4 clusters of %5 runs")
+                               .arg(outcome_.device)
+                               .arg(result.seconds, 0, 'f', 1)
+                               .arg(outcome_.poses.front().score, 0, 'f', 3)
+                               .arg(outcome_.poses.size())
+                               .arg(outcome_.runs);
     // A GPU asked for but not usable: the CPU docked, and the line says why.
-    const QString shown =
-        result.deviceNote.isEmpty() ? summary : summary + QStringLiteral(" (%1)").arg(result.deviceNote);
+    const QString shown = result.deviceNote.isEmpty()
+                              ? summary
+                              : summary + QStringLiteral(" (%1)").arg(result.deviceNote);
     panel_->setProgressText(shown);
     context_->statusBar()->showMessage(shown, 8000);
     panel_->showOutcome(outcome_); // selects the best cluster: its pose is drawn
@@ -330,26 +345,20 @@ bool DockPart::addToLigands(const QString& path) {
         context_->showError(r.error);
         return false;
     }
-    std::vector<Molecule> ligands = document.ligands();
-    QStringList paths = document.ligandPaths();
-    const int first = static_cast<int>(ligands.size());
-    std::vector<std::optional<VinaScore>> scores;
-    std::vector<LigandTrajectory> trajectories;
-    for (int i = 0; i < first; ++i) {
-        scores.push_back(document.score(i));
-        trajectories.push_back(document.trajectory(i));
+    // One undo step, as every change of the document: the ligands already there keep their
+    // places, scores and recorded minimizations; the first docked pose becomes the active one.
+    LigandListCommand::State before = LigandListCommand::stateOf(document);
+    LigandListCommand::State after = before;
+    after.active = static_cast<int>(after.ligands.size());
+    for (const Molecule& m : r.molecules) {
+        after.ligands.push_back(m);
+        after.scores.emplace_back();
+        after.trajectories.emplace_back();
     }
-    ligands.insert(ligands.end(), r.molecules.begin(), r.molecules.end());
-    paths << path;
-    document.setLigands(std::move(ligands), paths);
-    // The ligands already there keep their scores and recorded minimizations.
-    for (int i = 0; i < first; ++i) {
-        document.setScore(i, scores[static_cast<size_t>(i)]);
-        if (!trajectories[static_cast<size_t>(i)].points.empty() ||
-            !trajectories[static_cast<size_t>(i)].batchDevice.isEmpty())
-            document.setTrajectory(i, trajectories[static_cast<size_t>(i)]);
-    }
-    document.setActiveLigand(first);
+    after.paths << path;
+    context_->undoStack()->push(new LigandListCommand(
+        document, std::move(before), std::move(after),
+        tr("Add %n docked pose(s)", nullptr, static_cast<int>(r.molecules.size()))));
     return true;
 }
 
@@ -367,18 +376,21 @@ QJsonObject DockPart::saveState(const QDir& sessionDir) const {
 
 void DockPart::restoreState(const QJsonObject& state, const QDir& sessionDir) {
     cancel();
+    // The frame puts a session's box in place with the document's signals held (one target
+    // build): the panel's fields and folded line show it from here.
+    if (const auto& box = context_->document().box())
+        panel_->boxEditor()->showBox(*box);
+    panel_->setBoxSummary(context_->document().box());
     panel_->setSettings(DockSettings::fromJson(state["settings"].toObject()));
     outcome_ = {};
     if (state.contains("results")) {
         try {
-            outcome_ = outcomeFromJson(state["results"].toObject(),
-                                       sessionDir.absolutePath());
+            outcome_ = outcomeFromJson(state["results"].toObject(), sessionDir.absolutePath());
         } catch (const InputError& e) {
             context_->showError(QString::fromStdString(e.what()));
         }
     }
-    panel_->setProgressText(outcome_.empty() ? QString()
-                                             : tr("Docking results from the session"));
+    panel_->setProgressText(outcome_.empty() ? QString() : tr("Docking results from the session"));
     {
         // The session's ligands are drawn by the frame; a cluster is drawn when selected.
         const QSignalBlocker block(panel_);

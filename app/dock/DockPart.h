@@ -15,6 +15,7 @@
 
 class QAction;
 class QDockWidget;
+class QLabel;
 
 namespace pw {
 
@@ -41,6 +42,7 @@ public:
     DockPanel* panel() const { return panel_; }
     QDockWidget* dockWidget() const { return dock_; }
     QAction* dockAction() const { return dockAction_; }
+    QLabel* mapsStatusLabel() const { return mapsStatus_; }
     // The ligand pose the part last drew in the view (a live best or a selected cluster).
     const Molecule& shownPose() const { return shownPose_; }
     // Live redraws of the best pose during the current or last run (at most one per tick).
@@ -66,6 +68,7 @@ private:
     DockPanel* panel_ = nullptr;
     QDockWidget* dock_ = nullptr;
     QAction* dockAction_ = nullptr;
+    QLabel* mapsStatus_ = nullptr; // the status bar's "Docking maps ready"
     std::shared_ptr<DockMaps> maps_ = std::make_shared<DockMaps>(DockMaps::appAd4CacheDirectory());
     std::unique_ptr<DockJob> job_;
     int jobId_ = 0;
