@@ -14,6 +14,7 @@
 #include "ScoringTarget.h"
 #include "TargetBuilder.h"
 #include "core/InputError.h"
+#include "dock/SymmetryRmsd.h"
 #include "parts/PartContext.h"
 
 #include <QAction>
@@ -314,6 +315,21 @@ void DockPart::refine(int row) {
         context_->jobs().ligandsLocked())
         return;
     const Molecule before = document.ligands()[static_cast<size_t>(index)];
+    // The pose replaces the active ligand: only when that is the molecule that was docked (the
+    // user may have picked another ligand since), else the list would hold a molecule twice
+    // and lose one. The heavy-atom graphs decide, as the RMSD column's match does.
+    const Molecule& pose = outcome_.poses[static_cast<size_t>(row)].molecule;
+    try {
+        const dock::SymmetryRmsd sameMolecule(pose, before);
+    } catch (const std::exception&) { // InputError: not the same heavy-atom graph
+        context_->showError(
+            tr("The active ligand (%1) is not the docked molecule (%2): select the ligand that "
+               "was docked, or use Add to ligands.")
+                .arg(QString::fromStdString(before.name),
+                     outcome_.ligandName.isEmpty() ? QString::fromStdString(pose.name)
+                                                   : outcome_.ligandName));
+        return;
+    }
     context_->undoStack()->push(new LigandEditCommand(
         document, index, before, document.score(index),
         outcome_.poses[static_cast<size_t>(row)].molecule, std::nullopt, tr("Docked pose")));

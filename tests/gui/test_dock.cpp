@@ -95,6 +95,7 @@ private slots:
     void dockingSharesTheMinimizationGrid();
     void liveViewTakesGenerationsAsTheyCome();
     void refineHandsThePoseToMinimization();
+    void refineRefusesAnotherMolecule();
     void cudaWithoutAGpuDocksOnTheCpuAndSaysSo();
     void damagedDockingPieceIsRefusedClearly();
     void resultsStayInViewInA900PixelWindow();
@@ -527,6 +528,44 @@ void TestDock::refineHandsThePoseToMinimization() {
     const double moved = rmsd.rmsd(coordinatesOf(ligand), coordinatesOf(docked));
     QVERIFY2(moved < 1.5, qPrintable(QString::number(moved)));
     QVERIFY(w.document().score(w.document().activeLigand()).has_value());
+}
+
+// Docked biotin, then another ligand opened: Refine would put biotin in caffeine's place. It says
+// why it does not, and leaves the ligand, the undo history and the jobs as they were.
+void TestDock::refineRefusesAnotherMolecule() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    auto* part = w.part<DockPart>();
+    DockSettings s = part->panel()->settings();
+    s.runs = 2;
+    part->panel()->setSettings(s);
+    bool ok = false;
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    QTemporaryDir dir;
+    const QString smi = dir.filePath(QStringLiteral("caffeine.smi"));
+    {
+        QFile f(smi);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("Cn1cnc2c1c(=O)n(C)c(=O)n2C caffeine\n");
+    }
+    w.openLigands({smi});
+    QVERIFY(settle(w));
+    QCOMPARE(w.document().ligands().size(), size_t(1));
+    const Molecule caffeine = w.document().ligands().front();
+    QCOMPARE(caffeine.heavyAtomCount(), 14);
+    QCOMPARE(part->panel()->clusterTable()->rowCount(),
+             static_cast<int>(part->outcome().poses.size()));
+    const int undoSteps = w.undoStack()->count();
+    auto* button = part->panel()->findChild<QPushButton*>(QStringLiteral("dockRefineButton"));
+    QVERIFY(button && button->isEnabled());
+    QTest::mouseClick(button, Qt::LeftButton);
+    QVERIFY2(w.lastError().contains(QStringLiteral("not the docked molecule")),
+             qPrintable(w.lastError()));
+    QCOMPARE(w.undoStack()->count(), undoSteps);
+    QVERIFY(!w.busy());
+    QCOMPARE(w.document().ligands().front().atoms.size(), caffeine.atoms.size());
+    QCOMPARE(w.document().ligands().front().heavyAtomCount(), 14);
 }
 
 void TestDock::cudaWithoutAGpuDocksOnTheCpuAndSaysSo() {
