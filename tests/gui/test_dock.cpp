@@ -135,6 +135,8 @@ void TestDock::dockingFindsTheCrystalPoseWatchedLive() {
     QCOMPARE(table->rowCount(), static_cast<int>(o.poses.size()));
     QCOMPARE(part->panel()->selectedRow(), 0);
     QCOMPARE(table->item(0, 1)->text(), QString::number(o.poses.front().score, 'f', 3));
+    // ... drawn with its interactions (biotin's crystal pose makes hydrogen bonds).
+    QVERIFY(w.moleculeView()->interactionLineCount() > 0);
     // While it ran: the best pose was redrawn and every generation plotted (best <= mean).
     QVERIFY(part->liveRedraws() > 0);
     EnergyPlot* plot = part->panel()->plot();
