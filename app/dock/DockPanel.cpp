@@ -3,6 +3,7 @@
 #include "BoxEditor.h"
 #include "EnergyPlot.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -85,6 +86,12 @@ DockPanel::DockPanel(QWidget* parent) : QWidget(parent) {
                            "evaluations per run. Full: population 150, 300 steps, "
                            "AutoDock-GPU's heuristic budget (millions per run)"));
     addSetting(2, 0, tr("Budget"), budget_, 3);
+    flexible_ = new QCheckBox(this);
+    flexible_->setObjectName(QStringLiteral("dockFlexibleBox"));
+    flexible_->setToolTip(tr("Dock with the side chains chosen in the Energy panel moving (their "
+                             "torsions searched with the ligand's), as `posewright-cli dock "
+                             "--flex-residues`: on the CPU, Vina or Vinardo scoring"));
+    form->addWidget(flexible_, 3, 0, 1, 4);
     layout->addLayout(form);
 
     maps_ = new QLabel(this);
@@ -164,6 +171,7 @@ DockPanel::DockPanel(QWidget* parent) : QWidget(parent) {
     connect(export_, &QPushButton::clicked, this, &DockPanel::exportRequested);
     connect(add_, &QPushButton::clicked, this, &DockPanel::addToLigandsRequested);
     setSettings(DockSettings{});
+    setFlexChoice({});
     setRunning(false);
     setBoxSummary(std::nullopt);
     setBoxExpanded(false);
@@ -205,6 +213,7 @@ DockSettings DockPanel::settings() const {
     s.seed = static_cast<std::uint64_t>(seed_->value());
     s.quick = budget_->currentData().toBool();
     s.device = device_->currentData().toString();
+    s.flexible = flexible_->isChecked();
     return s;
 }
 
@@ -219,6 +228,14 @@ void DockPanel::setSettings(const DockSettings& s) {
         device = device_->count() - 1;
     }
     device_->setCurrentIndex(device);
+    flexible_->setChecked(s.flexible);
+}
+
+void DockPanel::setFlexChoice(const QString& choice) {
+    flexChoice_ = choice;
+    flexible_->setText(choice.isEmpty() ? tr("Flexible side chains: none chosen (Energy panel)")
+                                        : tr("Flexible side chains (on the CPU): %1").arg(choice));
+    flexible_->setEnabled(!running_ && !choice.isEmpty());
 }
 
 void DockPanel::setRunning(bool running) {
@@ -227,6 +244,7 @@ void DockPanel::setRunning(bool running) {
     cancel_->setEnabled(running);
     for (QWidget* w : std::initializer_list<QWidget*>{scoring_, runs_, seed_, budget_, device_})
         w->setEnabled(!running);
+    flexible_->setEnabled(!running && !flexChoice_.isEmpty());
     updateResultButtons();
 }
 

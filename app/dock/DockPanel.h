@@ -12,6 +12,7 @@
 
 #include <optional>
 
+class QCheckBox;
 class QComboBox;
 class QGroupBox;
 class QLabel;
@@ -49,6 +50,8 @@ public:
     void setBoxExpanded(bool expanded);
     bool boxExpanded() const;
     void setBoxSummary(const std::optional<SearchBox>& box);
+    // The flexible side chains the user chose ("A:THR315"; empty: none): the Flexible box's text.
+    void setFlexChoice(const QString& choice);
 
     BoxEditor* boxEditor() const { return box_; }
     EnergyPlot* plot() const { return plot_; }
@@ -77,6 +80,8 @@ private:
     QSpinBox* seed_ = nullptr;
     QComboBox* budget_ = nullptr;
     QComboBox* device_ = nullptr;
+    QCheckBox* flexible_ = nullptr;
+    QString flexChoice_;
     QLabel* maps_ = nullptr;
     QLabel* progress_ = nullptr;
     QPushButton* run_ = nullptr;

@@ -4,6 +4,8 @@
 #include "DockPanel.h"
 #include "Document.h"
 #include "EnergyPlot.h"
+#include "FlexDrawings.h"
+#include "FlexResidues.h"
 #include "InteractionLines.h"
 #include "JobRunner.h"
 #include "LigandEditCommand.h"
@@ -129,6 +131,10 @@ void DockPart::install(PartContext& context) {
     mapsStatus_->setToolTip(tr("The docking maps of this receptor, box and scoring are built: "
                                "the next docking starts searching at once"));
     context.statusBar()->addPermanentWidget(mapsStatus_);
+    // The side chains chosen for minimization, offered to docking (the Flexible box).
+    context.onFlexResidueChoiceChanged(
+        [this] { panel_->setFlexChoice(context_->flexResidueChoice()); });
+    panel_->setFlexChoice(context.flexResidueChoice());
     tick_.setInterval(kLiveTickMs);
     connect(&tick_, &QTimer::timeout, this, &DockPart::onTick);
     updateMapsText();
@@ -181,6 +187,15 @@ void DockPart::dock() {
     in.ligand = document.ligands()[static_cast<size_t>(active)];
     in.settings = panel_->settings();
     in.threads = workerCpuThreads();
+    if (in.settings.flexible) {
+        try {
+            in.flexResidues = parseFlexChoice(context_->flexResidueChoice());
+        } catch (const InputError& e) {
+            context_->showError(QString::fromStdString(e.what()));
+            emit dockingFinished(false);
+            return;
+        }
+    }
     job_ = std::make_unique<DockJob>(std::move(in), maps_);
     connect(job_.get(), &DockJob::finished, this, &DockPart::onFinished);
     const bool reuse =
@@ -263,6 +278,7 @@ void DockPart::onFinished(const DockJobResult& result) {
         return;
     }
     outcome_ = result.outcome;
+    flexSetup_ = result.flexSetup;
     const QString summary =
         outcome_.empty() ? tr("Docked: no pose")
                          : tr("Docked on %1 in %2 s: best %3 kcal/mol, %4 clusters of %5 runs")
@@ -288,7 +304,40 @@ void DockPart::showCluster(int row) {
         context_->showDocumentLigands();
         return;
     }
-    showPose(outcome_.poses[static_cast<size_t>(row)].molecule, true);
+    const DockedPose& pose = outcome_.poses[static_cast<size_t>(row)];
+    showPose(pose.molecule, true);
+    showSideChains(pose);
+}
+
+const FlexSetup* DockPart::flexSetup() {
+    if (outcome_.flexResidues.isEmpty())
+        return nullptr;
+    if (flexSetup_ && flexChoiceText(flexSetup_->specs) == outcome_.flexResidues)
+        return flexSetup_.get();
+    // Results read from a session: the side chains' model from the prepared receptor, once the
+    // frame has it.
+    const auto& target = context_->targets().current();
+    if (!target || !context_->targets().ready())
+        return nullptr;
+    try {
+        flexSetup_ = flexModelSetup(*target, parseFlexChoice(outcome_.flexResidues));
+    } catch (const InputError& e) {
+        context_->showError(
+            tr("The docked side chains cannot be drawn: %1").arg(flexMessage(e.what())));
+        return nullptr;
+    }
+    return flexSetup_.get();
+}
+
+void DockPart::showSideChains(const DockedPose& pose) {
+    if (pose.flexCoordinates.empty())
+        return; // a rigid docking leaves the view's highlights (the chosen residues) alone
+    const FlexSetup* setup = flexSetup();
+    if (!setup || static_cast<size_t>(setup->flex->atomCount()) != pose.flexCoordinates.size())
+        return;
+    context_->view()->setHighlights({flexSideChainsDrawing(*setup->flex, pose.flexCoordinates,
+                                                           context_->document().receptor())});
+    shownSideChains_ = pose.flexCoordinates;
 }
 
 void DockPart::showPose(const Molecule& ligand, bool withInteractions) {
@@ -325,9 +374,9 @@ void DockPart::refine(int row) {
         context_->showError(
             tr("The active ligand (%1) is not the docked molecule (%2): select the ligand that "
                "was docked, or use Add to ligands.")
-                .arg(QString::fromStdString(before.name),
-                     outcome_.ligandName.isEmpty() ? QString::fromStdString(pose.name)
-                                                   : outcome_.ligandName));
+                .arg(QString::fromStdString(before.name), outcome_.ligandName.isEmpty()
+                                                              ? QString::fromStdString(pose.name)
+                                                              : outcome_.ligandName));
         return;
     }
     context_->undoStack()->push(new LigandEditCommand(
@@ -399,6 +448,7 @@ void DockPart::restoreState(const QJsonObject& state, const QDir& sessionDir) {
     panel_->setBoxSummary(context_->document().box());
     panel_->setSettings(DockSettings::fromJson(state["settings"].toObject()));
     outcome_ = {};
+    flexSetup_.reset();
     if (state.contains("results")) {
         try {
             outcome_ = outcomeFromJson(state["results"].toObject(), sessionDir.absolutePath());

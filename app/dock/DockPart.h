@@ -45,6 +45,8 @@ public:
     QLabel* mapsStatusLabel() const { return mapsStatus_; }
     // The ligand pose the part last drew in the view (a live best or a selected cluster).
     const Molecule& shownPose() const { return shownPose_; }
+    // The docked side chains the part last drew (a flexible docking's selected pose).
+    const std::vector<Vec3>& shownSideChains() const { return shownSideChains_; }
     // Live redraws of the best pose during the current or last run (at most one per tick).
     int liveRedraws() const { return liveRedraws_; }
 
@@ -61,6 +63,9 @@ private:
     void onFinished(const DockJobResult& result);
     void showCluster(int row);
     void showPose(const Molecule& ligand, bool withInteractions);
+    void showSideChains(const DockedPose& pose);
+    // The side chains' model of the outcome's flexible residues (null: rigid, or not yet known).
+    const FlexSetup* flexSetup();
     void refine(int row);
     void updateMapsText();
 
@@ -78,6 +83,8 @@ private:
     int liveRedraws_ = 0;
     DockOutcome outcome_;
     Molecule shownPose_;
+    std::vector<Vec3> shownSideChains_;
+    std::shared_ptr<const FlexSetup> flexSetup_;
 };
 
 } // namespace pw
