@@ -629,8 +629,8 @@ void TestDock::damagedDockingPieceIsRefusedClearly() {
 }
 
 // The README's layout: a 1280 x 900 window with the Docking panel shown keeps the whole panel
-// without scrolling and the cluster table at least seven rows high (nine here) (the settings fold; the table
-// takes the larger share of a splitter with the plot).
+// without scrolling and the cluster table at least seven rows high, nine here (the settings
+// fold; the table takes the larger share of a splitter with the plot).
 void TestDock::resultsStayInViewInA900PixelWindow() {
     MainWindow w;
     QVERIFY(openExample(w));
