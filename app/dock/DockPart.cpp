@@ -121,6 +121,13 @@ void DockPart::install(PartContext& context) {
             [this](bool locked) { panel_->runButton()->setEnabled(!locked); });
     Document& document = context.document();
     connect(&document, &Document::receptorChanged, this, &DockPart::updateMapsText);
+    // The results stay (a pose may still be worth a look) but say where they were docked.
+    connect(&document, &Document::receptorChanged, this, [this] {
+        if (!outcome_.empty() && !job_)
+            panel_->setProgressText(
+                tr("These results were docked into the receptor open before; Dock again for "
+                   "this one"));
+    });
     connect(&document, &Document::boxChanged, this, &DockPart::updateMapsText);
     auto showBox = [this] { panel_->setBoxSummary(context_->document().box()); };
     connect(&document, &Document::boxChanged, this, showBox);

@@ -149,6 +149,17 @@ void TestDock::dockingFindsTheCrystalPoseWatchedLive() {
     QCOMPARE(part->mapsStatusLabel()->text(), QStringLiteral("Docking maps ready (Vina)"));
     QVERIFY(!part->panel()->clusterTable()->isColumnHidden(3));
     QVERIFY(!w.busy());
+
+    // Another receptor opened: the clusters stay, and the panel says they belong to the old one.
+    const int clusters = table->rowCount();
+    QVERIFY(clusters > 0);
+    w.openReceptor(bundledExampleFiles().receptor);
+    QVERIFY(settle(w));
+    QCOMPARE(static_cast<int>(part->outcome().poses.size()), clusters);
+    QCOMPARE(table->rowCount(), clusters);
+    auto* progress = part->panel()->findChild<QLabel*>(QStringLiteral("dockProgressLabel"));
+    QVERIFY2(progress->text().contains(QStringLiteral("receptor open before")),
+             qPrintable(progress->text()));
 }
 
 void TestDock::scriptedDockDrawsTheBestPose() {
