@@ -15,6 +15,7 @@
 #include "MoleculeView.h"
 #include "ScoringTarget.h"
 #include "TargetBuilder.h"
+#include "chem/AtomicFile.h"
 #include "core/InputError.h"
 #include "dock/SymmetryRmsd.h"
 #include "parts/PartContext.h"
@@ -31,6 +32,8 @@
 #include <QUndoStack>
 
 #include <cmath>
+#include <optional>
+#include <ostream>
 
 POSEWRIGHT_REGISTER_PART(dock, pw::DockPart)
 
@@ -394,17 +397,62 @@ void DockPart::refine(int row) {
             tr("The docked pose is the ligand's now (this build has no minimization)"), 5000);
 }
 
+QString DockPart::sideChainsPathFor(const QString& sdfPath) {
+    const QFileInfo info(sdfPath);
+    return info.dir().filePath(info.completeBaseName() + QStringLiteral("_flex.pdbqt"));
+}
+
 bool DockPart::exportTo(const QString& path) {
+    const bool withSideChains = !outcome_.flexResidues.isEmpty();
     try {
+        // Flexible side chains go beside the SDF as `dock --flex-residues --out` puts them
+        // (OUT_flex.pdbqt, one MODEL per pose in the SDF's order); both files or neither.
+        std::optional<AtomicFile> sideChains;
+        if (withSideChains) {
+            const FlexSetup* setup = flexSetup();
+            if (!setup)
+                throw InputError(path.toStdString(), 0,
+                                 "the docked side chains are not known yet (the receptor is "
+                                 "being prepared): try again in a moment");
+            sideChains.emplace(sideChainsPathFor(path).toStdString());
+            writeSideChains(sideChains->stream(), *setup->flex);
+        }
         exportRankedSdf(outcome_, path);
+        if (sideChains)
+            sideChains->commit();
     } catch (const InputError& e) {
         context_->showError(QString::fromStdString(e.what()));
         return false;
     }
     context_->setLastDirectory(QFileInfo(path).absolutePath());
     context_->statusBar()->showMessage(
-        tr("Wrote %1 docked poses to %2").arg(outcome_.poses.size()).arg(path), 5000);
+        withSideChains ? tr("Wrote %1 docked poses to %2, their side chains to %3")
+                             .arg(outcome_.poses.size())
+                             .arg(path, sideChainsPathFor(path))
+                       : tr("Wrote %1 docked poses to %2").arg(outcome_.poses.size()).arg(path),
+        5000);
     return true;
+}
+
+void DockPart::writeSideChains(std::ostream& out, const FlexModel& flex) const {
+    for (size_t k = 0; k < outcome_.poses.size(); ++k) {
+        const DockedPose& p = outcome_.poses[k];
+        if (static_cast<int>(p.flexCoordinates.size()) != flex.atomCount())
+            throw InputError(outcome_.ligandName.toStdString(), 0,
+                             "docked pose " + std::to_string(k + 1) +
+                                 ": its side chains do not match " +
+                                 outcome_.flexResidues.toStdString());
+        out << "MODEL " << k + 1 << "\n";
+        out << "REMARK posewright Docking panel: " << outcome_.ligandName.toStdString() << ", run "
+            << p.run << ", affinity " << QString::number(p.score, 'f', 3).toStdString() << "\n";
+        for (int r = 0; r < flex.residueCount(); ++r) {
+            const FlexResidue& residue = flex.residue(r);
+            const auto begin = p.flexCoordinates.begin() + flex.atomOffset(r);
+            out << residue.blockWith(
+                std::vector<Vec3>(begin, begin + static_cast<long>(residue.mol.atoms.size())));
+        }
+        out << "ENDMDL\n";
+    }
 }
 
 bool DockPart::addToLigands(const QString& path) {

@@ -11,6 +11,7 @@
 
 #include <QTimer>
 
+#include <iosfwd>
 #include <memory>
 
 class QAction;
@@ -51,7 +52,9 @@ public:
     int liveRedraws() const { return liveRedraws_; }
 
     // Export and Add to ligands without their file dialogs (tests; the buttons ask first).
+    // Export of a flexible docking writes the side chains beside: sideChainsPathFor(path).
     bool exportTo(const QString& path);
+    static QString sideChainsPathFor(const QString& sdfPath);
     bool addToLigands(const QString& path);
 
 signals:
@@ -64,6 +67,8 @@ private:
     void showCluster(int row);
     void showPose(const Molecule& ligand, bool withInteractions);
     void showSideChains(const DockedPose& pose);
+    // Every pose's side chains as PDBQT MODELs (Vina's --flex format), rank order.
+    void writeSideChains(std::ostream& out, const FlexModel& flex) const;
     // The side chains' model of the outcome's flexible residues (null: rigid, or not yet known).
     const FlexSetup* flexSetup();
     void refine(int row);

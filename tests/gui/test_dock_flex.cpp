@@ -148,6 +148,18 @@ bool drawnAt(const MoleculeView& view, const std::vector<Vec3>& docked) {
     return true;
 }
 
+// The MODEL and atom records of a PDBQT file (the REMARK lines name who wrote it).
+QStringList atomLines(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QStringList out;
+    for (const QByteArray& line : f.readAll().split('\n'))
+        if (line.startsWith("ATOM") || line.startsWith("HETATM") || line.startsWith("MODEL"))
+            out << QString::fromLatin1(line);
+    return out;
+}
+
 } // namespace
 
 class TestDockFlex : public QObject {
@@ -215,6 +227,17 @@ void TestDockFlex::docksWithTheChosenSideChainsAsTheCli() {
     part->panel()->selectRow(1);
     QCOMPARE(part->shownSideChains(), o.poses[1].flexCoordinates);
     QVERIFY(drawnAt(*w.moleculeView(), o.poses[1].flexCoordinates));
+    // Export: the ranked SDF and, beside it, the side chains as the CLI writes them (its
+    // OUT_flex.pdbqt): the same atoms at the same places, model for model.
+    const QString exported = dir.filePath(QStringLiteral("app.sdf"));
+    QVERIFY(part->exportTo(exported));
+    QCOMPARE(DockPart::sideChainsPathFor(exported), dir.filePath(QStringLiteral("app_flex.pdbqt")));
+    QCOMPARE(atomLines(dir.filePath(QStringLiteral("app_flex.pdbqt"))),
+             atomLines(dir.filePath(QStringLiteral("cli_flex.pdbqt"))));
+    QVERIFY(atomLines(dir.filePath(QStringLiteral("app_flex.pdbqt"))).size() > 2);
+    // A folder that does not exist: neither file is written.
+    QVERIFY(!part->exportTo(dir.filePath(QStringLiteral("missing/x.sdf"))));
+
     // The side chain moved in at least one run (its torsions were searched).
     bool moved = false;
     for (const DockedPose& p : o.poses)
