@@ -668,8 +668,8 @@ void TestDock::resultsStayInViewInA900PixelWindow() {
                                              .arg(table->viewport()->height())
                                              .arg(rowHeight)),
                               10000);
-    qInfo("1280 x 900: the cluster table is %d px high, rows of %d px",
-          table->viewport()->height(), rowHeight);
+    qInfo("1280 x 900: the cluster table is %d px high, rows of %d px", table->viewport()->height(),
+          rowHeight);
     // Opening the box's fields still leaves room for the best clusters.
     part->panel()->setBoxExpanded(true);
     QTRY_VERIFY_WITH_TIMEOUT(table->viewport()->height() >= 3 * rowHeight, 10000);
