@@ -73,6 +73,7 @@ if r: print('$cli $id: search s', ' '.join('%.3f' % x['seconds'] for x in r), ' 
             ' evals %s' % r[0].get('evaluations'), ' runs<2A %.2f' % r[0]['runs_within_2A_fraction'])"
         done
         for seed in ${ADGPU_SEEDS:-42 43}; do
+            [ "$seed" = none ] && continue
             (cd "$D" && "$C/peers/autodock_gpu_64wi" --ffile ${id}_protein.maps.fld \
                 --lfile ligand_xtal.pdbqt --nrun 100 --seed $seed 2>&1 | grep -iE "took" |
                 tr '\n' ' ' | sed "s/^/AutoDock-GPU $id seed $seed: /")
@@ -137,6 +138,40 @@ warps() {
 import json, sys
 r = [json.loads(l) for l in sys.stdin if l.startswith('{')]
 if r: print('$cli $id warps $w: search s', ' '.join('%.3f' % x['seconds'] for x in r), ' best %.3f' % r[0]['best_score'], ' evals %s' % r[0].get('evaluations'))"
+        done
+    done
+}
+
+# Vina scoring, 1iep from a random start: our search (bench dock, 3 repeats) and whole process
+# (dock) against `vina --exhaustiveness 8 --cpu <all cores>` and its set-up alone (--max_evals 1).
+vina1iep() {
+    local D=tests/data/complexes/1iep CLI=$C/bin/${CLI_DOCK30:-posewright-cli}
+    timeout 60 "$CLI" bench dock --device cuda --receptor $D/receptor.pdbqt --box $D/box.txt \
+        --ligands $D/ligand_xtal.pdbqt --reference $D/ligand_xtal.pdbqt --runs 100 --seed 42 \
+        --repeat 3 2>/dev/null | python3 -c "
+import json, sys
+r = [json.loads(l) for l in sys.stdin if l.startswith('{')]
+if r: print('ours vina 1iep: search s', ' '.join('%.3f' % x['seconds'] for x in r), ' best %.3f' % r[0]['best_score'], ' top1 A %s' % r[0].get('top_rmsd_ref'))"
+    /usr/bin/time -f "ours vina 1iep dock whole process s %e" timeout 60 "$CLI" dock --device cuda \
+        --receptor $D/receptor.pdbqt --box $D/box.txt --ligands $D/ligand_xtal.pdbqt --runs 100 \
+        --seed 42 --out /tmp/1iep_ours.sdf 2>&1 | grep -E "whole process|rror" | tail -1
+    for evals in 0 1; do
+        /usr/bin/time -f "vina --max_evals $evals whole process s %e" timeout 120 "$C/peers/vina" \
+            --receptor $D/receptor.pdbqt --ligand $D/ligand_xtal.pdbqt --config $D/box.txt \
+            --exhaustiveness 8 --seed 42 --cpu "$(nproc)" --max_evals $evals \
+            --out /tmp/vina_1iep_$evals.pdbqt 2>&1 | grep -E "^ +1 |whole process"
+    done
+}
+
+# compute-sanitizer memcheck and racecheck on the docking suites (small-problem mode).
+sanitize() {
+    local t tool
+    command -v compute-sanitizer >/dev/null || { echo "no compute-sanitizer"; return; }
+    for t in ${SAN_SUITES:-gpu_test_dock_gpu_ad4 gpu_test_dock_gpu}; do
+        for tool in ${SAN_TOOLS:-memcheck racecheck}; do
+            POSEWRIGHT_GPU_TEST_SMALL=1 timeout ${SAN_TIMEOUT:-150} compute-sanitizer --tool $tool \
+                --error-exitcode 99 "$C/bin/branch/$t" >"$OUT/san_${t}_$tool.log" 2>&1
+            echo "$tool $t rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san_${t}_$tool.log" | tail -1) $(grep -E '^Totals' "$OUT/san_${t}_$tool.log")"
         done
     done
 }
