@@ -634,6 +634,103 @@ private slots:
         }
     }
 
+    // The per-row shortcuts (the statement's compiled pattern, the answer of the row before's
+    // molecule): poses of a molecule in runs and interleaved, with and without a screen entry,
+    // several patterns and their negations in one query, each query cold and again on one
+    // connection and on a fresh one: the rows RDKit's match of every SMILES selects.
+    void repeatedMoleculesAndCombinedPatterns() {
+        const auto nci =
+            readSmilesColumn(QString(POSEWRIGHT_TEST_DATA) + "/smiles/nci_first_300.smi");
+        std::vector<std::string> molecules;
+        for (const std::string& s : nci) {
+            try {
+                molecules.push_back(canonicalSmiles(s));
+            } catch (const std::exception&) {
+            }
+        }
+        QVERIFY(molecules.size() > 250);
+        const std::string path = dir_.filePath("runs.db").toStdString();
+        std::vector<std::pair<long long, std::optional<std::string>>> rows;
+        std::mt19937 rng(2611);
+        {
+            HitStore store(path, HitStore::Mode::Create);
+            HitStore::Transaction tx(store);
+            auto add = [&](const std::optional<std::string>& smiles, bool withScreen) {
+                PoseRecord p;
+                p.name = "r" + std::to_string(rows.size());
+                p.smiles = smiles;
+                if (smiles && withScreen)
+                    p.screen = screenFingerprint(*smiles, &p.screenMolecule);
+                rows.emplace_back(store.insertPose(p), smiles);
+            };
+            for (size_t i = 0; i < molecules.size(); ++i) { // runs of 1-4 poses
+                const int poses = 1 + int(rng() % 4);
+                for (int k = 0; k < poses; ++k)
+                    add(molecules[i], i % 7 != 2); // one in seven without a screen entry
+                if (i % 9 == 0)
+                    add(std::nullopt, false);
+            }
+            for (int k = 0; k < 600; ++k) // then interleaved: the row before is another molecule
+                add(molecules[rng() % molecules.size()], true);
+            add(std::string("c1ccccc"), false);
+            add(std::string("c1ccccc"), false);
+            tx.commit();
+        }
+        auto oracle = [&](const std::string& pattern, bool smarts) {
+            const SubstructureQuery q(pattern, smarts ? SubstructureQuery::Syntax::Smarts
+                                                      : SubstructureQuery::Syntax::Smiles);
+            std::map<long long, std::optional<bool>> out;
+            for (const auto& [id, smiles] : rows)
+                out[id] = smiles ? q.matchesSmiles(*smiles) : std::nullopt;
+            return out;
+        };
+        const auto ring = oracle("c1ccccc1", true), acid = oracle("C(=O)[OH]", true),
+                   amine = oracle("[NX3;H2,H1;!$(NC=O)]", true), pyridine = oracle("c1ccncc1", false);
+        using Truth = std::optional<bool>;
+        auto andOf = [](Truth a, Truth b) -> Truth { // SQL's three-valued logic
+            if ((a && !*a) || (b && !*b))
+                return false;
+            if (!a || !b)
+                return std::nullopt;
+            return true;
+        };
+        auto orOf = [](Truth a, Truth b) -> Truth {
+            if ((a && *a) || (b && *b))
+                return true;
+            if (!a || !b)
+                return std::nullopt;
+            return false;
+        };
+        auto notOf = [](Truth a) -> Truth { return a ? Truth(!*a) : std::nullopt; };
+        const std::vector<std::pair<std::string, std::function<Truth(long long)>>> cases{
+            {"smarts('c1ccccc1') and not smarts('C(=O)[OH]')",
+             [&](long long id) { return andOf(ring.at(id), notOf(acid.at(id))); }},
+            {"smarts('[NX3;H2,H1;!$(NC=O)]') or substructure('c1ccncc1')",
+             [&](long long id) { return orOf(amine.at(id), pyridine.at(id)); }},
+            {"not (smarts('C(=O)[OH]') or smarts('c1ccccc1')) or substructure('c1ccncc1')",
+             [&](long long id) {
+                 return orOf(notOf(orOf(acid.at(id), ring.at(id))), pyridine.at(id));
+             }},
+        };
+        HitStore kept(path, HitStore::Mode::ReadOnly);
+        for (const auto& [where, truth] : cases) {
+            std::vector<long long> expected;
+            for (const auto& [id, smiles] : rows)
+                if (const Truth t = truth(id); t && *t)
+                    expected.push_back(id);
+            QVERIFY2(expected.size() > 20 && expected.size() + 20 < rows.size(), where.c_str());
+            for (int round = 0; round < 2; ++round) {
+                auto got = selectedIds(kept, {where, "", -1});
+                std::sort(got.begin(), got.end());
+                QVERIFY2(got == expected, where.c_str());
+            }
+            HitStore fresh(path, HitStore::Mode::ReadOnly);
+            auto got = selectedIds(fresh, {where, "", -1});
+            std::sort(got.begin(), got.end());
+            QVERIFY2(got == expected, where.c_str());
+        }
+    }
+
     void stringsAreBoundNotPasted() {
         // A quote in a value is data: no SQL is injected, the row simply does not match.
         auto got = selectedIds(*store_, {"name = 'x'' or 1=1 --'", "", -1});
