@@ -16,7 +16,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace pw::hits {
@@ -62,15 +61,20 @@ public:
     std::shared_ptr<const ParsedMolecule> parsed(uint32_t i);
 
 private:
-    struct Hash {
-        using is_transparent = void;
-        size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    // Open addressing over the SMILES: a slot holds the molecule's index + 1 (0: empty) and the
+    // high half of its hash, so a look-up costs one probe into a flat array and one string
+    // compare (a node-based map chased three pointers per row: 15% of a 1M-row scan).
+    struct Slot {
+        uint32_t tag = 0;
+        uint32_t indexPlusOne = 0;
     };
+    static size_t hashOf(std::string_view s) { return std::hash<std::string_view>{}(s); }
+    void buildSlots();
     bool loaded_ = false;
     std::vector<std::string> smiles_;
     std::vector<ScreenFingerprint> fps_;
     std::vector<std::string> binary_; // RDKit's binary molecules; empty where the table has none
-    std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> byKey_;
+    std::vector<Slot> slots_;         // a power of two, at least twice the molecules
     std::vector<std::shared_ptr<const ParsedMolecule>> parsed_;
     std::atomic<size_t> parsedCount_{0};
 };

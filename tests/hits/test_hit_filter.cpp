@@ -545,6 +545,11 @@ private slots:
         ScreenIndex index;
         index.load(store.handle(), store.path());
         QVERIFY(index.size() > PatternAnswers::kBulkAfter);
+        for (uint32_t i = 0; i < index.size(); ++i) { // the look-up finds each molecule, only it
+            QCOMPARE(index.find(index.smiles(i)), std::optional<uint32_t>(i));
+            QVERIFY(!index.find(index.smiles(i) + "!")); // no SMILES ends so
+        }
+        QVERIFY(!index.find(""));
         const SubstructureQuery nitro("[N+](=O)[O-]", SubstructureQuery::Syntax::Smarts);
         PatternAnswers lazy(nitro), bulk(nitro);
         bulk.answerAll(index, 2);
