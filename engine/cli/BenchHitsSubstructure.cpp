@@ -73,14 +73,16 @@ std::vector<std::string> splitList(const std::string& s, char sep) {
 }
 
 // `posesPer` rows per distinct molecule: canonical SMILES, its fingerprint (first row), a random
-// docking score. Returns the number of distinct molecules.
-long long buildStore(const std::string& smilesPath, long target, int posesPer, unsigned long seed,
-                     int threads, const std::string& db) {
+// docking score; a molecule's rows consecutive, or with `interleave` one row of every molecule,
+// then the next round (no row repeats the molecule of the row before: a store merged from
+// several runs, or re-sorted). Returns the number of distinct molecules.
+long long buildStore(const std::string& smilesPath, long target, int posesPer, bool interleave,
+                     unsigned long seed, int threads, const std::string& db) {
     const LingoMolecules read = readLingoSmiles(smilesPath, threads);
     if (read.canonical.empty())
         throw InputError(smilesPath, 0, "no readable SMILES");
     const std::vector<std::string>& base = read.canonical;
-    std::mt19937_64 rng(seed);
+    std::mt19937_64 rng(seed), scoreRng(seed + 1); // the molecules do not depend on the order
     std::uniform_int_distribution<size_t> pick(0, base.size() - 1);
     std::uniform_real_distribution<double> score(-13.0, -3.0);
     std::unordered_set<std::string> seen;
@@ -89,6 +91,7 @@ long long buildStore(const std::string& smilesPath, long target, int posesPer, u
     const ColumnInfo dock{"dock_score", ColumnType::Real, ColumnOrigin::Tag, "dock_score"};
     long long rows = 0;
     size_t nextBase = 0;
+    std::vector<PoseRecord> later; // with interleave: the molecules, for rounds 2..posesPer
     while (rows < target) {
         // A batch of candidates: the file's molecules first, then random pairs.
         std::vector<std::string> candidates;
@@ -112,15 +115,22 @@ long long buildStore(const std::string& smilesPath, long target, int posesPer, u
             if (!p.smiles || !seen.insert(*p.smiles).second)
                 continue;
             p.name = "mol" + std::to_string(rows);
-            for (int k = 0; k < posesPer; ++k) {
-                p.scores.assign(1, {dock, score(rng)});
+            for (int k = 0; k < (interleave ? 1 : posesPer); ++k) {
+                p.scores.assign(1, {dock, score(scoreRng)});
                 store.insertPose(p);
                 p.screen.reset(); // the import gives the first pose of a molecule its screen
                 p.screenMolecule.clear();
             }
+            if (interleave && posesPer > 1)
+                later.push_back(std::move(p));
             ++rows;
         }
     }
+    for (int k = 1; k < posesPer && interleave; ++k)
+        for (PoseRecord& p : later) {
+            p.scores.assign(1, {dock, score(scoreRng)});
+            store.insertPose(p);
+        }
     tx.commit();
     return rows;
 }
@@ -142,6 +152,7 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
     const CommandLine cl(args, {{"smiles", OptionKind::Value},
                                 {"molecules", OptionKind::Value},
                                 {"poses-per-molecule", OptionKind::Value},
+                                {"interleave", OptionKind::Flag},
                                 {"seed", OptionKind::Value},
                                 {"dir", OptionKind::Value},
                                 {"threads", OptionKind::Value},
@@ -168,7 +179,7 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
         std::remove((db + "-journal").c_str());
         long long rows = 0;
         const Timed t = timed([&] {
-            rows = buildStore(smilesPath, target, posesPer,
+            rows = buildStore(smilesPath, target, posesPer, cl.flag("interleave"),
                               static_cast<unsigned long>(cl.intValue("seed", 1, 0, 2000000000)),
                               threads, db);
         });
