@@ -94,7 +94,8 @@ long addMissingScreens(HitStore& store, int threads) {
 
 void ScreenIndex::clear() {
     loaded_ = false;
-    smiles_.clear();
+    arena_.clear();
+    spans_.clear();
     fps_.clear();
     binary_.clear();
     slots_.clear();
@@ -126,9 +127,11 @@ void ScreenIndex::load(sqlite3* db, const std::string& storePath) {
         const int textBytes = sqlite3_column_bytes(s, 0);
         const void* blob = sqlite3_column_blob(s, 1);
         const auto fp = decodeScreen(blob, sqlite3_column_bytes(s, 1));
-        if (!text || !fp) // not ours: leave that molecule to the SMILES path
-            continue;
-        smiles_.emplace_back(text, static_cast<size_t>(textBytes)); // unique: the table's key
+        if (!text || !fp || static_cast<std::uint64_t>(textBytes) > kMaxLength)
+            continue; // not ours: leave that molecule to the SMILES path
+        spans_.push_back(static_cast<std::uint64_t>(arena_.size()) << 24 |
+                         static_cast<std::uint64_t>(textBytes));
+        arena_.append(text, static_cast<size_t>(textBytes)); // unique: the table's key
         fps_.push_back(*fp);
         const auto* mol = static_cast<const char*>(sqlite3_column_blob(s, 2));
         binary_.emplace_back(mol ? std::string(mol, static_cast<size_t>(sqlite3_column_bytes(s, 2)))
@@ -139,22 +142,23 @@ void ScreenIndex::load(sqlite3* db, const std::string& storePath) {
         throw std::runtime_error(storePath + ": cannot read " + kScreenTable + ": " +
                                  sqlite3_errmsg(db));
     buildSlots();
-    parsed_.resize(smiles_.size());
+    parsed_.resize(spans_.size());
     loaded_ = true;
 }
 
 void ScreenIndex::buildSlots() {
     size_t capacity = 16;
-    while (capacity < 2 * smiles_.size())
+    while (capacity < 2 * spans_.size())
         capacity *= 2;
     slots_.assign(capacity, Slot{});
     const size_t mask = capacity - 1;
-    for (size_t i = 0; i < smiles_.size(); ++i) {
-        const size_t h = hashOf(smiles_[i]);
+    for (size_t i = 0; i < spans_.size(); ++i) {
+        const size_t h = hashOf(text(spans_[i]));
         size_t at = h & mask;
         while (slots_[at].indexPlusOne != 0)
             at = (at + 1) & mask;
-        slots_[at] = {static_cast<uint32_t>(static_cast<std::uint64_t>(h) >> 32), static_cast<uint32_t>(i + 1)};
+        slots_[at] = {static_cast<uint32_t>(static_cast<std::uint64_t>(h) >> 32),
+                      static_cast<uint32_t>(i + 1), spans_[i]};
     }
 }
 
@@ -164,7 +168,7 @@ std::optional<uint32_t> ScreenIndex::find(std::string_view smiles) const {
     const size_t h = hashOf(smiles), mask = slots_.size() - 1;
     const auto tag = static_cast<uint32_t>(static_cast<std::uint64_t>(h) >> 32);
     for (size_t at = h & mask; slots_[at].indexPlusOne != 0; at = (at + 1) & mask)
-        if (slots_[at].tag == tag && smiles_[slots_[at].indexPlusOne - 1] == smiles)
+        if (slots_[at].tag == tag && text(slots_[at].span) == smiles)
             return slots_[at].indexPlusOne - 1;
     return std::nullopt;
 }
@@ -174,7 +178,7 @@ std::shared_ptr<const ParsedMolecule> ScreenIndex::parsed(uint32_t i) {
         return parsed_[i];
     auto mol = ParsedMolecule::fromBinary(binary_[i]);
     if (!mol)
-        mol = ParsedMolecule::fromCleanSmiles(smiles_[i]);
+        mol = ParsedMolecule::fromCleanSmiles(smiles(i));
     if (mol && parsedCount_.fetch_add(1) < kParsedCapacity)
         parsed_[i] = mol;
     return mol;
