@@ -12,6 +12,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <map>
 #include <memory>
@@ -502,7 +503,11 @@ private slots:
         std::vector<std::pair<std::string, SubstructureQuery::Syntax>> patterns;
         for (const char* p : {"c1ccccc1", "[N+](=O)[O-]", "C(=O)[OH]", "[r5]", "[R2]", "Cl",
                               "[$(C=O)N]", "[#7,#8]~[#6]", "[!#6;!#1]", "*", "[2H]", "[H]",
-                              "c1ccc2ccccc2c1", "[C@H](O)C", "S(=O)(=O)N", "[nH]", "C=CC=O"})
+                              "c1ccc2ccccc2c1", "[C@H](O)C", "S(=O)(=O)N", "[nH]", "C=CC=O",
+                              // recursion: required (AND), optional (OR), negated, nested
+                              "[C;$(C(=O)[OH])]", "[$(c1ccccc1);!$(c[N+](=O)[O-])]",
+                              "[$(C=O),$(S=O)]", "[!$(C=O)]", "[$([#7;$(N(C)C=O)])]",
+                              "[$(*~[$(S(=O)=O)])]N", "[$(c1ccncc1)]", "[$(Cl),$(Br)]c"})
             patterns.emplace_back(p, SubstructureQuery::Syntax::Smarts);
         for (const char* p : {"c1ccncc1", "CC(=O)O", "OC1=CC=CC=C1", "C1CCCCC1"})
             patterns.emplace_back(p, SubstructureQuery::Syntax::Smiles);
@@ -564,6 +569,25 @@ private slots:
         QCOMPARE(lazy.counts().screenedOut + lazy.counts().matched, size_t(500));
         QVERIFY(bulk.counts().screenedOut > index.size() / 2);
         QCOMPARE(bulk.counts().screenedOut + bulk.counts().matched, index.size());
+        // A required recursive sub-pattern screens with its own bits; a negated or optional one
+        // with none of its own.
+        const SubstructureQuery nitroBenzene("c1ccccc1[N+](=O)[O-]", SubstructureQuery::Syntax::Smarts);
+        const auto bitCount = [](const ScreenFingerprint& fp) {
+            int n = 0;
+            for (auto w : fp)
+                n += std::popcount(w);
+            return n;
+        };
+        for (const char* p : {"[$(c1ccccc1[N+](=O)[O-])]", "[#6;$(c1ccccc1[N+](=O)[O-])]",
+                              "[$([$(c1ccccc1[N+](=O)[O-])])]"}) {
+            const SubstructureQuery recursive(p, SubstructureQuery::Syntax::Smarts);
+            QVERIFY2(passesScreen(nitroBenzene.screen(), recursive.screen()), p);
+        }
+        QVERIFY(bitCount(nitroBenzene.screen()) > 10);
+        for (const char* p : {"[!$(c1ccccc1[N+](=O)[O-])]", "[C,$(c1ccccc1[N+](=O)[O-])]"}) {
+            const SubstructureQuery loose(p, SubstructureQuery::Syntax::Smarts);
+            QVERIFY2(bitCount(loose.screen()) < 3, p);
+        }
         const SubstructureQuery ringSize("[r5]", SubstructureQuery::Syntax::Smarts);
         PatternAnswers all(ringSize); // the fingerprint cannot say ring sizes: nothing screened
         all.answerAll(index, 2);
