@@ -102,10 +102,25 @@ public:
     bool runStep(const QString& step, const std::function<void(bool ok)>& done) override {
         return w_.runStep(step, done);
     }
+    QString flexResidueChoice() const override {
+        return flexSource_ ? flexSource_() : QString();
+    }
+    void setFlexResidueSource(std::function<QString()> source) override {
+        flexSource_ = std::move(source);
+    }
+    void flexResidueChoiceChanged() override {
+        for (const auto& listener : flexListeners_)
+            listener();
+    }
+    void onFlexResidueChoiceChanged(std::function<void()> listener) override {
+        flexListeners_.push_back(std::move(listener));
+    }
 
 private:
     MainWindow& w_;
     std::map<QString, PoseTaker> takers_;
+    std::function<QString()> flexSource_;
+    std::vector<std::function<void()>> flexListeners_;
 };
 
 void MainWindow::installParts() {

@@ -7,6 +7,7 @@
 #include "DockMaps.h"
 #include "DockResults.h"
 #include "DockSettings.h"
+#include "FlexResidues.h"
 
 #include "backend/Progress.h"
 #include "core/Molecule.h"
@@ -60,14 +61,19 @@ struct DockJobInput {
     Molecule ligand; // the active ligand as the document has it (also the RMSD reference)
     DockSettings settings;
     int threads = 1;
+    // The side chains that move (the user's choice, when the settings dock with it); empty: the
+    // receptor is rigid.
+    std::vector<FlexResidueSpec> flexResidues;
 };
 
 struct DockJobResult {
     DockOutcome outcome;
     Molecule prepared; // the molecule the poses move (hydrogens, types, torsion tree)
     bool cancelled = false;
-    QString error; // empty on success
+    QString error;      // empty on success
     QString deviceNote; // why the device asked for was not used (no GPU: the CPU), else empty
+    // Docked with flexible side chains: their model, for drawing the poses' side chains.
+    std::shared_ptr<const FlexSetup> flexSetup;
     double seconds = 0;
     bool ok() const { return error.isEmpty() && !cancelled; }
 };

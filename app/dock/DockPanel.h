@@ -6,14 +6,20 @@
 
 #include "DockResults.h"
 #include "DockSettings.h"
+#include "score/BoxConfig.h"
 
 #include <QWidget>
 
+#include <optional>
+
+class QCheckBox;
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
+class QToolButton;
 
 namespace pw {
 
@@ -40,6 +46,13 @@ public:
     int selectedRow() const;
     void selectRow(int row);
 
+    // The search box's fields fold to a one-line summary (the box is also in the Settings dock).
+    void setBoxExpanded(bool expanded);
+    bool boxExpanded() const;
+    void setBoxSummary(const std::optional<SearchBox>& box);
+    // The flexible side chains the user chose ("A:THR315"; empty: none): the Flexible box's text.
+    void setFlexChoice(const QString& choice);
+
     BoxEditor* boxEditor() const { return box_; }
     EnergyPlot* plot() const { return plot_; }
     QTableWidget* clusterTable() const { return table_; }
@@ -59,12 +72,16 @@ signals:
 private:
     void updateResultButtons();
 
+    QToolButton* boxToggle_ = nullptr;
+    QGroupBox* boxGroup_ = nullptr;
     BoxEditor* box_ = nullptr;
     QComboBox* scoring_ = nullptr;
     QSpinBox* runs_ = nullptr;
     QSpinBox* seed_ = nullptr;
     QComboBox* budget_ = nullptr;
     QComboBox* device_ = nullptr;
+    QCheckBox* flexible_ = nullptr;
+    QString flexChoice_;
     QLabel* maps_ = nullptr;
     QLabel* progress_ = nullptr;
     QPushButton* run_ = nullptr;

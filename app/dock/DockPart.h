@@ -11,10 +11,12 @@
 
 #include <QTimer>
 
+#include <iosfwd>
 #include <memory>
 
 class QAction;
 class QDockWidget;
+class QLabel;
 
 namespace pw {
 
@@ -41,13 +43,18 @@ public:
     DockPanel* panel() const { return panel_; }
     QDockWidget* dockWidget() const { return dock_; }
     QAction* dockAction() const { return dockAction_; }
+    QLabel* mapsStatusLabel() const { return mapsStatus_; }
     // The ligand pose the part last drew in the view (a live best or a selected cluster).
     const Molecule& shownPose() const { return shownPose_; }
+    // The docked side chains the part last drew (a flexible docking's selected pose).
+    const std::vector<Vec3>& shownSideChains() const { return shownSideChains_; }
     // Live redraws of the best pose during the current or last run (at most one per tick).
     int liveRedraws() const { return liveRedraws_; }
 
     // Export and Add to ligands without their file dialogs (tests; the buttons ask first).
+    // Export of a flexible docking writes the side chains beside: sideChainsPathFor(path).
     bool exportTo(const QString& path);
+    static QString sideChainsPathFor(const QString& sdfPath);
     bool addToLigands(const QString& path);
 
 signals:
@@ -59,6 +66,11 @@ private:
     void onFinished(const DockJobResult& result);
     void showCluster(int row);
     void showPose(const Molecule& ligand, bool withInteractions);
+    void showSideChains(const DockedPose& pose);
+    // Every pose's side chains as PDBQT MODELs (Vina's --flex format), rank order.
+    void writeSideChains(std::ostream& out, const FlexModel& flex) const;
+    // The side chains' model of the outcome's flexible residues (null: rigid, or not yet known).
+    const FlexSetup* flexSetup();
     void refine(int row);
     void updateMapsText();
 
@@ -66,6 +78,7 @@ private:
     DockPanel* panel_ = nullptr;
     QDockWidget* dock_ = nullptr;
     QAction* dockAction_ = nullptr;
+    QLabel* mapsStatus_ = nullptr; // the status bar's "Docking maps ready"
     std::shared_ptr<DockMaps> maps_ = std::make_shared<DockMaps>(DockMaps::appAd4CacheDirectory());
     std::unique_ptr<DockJob> job_;
     int jobId_ = 0;
@@ -75,6 +88,8 @@ private:
     int liveRedraws_ = 0;
     DockOutcome outcome_;
     Molecule shownPose_;
+    std::vector<Vec3> shownSideChains_;
+    std::shared_ptr<const FlexSetup> flexSetup_;
 };
 
 } // namespace pw

@@ -7,6 +7,7 @@
 #include "core/Molecule.h"
 #include "dock/DockOptions.h"
 #include "dock/DockResult.h"
+#include "dock/FlexDock.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -23,6 +24,9 @@ struct DockedPose {
     std::optional<double> rmsdToLoaded; // Å, when the loaded ligand is the same molecule
     int run = 0;
     Molecule molecule; // the ligand at this pose with dock's SD tags (dock_score, cluster, ...)
+    // Docked with flexible side chains: where they ended (FlexModel's flat atom order of the
+    // outcome's flexResidues); empty for a rigid receptor.
+    std::vector<Vec3> flexCoordinates;
 };
 
 struct DockOutcome {
@@ -31,8 +35,17 @@ struct DockOutcome {
     int runs = 0;
     long evaluationsPerRun = 0;
     std::vector<DockedPose> poses; // rank order
+    // The side chains that moved ("A:THR315", as --flex-residues), empty: a rigid receptor. With
+    // them the rows are the runs best first, as `dock --flex-residues` writes them (no clusters).
+    QString flexResidues;
     bool empty() const { return poses.empty(); }
 };
+
+// The runs of a docking with flexible side chains (dock::dockLigandWithFlex, best first) as the
+// panel shows them; reference: the loaded ligand for the RMSD column, or null.
+DockOutcome flexOutcomeOf(const Molecule& prepared, const std::vector<dock::FlexDockRun>& runs,
+                          const QString& flexResidues, long evaluationsPerRun,
+                          const QString& device, const Molecule* reference);
 
 // The clusters of one ligand's result: prepared is the molecule that was docked.
 DockOutcome outcomeOf(const Molecule& prepared, const dock::LigandDockResult& result,

@@ -23,7 +23,8 @@ QJsonObject DockSettings::toJson() const {
             {"runs", runs},
             {"seed", QString::number(seed)},
             {"budget", quick ? "quick" : "full"},
-            {"device", device}};
+            {"device", device},
+            {"flexible", flexible}};
 }
 
 DockSettings DockSettings::fromJson(const QJsonObject& o) {
@@ -38,6 +39,7 @@ DockSettings DockSettings::fromJson(const QJsonObject& o) {
     s.quick = o["budget"].toString(QStringLiteral("quick")) != QLatin1String("full");
     if (const QString d = o["device"].toString(); !d.isEmpty())
         s.device = d;
+    s.flexible = o["flexible"].toBool(s.flexible);
     return s;
 }
 

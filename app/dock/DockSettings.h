@@ -20,6 +20,9 @@ struct DockSettings {
     // AutoDock-GPU's defaults (population 150, 300 iterations, its --heuristics budget).
     bool quick = true;
     QString device = QStringLiteral("cpu"); // "auto", "cpu", "cuda", "cuda:N"
+    // Dock with the flexible side chains chosen for minimization (issue 18), when there are;
+    // they dock on the CPU with Vina or Vinardo, whatever the device.
+    bool flexible = true;
 
     // The local search follows the scoring as `posewright-cli dock` chooses it: BFGS for
     // Vina/Vinardo, ADADELTA for AD4 (tests/bench/RESULTS.md, the CPU reference LGA).

@@ -88,6 +88,15 @@ public:
     // the settings panel's do (around the ligand, residues, a config file, typed, dragged with
     // the frame's Edit box toggle) and show it whenever it changes.
     virtual void connectBoxEditor(BoxEditor* editor) = 0;
+    // The flexible receptor side chains the user chose (issue 18; the Energy panel's choice when
+    // the refine part is installed), as --flex-residues takes them ("A:THR315,A:LYS271"); empty
+    // when none is chosen or no part offers a choice. The part that owns the choice sets the
+    // source at install; flexResidueChoiceChanged() is called when it changes.
+    virtual QString flexResidueChoice() const = 0;
+    virtual void setFlexResidueSource(std::function<QString()> source) = 0;
+    virtual void flexResidueChoiceChanged() = 0;
+    // A part that searches with the choice listens here (called after each change).
+    virtual void onFlexResidueChoiceChanged(std::function<void()> listener) = 0;
     // Another part's scripted step (e.g. "minimize" after docking), as the command line runs it:
     // false when no installed part has it.
     virtual bool runStep(const QString& step, const std::function<void(bool ok)>& done) = 0;

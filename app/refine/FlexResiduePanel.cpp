@@ -44,8 +44,9 @@ void FlexResiduePanel::showChoice(const QString& text, const QStringList& labels
         return;
     }
     const QString residues = labels.isEmpty() ? text : labels.join(QStringLiteral(", "));
-    summary_->setText(tr("Moving with the ligand in Minimize pose (orange, on the CPU; batch "
-                         "refinement and docking keep the receptor rigid): %1. File > Export "
+    summary_->setText(tr("Moving with the ligand in Minimize pose and in the Docking panel "
+                         "when its Flexible box is ticked (orange, on the CPU; batch "
+                         "refinement keeps the receptor rigid): %1. File > Export "
                          "flexible side chains writes them as a PDBQT file in Vina's --flex "
                          "format (usable as --flex again); the SDF export holds the ligand only.")
                           .arg(residues));

@@ -134,6 +134,7 @@ RefinePart::~RefinePart() {
 }
 
 void RefinePart::install(PartContext& context) {
+    context.setFlexResidueSource([this] { return flexResidueText(); });
     context_ = &context;
     QMainWindow* window = context.window();
     const QIcon icon = QIcon::fromTheme(QStringLiteral("media-playback-start"),
@@ -572,6 +573,7 @@ void RefinePart::applyFlexChoice(const std::vector<FlexResidueSpec>& specs,
     flexLabels_ = labels;
     flexPanel_->showChoice(flexResidueText(), flexLabels_);
     updateFlexHighlights();
+    context_->flexResidueChoiceChanged(); // docking searches with the same side chains
 }
 
 void RefinePart::toggleResidueAt(int kind, int atom) {

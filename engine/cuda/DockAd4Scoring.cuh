@@ -10,16 +10,19 @@
 
 namespace pw::cuda::mk {
 
-// Mehler-Solmajer dielectric eps(r) and d eps/dr (ad4::mehlerSolmajerDielectric).
+// Mehler-Solmajer dielectric eps(r) and d eps/dr (ad4::mehlerSolmajerDielectric). The pair terms
+// use the fast exponential and division intrinsics (a few ulp: far below the 0.01 kcal/mol the
+// GPU search is held to against the CPU's doubles; IEEE division and expf were a quarter of the
+// docking kernel's instructions).
 __device__ __forceinline__ float ad4Dielectric(float r, float& dEps) {
     constexpr float lambda = 0.003627f, A = -8.5525f, k = 7.7839f, B = 78.4f - A;
-    const float x = k * expf(-lambda * B * r);
-    const float eps = A + B / (1.0f + x);
+    const float x = k * __expf(-lambda * B * r);
+    const float eps = A + __fdividef(B, 1.0f + x);
     if (eps < 1e-6f) {
         dEps = 0.0f;
         return 1.0f;
     }
-    dEps = B * x * lambda * B / ((1.0f + x) * (1.0f + x));
+    dEps = __fdividef(B * x * lambda * B, (1.0f + x) * (1.0f + x));
     return eps;
 }
 
@@ -34,7 +37,7 @@ __device__ __forceinline__ float ad4SmoothedPair(const Ad4ScoringGpu& a, const A
                                            : p.Rij;
     else
         rEval = r + a.smoothHalf; // purely repulsive
-    const float inv2 = 1.0f / (rEval * rEval);
+    const float inv2 = __fdividef(1.0f, rEval * rEval);
     const float inv6 = inv2 * inv2 * inv2;
     const float rep = p.cA * inv6 * inv6;
     const float att = p.cB * (p.hbond ? inv6 * inv2 * inv2 : inv6);
@@ -43,7 +46,7 @@ __device__ __forceinline__ float ad4SmoothedPair(const Ad4ScoringGpu& a, const A
         dEdr = 0.0f;
         return fminf(a.energyClamp, e);
     }
-    dEdr = (-12.0f * rep + (p.hbond ? 10.0f : 6.0f) * att) / rEval;
+    dEdr = (-12.0f * rep + (p.hbond ? 10.0f : 6.0f) * att) * (rEval * inv2);
     return e;
 }
 
@@ -116,9 +119,10 @@ __device__ inline float ad4PairEnergy(const Ad4ScoringGpu& a, const Ad4PairGpu& 
     const float r = clamped ? a.minDistance : rTrue;
     float dEps;
     const float eps = ad4Dielectric(r, dEps);
-    const float elec = p.q1q2 / (r * eps);
-    float dEdr = -elec * (1.0f / r + dEps / eps);
-    const float gauss = p.desolv * expf(-r * r * a.desolvInvTwoSigma2);
+    const float invR = __fdividef(1.0f, r), invEps = __fdividef(1.0f, eps);
+    const float elec = p.q1q2 * invR * invEps;
+    float dEdr = -elec * (invR + dEps * invEps);
+    const float gauss = p.desolv * __expf(-r * r * a.desolvInvTwoSigma2);
     dEdr -= 2.0f * a.desolvInvTwoSigma2 * r * gauss;
     float e = elec + gauss;
     if (r * r < a.cutoff2) {
@@ -126,9 +130,33 @@ __device__ inline float ad4PairEnergy(const Ad4ScoringGpu& a, const Ad4PairGpu& 
         e += ad4SmoothedPair(a, p, r, dv);
         dEdr += dv;
     }
-    k = (clamped || !(rTrue > 0.0f)) ? 0.0f : dEdr / rTrue;
+    k = (clamped || !(rTrue > 0.0f)) ? 0.0f : dEdr * invR; // r == rTrue here
     return e;
 }
+
+// Gradient of one atom summed in a lane's registers over a run of pairs that share it, added to
+// shared memory when the run ends. Shared-memory float atomics are compare-and-swap loops on
+// sm_90 (ATOMS.CAST.SPIN), each a serial chain of a load, an add and a swap: with six per pair
+// they took half of the docking kernel's stall samples (3ce3, Nsight Compute, RESULTS.md).
+struct PairGradient {
+    int atom = -1;
+    float3 sum = make_float3(0.0f, 0.0f, 0.0f);
+    __device__ void flush(float3* grad) {
+        if (atom < 0)
+            return;
+        atomicAdd(&grad[atom].x, sum.x);
+        atomicAdd(&grad[atom].y, sum.y);
+        atomicAdd(&grad[atom].z, sum.z);
+    }
+    __device__ void add(float3* grad, int a, float3 g) {
+        if (a != atom) {
+            flush(grad);
+            atom = a, sum = g;
+        } else {
+            sum = sum + g;
+        }
+    }
+};
 
 // The warp's lane-partial AD4 inter energy of the placed atoms; per-atom gradients into w.grad
 // when withGradient.
@@ -145,23 +173,28 @@ __device__ inline double ad4InterAtoms(WarpState& w, const Ad4ScoringGpu& a, boo
 }
 
 // The warp's lane-partial AD4 internal energy; gradients added to w.grad (after ad4InterAtoms
-// and a __syncwarp) when withGradient.
+// and a __syncwarp) when withGradient. The host deals the pairs out (DockAd4Target.cpp) so that a
+// lane's pairs are neighbours in the scorer's list and mostly share their first atom: that
+// atom's gradient sums in registers and goes to shared memory once per run of equal atoms
+// (PairGradient, MinimizeEnergy.cuh says why).
 __device__ inline double ad4IntraPairs(WarpState& w, const Ad4ScoringGpu& a, bool withGradient) {
     double e = 0.0;
+    PairGradient first;
     for (int q = w.lane; q < w.nPairs; q += 32) {
         const Ad4PairGpu p = w.ad4Pairs[q];
         const float3 d = w.coords[p.j] - w.coords[p.i];
         float k;
         e += ad4PairEnergy(a, p, dot3(d, d), k);
         if (withGradient && k != 0.0f) {
-            atomicAdd(&w.grad[p.j].x, k * d.x);
-            atomicAdd(&w.grad[p.j].y, k * d.y);
-            atomicAdd(&w.grad[p.j].z, k * d.z);
-            atomicAdd(&w.grad[p.i].x, -k * d.x);
-            atomicAdd(&w.grad[p.i].y, -k * d.y);
-            atomicAdd(&w.grad[p.i].z, -k * d.z);
+            const float3 f = k * d;
+            atomicAdd(&w.grad[p.j].x, f.x);
+            atomicAdd(&w.grad[p.j].y, f.y);
+            atomicAdd(&w.grad[p.j].z, f.z);
+            first.add(w.grad, p.i, make_float3(-f.x, -f.y, -f.z));
         }
     }
+    if (withGradient)
+        first.flush(w.grad);
     return e;
 }
 

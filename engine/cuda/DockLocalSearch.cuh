@@ -24,7 +24,7 @@ __device__ inline void clampToBox(WarpState& w, float* pose, const DockParamsGpu
 // ends at dp.adadeltaStopBound). Keeps the best point seen (the last step is not evaluated) in w.x
 // and returns its energy (never above f0); evaluations are counted. Scratch: w.y = E[g^2],
 // w.hy = E[dx^2], w.p = the step, w.start = the best pose.
-__device__ inline float adadeltaSearch(WarpState& w, const ScoringParamsGpu& s,
+__device__ __forceinline__ float adadeltaSearch(WarpState& w, const ScoringParamsGpu& s,
                                        const DockParamsGpu& dp, float f0, int& evaluations) {
     constexpr float kTranslationUnit = 0.375f, kAngleUnit = kPi / 180.0f;
     const float rho = dp.adadeltaRho, eps = dp.adadeltaEpsilon;
@@ -81,7 +81,7 @@ __device__ inline float adadeltaSearch(WarpState& w, const ScoringParamsGpu& s,
 // in w.x, as the CPU engine's dock::bfgsLocalSearch: until |g| < tolerance or maxEvaluations
 // energy evaluations are spent (checked after each step); a final position outside the box is
 // clamped and re-evaluated. Returns the energy of w.x (never above f0: else the start is kept).
-__device__ inline float bfgsSearch(WarpState& w, const ScoringParamsGpu& s,
+__device__ __forceinline__ float bfgsSearch(WarpState& w, const ScoringParamsGpu& s,
                                    const SearchParamsGpu& sp, const DockParamsGpu& dp,
                                    int maxEvaluations, float tolerance, float f0,
                                    int& evaluations) {

@@ -28,7 +28,15 @@ __device__ inline float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduct
             w.grad[i] = g;
         }
         __syncwarp();
-        for (int q = w.lane; q < w.nPairs; q += 32) {
+        // Lane L takes the pairs L * steps + t (t < steps): neighbours in the topology's list,
+        // which mostly share their first atom, so its gradient sums in registers
+        // (PairGradient, DockAd4Scoring.cuh).
+        const int steps = (w.nPairs + 31) / 32;
+        PairGradient first;
+        for (int t = 0; t < steps; ++t) {
+            const int q = w.lane * steps + t;
+            if (q >= w.nPairs)
+                break;
             const PairGpu pr = w.pairs[q];
             const float3 d = w.coords[pr.j] - w.coords[pr.i];
             float dEdr2, scale;
@@ -52,11 +60,10 @@ __device__ inline float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduct
                 atomicAdd(&w.grad[pr.j].x, k * d.x);
                 atomicAdd(&w.grad[pr.j].y, k * d.y);
                 atomicAdd(&w.grad[pr.j].z, k * d.z);
-                atomicAdd(&w.grad[pr.i].x, -k * d.x);
-                atomicAdd(&w.grad[pr.i].y, -k * d.y);
-                atomicAdd(&w.grad[pr.i].z, -k * d.z);
+                first.add(w.grad, pr.i, make_float3(-k * d.x, -k * d.y, -k * d.z));
             }
         }
+        first.flush(w.grad);
     }
     __syncwarp();
     fragmentSums(w, reduction);

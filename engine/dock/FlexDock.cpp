@@ -49,7 +49,8 @@ FlexDockRun runOne(const LigandKinematics& kinematics, const FlexDockSetup& s, i
     const int searched =
         std::clamp(static_cast<int>(std::lround(o.localSearchRate * popSize)), 0, popSize);
     long generation = 0;
-    while (onGrid.evaluations() < budget && generation < o.maxGenerations) {
+    const auto cancelled = [&] { return s.cancel && s.cancel->load(std::memory_order_relaxed); };
+    while (onGrid.evaluations() < budget && generation < o.maxGenerations && !cancelled()) {
         std::iota(order.begin(), order.end(), 0);
         std::stable_sort(order.begin(), order.end(),
                          [&](int a, int b) { return energy[a] < energy[b]; });
@@ -79,7 +80,22 @@ FlexDockRun runOne(const LigandKinematics& kinematics, const FlexDockSetup& s, i
         std::swap(pop, next);
         std::swap(energy, nextEnergy);
         ++generation;
+        if (s.onGeneration) {
+            GenerationReport report;
+            report.ligand = static_cast<long>(s.ligandIndex);
+            report.run = run;
+            report.generation = generation;
+            const auto best = std::min_element(energy.begin(), energy.end());
+            report.bestEnergy = *best;
+            report.meanEnergy = std::accumulate(energy.begin(), energy.end(), 0.0) /
+                                static_cast<double>(energy.size());
+            report.best = &pop[static_cast<size_t>(best - energy.begin())];
+            report.kinematics = &kinematics;
+            s.onGeneration(report);
+        }
     }
+    if (cancelled())
+        return FlexDockRun{run}; // dropped by the caller: no final minimization
     const int best =
         static_cast<int>(std::min_element(energy.begin(), energy.end()) - energy.begin());
     FlexDockRun r;
@@ -105,8 +121,12 @@ std::vector<FlexDockRun> dockLigandWithFlex(const Molecule& ligand, const FlexDo
                             ? setup.evaluationsPerRun
                             : evaluationBudget(setup.lga, torsions, setup.runs);
     std::vector<FlexDockRun> runs(setup.runs);
-    parallelFor(setup.runs, setup.threads,
-                [&](long r) { runs[r] = runOne(kinematics, setup, static_cast<int>(r), budget); });
+    std::atomic<long> ended{0};
+    parallelFor(setup.runs, setup.threads, [&](long r) {
+        runs[r] = runOne(kinematics, setup, static_cast<int>(r), budget);
+        if (setup.onRunDone)
+            setup.onRunDone(++ended);
+    });
     std::stable_sort(runs.begin(), runs.end(), [](const FlexDockRun& a, const FlexDockRun& b) {
         return a.score.affinity < b.score.affinity;
     });

@@ -11,7 +11,9 @@
 #include "score/BoxConfig.h"
 #include "score/flex/FlexScorer.h"
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace pw::dock {
@@ -37,6 +39,15 @@ struct FlexDockSetup {
     std::uint64_t seed = 0;
     std::uint64_t ligandIndex = 0; // keys the random streams with seed and run
     int threads = 1;               // runs in parallel
+    // Watching and stopping (the app's docking panel); none of them changes a result.
+    // onGeneration: after every generation of every run, from the run's thread (thread-safe,
+    // quick); its pose holds the ligand's torsions first, then the side chains'.
+    GenerationObserver onGeneration;
+    // A run stops at its next generation once *cancel is true; the results are then not the
+    // search's and the caller drops them.
+    const std::atomic<bool>* cancel = nullptr;
+    // After each run's end, from its thread (thread-safe): the runs ended so far.
+    std::function<void(long runsDone)> onRunDone;
 };
 
 // All runs of one ligand (prepared, with its torsion tree; the scorers' ligand), best first by

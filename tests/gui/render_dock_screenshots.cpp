@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
     const QDir out(QString::fromLocal8Bit(argv[1]));
     MainWindow w;
     w.setErrorDialogsEnabled(false);
-    w.resize(1500, 900);
+    w.resize(1280, 900); // a laptop screen: the panel must keep its clusters in view
     w.show();
     const StartupFiles files = bundledExampleFiles();
     w.openReceptor(files.receptor);

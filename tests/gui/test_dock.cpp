@@ -33,9 +33,12 @@
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QtTest>
 
 #include <vtkCamera.h>
@@ -92,8 +95,11 @@ private slots:
     void dockingSharesTheMinimizationGrid();
     void liveViewTakesGenerationsAsTheyCome();
     void refineHandsThePoseToMinimization();
+    void refineRefusesAnotherMolecule();
     void cudaWithoutAGpuDocksOnTheCpuAndSaysSo();
     void damagedDockingPieceIsRefusedClearly();
+    void resultsStayInViewInA900PixelWindow();
+    void smilesLigandHasNoRmsdColumn();
 };
 
 void TestDock::dockingFindsTheCrystalPoseWatchedLive() {
@@ -129,15 +135,31 @@ void TestDock::dockingFindsTheCrystalPoseWatchedLive() {
     QCOMPARE(table->rowCount(), static_cast<int>(o.poses.size()));
     QCOMPARE(part->panel()->selectedRow(), 0);
     QCOMPARE(table->item(0, 1)->text(), QString::number(o.poses.front().score, 'f', 3));
+    // ... drawn with its interactions (biotin's crystal pose makes hydrogen bonds).
+    QVERIFY(w.moleculeView()->interactionLineCount() > 0);
     // While it ran: the best pose was redrawn and every generation plotted (best <= mean).
     QVERIFY(part->liveRedraws() > 0);
     EnergyPlot* plot = part->panel()->plot();
     QVERIFY(plot->pointCount() > 1);
     for (int g = 0; g < plot->pointCount(); ++g)
         QVERIFY(plot->values(0)[static_cast<size_t>(g)] <= plot->values(1)[static_cast<size_t>(g)]);
-    // The maps stay for the next run while the receptor and box do.
+    // The maps stay for the next run while the receptor and box do, and the status bar says so.
     QVERIFY(part->panel()->mapsLabel()->text().startsWith(QStringLiteral("Maps ready")));
+    QVERIFY(part->mapsStatusLabel()->isVisible());
+    QCOMPARE(part->mapsStatusLabel()->text(), QStringLiteral("Docking maps ready (Vina)"));
+    QVERIFY(!part->panel()->clusterTable()->isColumnHidden(3));
     QVERIFY(!w.busy());
+
+    // Another receptor opened: the clusters stay, and the panel says they belong to the old one.
+    const int clusters = table->rowCount();
+    QVERIFY(clusters > 0);
+    w.openReceptor(bundledExampleFiles().receptor);
+    QVERIFY(settle(w));
+    QCOMPARE(static_cast<int>(part->outcome().poses.size()), clusters);
+    QCOMPARE(table->rowCount(), clusters);
+    auto* progress = part->panel()->findChild<QLabel*>(QStringLiteral("dockProgressLabel"));
+    QVERIFY2(progress->text().contains(QStringLiteral("receptor open before")),
+             qPrintable(progress->text()));
 }
 
 void TestDock::scriptedDockDrawsTheBestPose() {
@@ -226,9 +248,11 @@ void TestDock::sessionReopensWithTheSameClusters() {
     const QString path = dir.filePath(QStringLiteral("dock.pwsession"));
     DockOutcome saved;
     DockSettings settings;
+    const SearchBox box{Vec3(11.5, 1.25, -10.75), Vec3(20.5, 21.0, 22.5)};
     {
         MainWindow w;
         QVERIFY(openExample(w));
+        w.document().setBox(box, BoxSource::Typed); // docked in a box of its own
         auto* part = w.part<DockPart>();
         settings = part->panel()->settings();
         settings.runs = 4;
@@ -270,6 +294,14 @@ void TestDock::sessionReopensWithTheSameClusters() {
     QCOMPARE(s.seed, std::uint64_t(3));
     QCOMPARE(s.scoring, dock::DockScoring::Vinardo);
     QVERIFY(part->dockWidget()->isVisible());
+    // The box it docked in, in the document and the panel's fields.
+    QVERIFY(w.document().box());
+    for (int k = 0; k < 3; ++k) {
+        QCOMPARE(w.document().box()->center[k], box.center[k]);
+        QCOMPARE(w.document().box()->size[k], box.size[k]);
+        QVERIFY(std::abs(part->panel()->boxEditor()->fieldsBox().size[k] - box.size[k]) < 0.005);
+    }
+    QVERIFY(!part->panel()->clusterTable()->isColumnHidden(3)); // RMSD to the crystal ligand
     // Selecting a row draws that pose.
     part->panel()->selectRow(static_cast<int>(saved.poses.size()) - 1);
     QCOMPARE(part->shownPose().atoms.size(), saved.poses.back().molecule.atoms.size());
@@ -283,6 +315,13 @@ void TestDock::boxDraggedInTheViewEqualsTheDockingFields() {
     auto* part = w.part<DockPart>();
     part->dockAction()->trigger();
     QVERIFY(part->dockWidget()->isVisible());
+    // The box's fields are folded to a line at first: open them as a user does.
+    auto* fold = part->panel()->findChild<QAbstractButton*>(QStringLiteral("dockBoxToggle"));
+    QVERIFY(fold);
+    QVERIFY(!part->panel()->boxEditor()->isVisible());
+    QTest::mouseClick(fold, Qt::LeftButton);
+    QVERIFY(part->panel()->boxExpanded());
+    QVERIFY(part->panel()->boxEditor()->isVisible());
     BoxEditor* editor = part->panel()->boxEditor();
     auto* toggle = editor->findChild<QAbstractButton*>(QStringLiteral("dragBoxButton"));
     QVERIFY(toggle);
@@ -306,6 +345,9 @@ void TestDock::boxDraggedInTheViewEqualsTheDockingFields() {
         QVERIFY(std::abs(fields.center[k] - after.center[k]) <= 0.0005 + 1e-9);
         QVERIFY(std::abs(fields.size[k] - after.size[k]) <= 0.005 + 1e-9);
     }
+    // The folded line names the new box too.
+    QVERIFY2(fold->text().contains(QString::number(after.size[axis], 'f', 1)),
+             qPrintable(fold->text()));
     // The maps of the old box are not reused for the new one.
     QVERIFY(part->panel()->mapsLabel()->text().contains(QStringLiteral("next run")));
 }
@@ -343,14 +385,43 @@ void TestDock::exportAndAddToLigands() {
 
     // Add to ligands: the poses follow the ligand that was there, which keeps its place.
     const size_t ligands = w.document().ligands().size();
+    const QStringList pathsBefore = w.document().ligandPaths();
+    const Molecule original = w.document().ligands().front();
+    const std::optional<VinaScore> originalScore = w.document().score(0);
+    QVERIFY(originalScore); // scored when the example settled: it must survive the add and undo
+    const int undoSteps = w.undoStack()->count();
     const QString added = dir.filePath(QStringLiteral("added.sdf"));
     QVERIFY(part->addToLigands(added));
-    QCOMPARE(w.document().ligands().size(), ligands + o.poses.size());
-    QCOMPARE(w.document().activeLigand(), static_cast<int>(ligands));
-    QCOMPARE(w.document().ligandPaths().back(), added);
-    const Molecule& first = w.document().ligands()[ligands];
-    QCOMPARE(first.atoms.size(), o.poses.front().molecule.atoms.size());
-    QVERIFY((first.atoms[0].position - o.poses.front().molecule.atoms[0].position).norm() < 2e-4);
+    auto checkAdded = [&] {
+        QCOMPARE(w.document().ligands().size(), ligands + o.poses.size());
+        QCOMPARE(w.document().activeLigand(), static_cast<int>(ligands));
+        QCOMPARE(w.document().ligandPaths().back(), added);
+        const Molecule& first = w.document().ligands()[ligands];
+        QCOMPARE(first.atoms.size(), o.poses.front().molecule.atoms.size());
+        QVERIFY((first.atoms[0].position - o.poses.front().molecule.atoms[0].position).norm() <
+                2e-4);
+        QVERIFY(w.document().score(0));
+        QCOMPARE(w.document().score(0)->affinity, originalScore->affinity);
+    };
+    checkAdded();
+    if (QTest::currentTestFailed())
+        return;
+
+    // One undo step: undo gives back the list as it was (the same ligand, its score, its file,
+    // active), redo adds the poses again.
+    QCOMPARE(w.undoStack()->count(), undoSteps + 1);
+    QVERIFY(w.undoStack()->canUndo());
+    w.undoStack()->undo();
+    QCOMPARE(w.document().ligands().size(), ligands);
+    QCOMPARE(w.document().ligandPaths(), pathsBefore);
+    QCOMPARE(w.document().activeLigand(), 0);
+    QCOMPARE(w.document().ligands().front().atoms.size(), original.atoms.size());
+    for (size_t i = 0; i < original.atoms.size(); ++i)
+        QCOMPARE(w.document().ligands().front().atoms[i].position, original.atoms[i].position);
+    QVERIFY(w.document().score(0));
+    QCOMPARE(w.document().score(0)->affinity, originalScore->affinity);
+    w.undoStack()->redo();
+    checkAdded();
 }
 
 void TestDock::mapsAreBuiltWhenNeededAndReused() {
@@ -472,6 +543,44 @@ void TestDock::refineHandsThePoseToMinimization() {
     QVERIFY(w.document().score(w.document().activeLigand()).has_value());
 }
 
+// Docked biotin, then another ligand opened: Refine would put biotin in caffeine's place. It says
+// why it does not, and leaves the ligand, the undo history and the jobs as they were.
+void TestDock::refineRefusesAnotherMolecule() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    auto* part = w.part<DockPart>();
+    DockSettings s = part->panel()->settings();
+    s.runs = 2;
+    part->panel()->setSettings(s);
+    bool ok = false;
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    QTemporaryDir dir;
+    const QString smi = dir.filePath(QStringLiteral("caffeine.smi"));
+    {
+        QFile f(smi);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("Cn1cnc2c1c(=O)n(C)c(=O)n2C caffeine\n");
+    }
+    w.openLigands({smi});
+    QVERIFY(settle(w));
+    QCOMPARE(w.document().ligands().size(), size_t(1));
+    const Molecule caffeine = w.document().ligands().front();
+    QCOMPARE(caffeine.heavyAtomCount(), 14);
+    QCOMPARE(part->panel()->clusterTable()->rowCount(),
+             static_cast<int>(part->outcome().poses.size()));
+    const int undoSteps = w.undoStack()->count();
+    auto* button = part->panel()->findChild<QPushButton*>(QStringLiteral("dockRefineButton"));
+    QVERIFY(button && button->isEnabled());
+    QTest::mouseClick(button, Qt::LeftButton);
+    QVERIFY2(w.lastError().contains(QStringLiteral("not the docked molecule")),
+             qPrintable(w.lastError()));
+    QCOMPARE(w.undoStack()->count(), undoSteps);
+    QVERIFY(!w.busy());
+    QCOMPARE(w.document().ligands().front().atoms.size(), caffeine.atoms.size());
+    QCOMPARE(w.document().ligands().front().heavyAtomCount(), 14);
+}
+
 void TestDock::cudaWithoutAGpuDocksOnTheCpuAndSaysSo() {
     if (!cudaDevices().empty())
         QSKIP("a CUDA device is usable here: no fallback to see");
@@ -528,6 +637,70 @@ void TestDock::damagedDockingPieceIsRefusedClearly() {
              qPrintable(w.lastError()));
     QVERIFY(w.part<DockPart>()->outcome().empty());
     QCOMPARE(w.part<DockPart>()->panel()->clusterTable()->rowCount(), 0);
+}
+
+// The README's layout: a 1280 x 900 window with the Docking panel shown keeps the whole panel
+// without scrolling and the cluster table at least seven rows high, nine here (the settings
+// fold; the table takes the larger share of a splitter with the plot).
+void TestDock::resultsStayInViewInA900PixelWindow() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    w.resize(1280, 900);
+    auto* part = w.part<DockPart>();
+    part->dockAction()->trigger();
+    QVERIFY(part->dockWidget()->isVisible());
+    DockSettings s = part->panel()->settings();
+    s.runs = 3;
+    part->panel()->setSettings(s);
+    bool ok = false;
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    QTableWidget* table = part->panel()->clusterTable();
+    QVERIFY(table->rowCount() > 0);
+    QTRY_COMPARE_WITH_TIMEOUT(w.height(), 900, 10000);
+    auto* scroll = qobject_cast<QScrollArea*>(part->dockWidget()->widget());
+    QVERIFY(scroll);
+    QTRY_COMPARE_WITH_TIMEOUT(scroll->verticalScrollBar()->maximum(), 0, 10000);
+    const int rowHeight = table->rowHeight(0);
+    QVERIFY(rowHeight > 0);
+    QTRY_VERIFY2_WITH_TIMEOUT(table->viewport()->height() >= 7 * rowHeight,
+                              qPrintable(QStringLiteral("table %1 px, rows of %2 px")
+                                             .arg(table->viewport()->height())
+                                             .arg(rowHeight)),
+                              10000);
+    qInfo("1280 x 900: the cluster table is %d px high, rows of %d px", table->viewport()->height(),
+          rowHeight);
+    // Opening the box's fields still leaves room for the best clusters.
+    part->panel()->setBoxExpanded(true);
+    QTRY_VERIFY_WITH_TIMEOUT(table->viewport()->height() >= 3 * rowHeight, 10000);
+}
+
+// A ligand read from SMILES has coordinates RDKit made up: no RMSD is claimed against them.
+void TestDock::smilesLigandHasNoRmsdColumn() {
+    QTemporaryDir dir;
+    const QString smi = dir.filePath(QStringLiteral("biotin.smi"));
+    {
+        QFile f(smi);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("OC(=O)CCCC[C@@H]1SC[C@@H]2NC(=O)N[C@H]12 biotin\n");
+    }
+    MainWindow w;
+    QVERIFY(openExample(w));
+    w.openLigands({smi});
+    QVERIFY(settle(w));
+    QCOMPARE(w.document().ligands().size(), size_t(1));
+    QCOMPARE(QString::fromStdString(w.document().ligands().front().sourceFile), smi);
+    auto* part = w.part<DockPart>();
+    DockSettings s = part->panel()->settings();
+    s.runs = 2;
+    part->panel()->setSettings(s);
+    bool ok = false;
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY(ok);
+    QVERIFY(!part->outcome().empty());
+    for (const DockedPose& p : part->outcome().poses)
+        QVERIFY(!p.rmsdToLoaded);
+    QVERIFY(part->panel()->clusterTable()->isColumnHidden(3));
 }
 
 QTEST_MAIN(TestDock)

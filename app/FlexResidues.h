@@ -1,7 +1,8 @@
 // FlexResidues: flexible receptor side chains in the app (issue 18): the residues the user chose,
 // by name as `--flex-residues A:THR315,A:LYS271` takes them or picked in the view, checked the
 // way the CLI checks them, and the setup a flexible minimization runs on (the receptor's rigid
-// part with its maps, the side chains' model). No Qt widgets here: the worker uses it too.
+// part with its maps, the side chains' model). No Qt widgets here: the worker uses it too. In the
+// frame: the watched minimization (refine) and docking (dock) both search with the side chains.
 #pragma once
 
 #include "ScoringTarget.h"
