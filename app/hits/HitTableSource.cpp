@@ -110,6 +110,13 @@ std::vector<std::int64_t> matchingHitIds(const hits::HitStore& store, const std:
     return ids;
 }
 
+std::vector<std::int64_t> StoreFilterConnection::matchingIds(const std::string& where) {
+    std::lock_guard lock(mutex_);
+    if (!store_)
+        store_ = std::make_unique<hits::HitStore>(path_, hits::HitStore::Mode::ReadOnly);
+    return matchingHitIds(*store_, where);
+}
+
 QStringList contactResidues(const hits::HitStore& store) {
     hits::Statement q = store.prepare(
         "SELECT DISTINCT coalesce(chain, ''), residue, residue_number FROM interactions "

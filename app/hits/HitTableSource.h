@@ -11,6 +11,8 @@
 
 #include <QList>
 
+#include <memory>
+#include <mutex>
 #include <string>
 
 namespace pw {
@@ -38,6 +40,22 @@ long exportHitIdsToCsv(const hits::HitStore& store, const QList<qint64>& ids, co
 std::string storeFilterExpression(const HitStoreFilter& filter);
 // The ids of the poses an expression selects (throws hits::FilterError for a bad one).
 std::vector<std::int64_t> matchingHitIds(const hits::HitStore& store, const std::string& where);
+// One read-only connection to a store for the panel's structure filters, kept from request to
+// request: its screen index, parsed molecules and per-pattern answers stay loaded, so a pattern
+// asked again over a million rows costs a scan, not RDKit's match (a connection per request paid
+// the load and the cold match every time). Requests from worker threads run one at a time.
+class StoreFilterConnection {
+public:
+    explicit StoreFilterConnection(std::string path) : path_(std::move(path)) {}
+    // matchingHitIds on the kept connection (opened on first use; throws as the store does).
+    std::vector<std::int64_t> matchingIds(const std::string& where);
+
+private:
+    std::mutex mutex_;
+    const std::string path_;
+    std::unique_ptr<hits::HitStore> store_;
+};
+
 // The residues the store records contacts with, in chain and number order: "ASP86", or
 // "A:ASP86" when the contacts span several chains.
 QStringList contactResidues(const hits::HitStore& store);

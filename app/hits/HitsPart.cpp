@@ -131,6 +131,7 @@ void HitsPart::openStore(const QString& path) {
             return;
         }
         storePath_ = QFileInfo(path).absoluteFilePath();
+        filterConnection_ = std::make_shared<StoreFilterConnection>(storePath_.toStdString());
         table_->setColumns(std::move(opened.columns));
         table_->setResidues(opened.residues);
         storeHasContacts_ = !opened.residues.isEmpty();
@@ -160,7 +161,6 @@ void HitsPart::runStoreFilter(int request, const HitStoreFilter& filter) {
         table_->setStoreFilterError(request, tr("no hit store is open"));
         return;
     }
-    const std::string file = storePath_.toStdString();
     const std::string where = storeFilterExpression(filter);
     auto* watcher = new QFutureWatcher<MatchedIds>(this);
     connect(watcher, &QFutureWatcher<MatchedIds>::finished, this, [this, watcher, request] {
@@ -171,12 +171,12 @@ void HitsPart::runStoreFilter(int request, const HitStoreFilter& filter) {
         else
             table_->setStoreFilterError(request, matched.error);
     });
-    // Its own connection on the worker: a SMARTS over a million rows must not hold the GUI.
-    watcher->setFuture(QtConcurrent::run([file, where] {
+    // On the worker, through the filter's kept connection: a SMARTS over a million rows must
+    // not hold the GUI, and the next pattern reuses what this one loaded.
+    watcher->setFuture(QtConcurrent::run([connection = filterConnection_, where] {
         MatchedIds out;
         try {
-            hits::HitStore store(file, hits::HitStore::Mode::ReadOnly);
-            out.ids = matchingHitIds(store, where);
+            out.ids = connection->matchingIds(where);
         } catch (const std::exception& e) {
             out.error = QString::fromStdString(e.what());
         }

@@ -29,6 +29,7 @@ namespace hits {
 class HitStore;
 }
 class HitTableView;
+class StoreFilterConnection;
 struct HitStoreFilter;
 
 class HitsPart : public WorkflowPart {
@@ -97,6 +98,8 @@ private:
     HitTableView* table_ = nullptr;
     QDockWidget* dock_ = nullptr;
     std::unique_ptr<hits::HitStore> store_;
+    // The structure filter's own connection (worker threads); a new one per opened store.
+    std::shared_ptr<StoreFilterConnection> filterConnection_;
     QString storePath_;
     int openGeneration_ = 0; // the latest openStore call; older results are dropped
 };

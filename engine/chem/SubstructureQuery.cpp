@@ -2,10 +2,16 @@
 // fingerprint.
 #include "SubstructureQuery.h"
 
+// First: RDConfig.h defines RDK_BUILD_THREADSAFE_SSS, which adds a mutex to
+// RecursiveStructureQuery; read without it, the class's later members are at the wrong offsets
+// (getQueryMol() returned null here).
+#include <RDGeneral/RDConfig.h>
+
 #include <DataStructs/ExplicitBitVect.h>
 #include <GraphMol/Fingerprints/Fingerprints.h>
 #include <GraphMol/MolOps.h>
 #include <GraphMol/MolPickler.h>
+#include <GraphMol/QueryOps.h>
 #include <GraphMol/ROMol.h>
 #include <GraphMol/RWMol.h>
 #include <GraphMol/SmilesParse/SmilesParse.h>
@@ -26,6 +32,45 @@ ScreenFingerprint toWords(const RDKit::ROMol& mol) {
     for (int b : on)
         words[static_cast<size_t>(b) / 64] |= std::uint64_t{1} << (b % 64);
     return words;
+}
+
+using AtomQuery = RDKit::Atom::QUERYATOM_QUERY;
+using AtomAndQuery = Queries::AndQuery<int, const RDKit::Atom*, true>;
+constexpr int kMaxRecursion = 8; // $( $( ... ) ) nesting followed for the screen
+
+ScreenFingerprint patternScreen(const RDKit::ROMol& pattern, int depth);
+
+// The sub-patterns every match must contain: a $(R) in an atom's query reached through ANDs
+// only (not negated, not under an OR) holds at the matched atom, so the molecule contains R and
+// has R's screen bits too. RDKit's pattern fingerprint leaves such atoms out, which left every
+// recursive SMARTS screened by its other atoms alone (often by nothing).
+void addRequiredSubpatterns(const AtomQuery* q, ScreenFingerprint& screen, int depth) {
+    if (!q || q->getNegation() || depth > kMaxRecursion)
+        return;
+    if (const auto* recursive = dynamic_cast<const RDKit::RecursiveStructureQuery*>(q)) {
+        if (const RDKit::ROMol* inner = recursive->getQueryMol()) {
+            try {
+                const ScreenFingerprint bits = patternScreen(*inner, depth + 1);
+                for (int w = 0; w < kScreenWords; ++w)
+                    screen[w] |= bits[w];
+            } catch (const std::exception&) { // no bits from it: screens less, never wrongly
+            }
+        }
+        return;
+    }
+    if (dynamic_cast<const AtomAndQuery*>(q))
+        for (auto child = q->beginChildren(); child != q->endChildren(); ++child)
+            addRequiredSubpatterns(child->get(), screen, depth);
+}
+
+// A pattern's screen: RDKit's pattern fingerprint of it, plus that of its required recursive
+// sub-patterns.
+ScreenFingerprint patternScreen(const RDKit::ROMol& pattern, int depth) {
+    ScreenFingerprint screen = toWords(pattern);
+    for (const RDKit::Atom* atom : pattern.atoms())
+        if (atom->hasQuery())
+            addRequiredSubpatterns(atom->getQuery(), screen, depth);
+    return screen;
 }
 
 } // namespace
@@ -99,7 +144,7 @@ SubstructureQuery::SubstructureQuery(const std::string& pattern, Syntax syntax) 
     if (!query_)
         throw PatternError(std::string("cannot read the ") + what + " '" + pattern + "'");
     try {
-        screen_ = toWords(*query_);
+        screen_ = patternScreen(*query_, 0);
     } catch (const std::exception&) {
         screen_ = {}; // a pattern the fingerprint cannot describe screens nothing out
     }

@@ -1,7 +1,8 @@
 // `posewright-cli bench hits substructure`: the substructure filter over a store of many DISTINCT
 // molecules (issue 15, the filter goal). Builds the store: the SMILES file's molecules, then
 // seeded random pairs of them as two-fragment molecules ("A.B", canonical) until --molecules
-// distinct ones, one row each with its screening fingerprint as the import writes it. Then, one
+// distinct ones, --poses-per-molecule rows each (consecutive, as a docking run's poses of one
+// ligand; the first with the screening fingerprint, as the import writes it). Then, one
 // JSON line each: loading the screen, per pattern the fingerprint screen alone (survivors), the
 // filter cold (first use of the pattern on the connection) and again, and RDKit's match of a
 // sample of the stored SMILES as the filter did before the screen (microseconds per molecule).
@@ -71,14 +72,17 @@ std::vector<std::string> splitList(const std::string& s, char sep) {
     return out;
 }
 
-// One distinct molecule per row: canonical SMILES, its fingerprint, a random docking score.
-long long buildStore(const std::string& smilesPath, long target, unsigned long seed, int threads,
-                     const std::string& db) {
+// `posesPer` rows per distinct molecule: canonical SMILES, its fingerprint (first row), a random
+// docking score; a molecule's rows consecutive, or with `interleave` one row of every molecule,
+// then the next round (no row repeats the molecule of the row before: a store merged from
+// several runs, or re-sorted). Returns the number of distinct molecules.
+long long buildStore(const std::string& smilesPath, long target, int posesPer, bool interleave,
+                     unsigned long seed, int threads, const std::string& db) {
     const LingoMolecules read = readLingoSmiles(smilesPath, threads);
     if (read.canonical.empty())
         throw InputError(smilesPath, 0, "no readable SMILES");
     const std::vector<std::string>& base = read.canonical;
-    std::mt19937_64 rng(seed);
+    std::mt19937_64 rng(seed), scoreRng(seed + 1); // the molecules do not depend on the order
     std::uniform_int_distribution<size_t> pick(0, base.size() - 1);
     std::uniform_real_distribution<double> score(-13.0, -3.0);
     std::unordered_set<std::string> seen;
@@ -87,6 +91,7 @@ long long buildStore(const std::string& smilesPath, long target, unsigned long s
     const ColumnInfo dock{"dock_score", ColumnType::Real, ColumnOrigin::Tag, "dock_score"};
     long long rows = 0;
     size_t nextBase = 0;
+    std::vector<PoseRecord> later; // with interleave: the molecules, for rounds 2..posesPer
     while (rows < target) {
         // A batch of candidates: the file's molecules first, then random pairs.
         std::vector<std::string> candidates;
@@ -110,11 +115,22 @@ long long buildStore(const std::string& smilesPath, long target, unsigned long s
             if (!p.smiles || !seen.insert(*p.smiles).second)
                 continue;
             p.name = "mol" + std::to_string(rows);
-            p.scores.emplace_back(dock, score(rng));
-            store.insertPose(p);
+            for (int k = 0; k < (interleave ? 1 : posesPer); ++k) {
+                p.scores.assign(1, {dock, score(scoreRng)});
+                store.insertPose(p);
+                p.screen.reset(); // the import gives the first pose of a molecule its screen
+                p.screenMolecule.clear();
+            }
+            if (interleave && posesPer > 1)
+                later.push_back(std::move(p));
             ++rows;
         }
     }
+    for (int k = 1; k < posesPer && interleave; ++k)
+        for (PoseRecord& p : later) {
+            p.scores.assign(1, {dock, score(scoreRng)});
+            store.insertPose(p);
+        }
     tx.commit();
     return rows;
 }
@@ -135,6 +151,8 @@ long long filteredIds(const HitStore& store, const std::string& where) {
 int runBenchHitsSubstructure(const std::vector<std::string>& args) {
     const CommandLine cl(args, {{"smiles", OptionKind::Value},
                                 {"molecules", OptionKind::Value},
+                                {"poses-per-molecule", OptionKind::Value},
+                                {"interleave", OptionKind::Flag},
                                 {"seed", OptionKind::Value},
                                 {"dir", OptionKind::Value},
                                 {"threads", OptionKind::Value},
@@ -148,6 +166,7 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
         throw UsageError("--dir: '" + dir + "' is not a directory");
     const std::string db = dir + "/bench_hits_substructure.db";
     const long target = cl.intValue("molecules", 1000000, 1, 100000000);
+    const int posesPer = cl.intValue("poses-per-molecule", 1, 1, 1000);
     const int threads = cl.intValue("threads", 1, 1, 1024);
     const int sample = cl.intValue("sample", 20000, 0, 100000000);
     const std::vector<std::string> patterns =
@@ -160,11 +179,11 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
         std::remove((db + "-journal").c_str());
         long long rows = 0;
         const Timed t = timed([&] {
-            rows = buildStore(smilesPath, target,
+            rows = buildStore(smilesPath, target, posesPer, cl.flag("interleave"),
                               static_cast<unsigned long>(cl.intValue("seed", 1, 0, 2000000000)),
                               threads, db);
         });
-        emit(line("build", rows).add("threads", threads).add("store_bytes", [&] {
+        emit(line("build", rows).add("poses", rows * posesPer).add("threads", threads).add("store_bytes", [&] {
             struct stat s {};
             return ::stat(db.c_str(), &s) == 0 ? static_cast<long long>(s.st_size) : -1LL;
         }()),
@@ -172,11 +191,11 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
     }
 
     HitStore store(db, HitStore::Mode::ReadOnly);
-    const long long rows = store.poseCount();
+    const long long poses = store.poseCount();
     ScreenIndex index;
-    emit(line("load_screen", rows).add("indexed", 0), timed([&] {
-             index.load(store.handle(), store.path());
-         }));
+    const Timed load = timed([&] { index.load(store.handle(), store.path()); });
+    const auto rows = static_cast<long long>(index.size()); // distinct molecules
+    emit(line("load_screen", rows).add("poses", poses), load);
     for (const std::string& p : patterns) {
         const SubstructureQuery query(p, SubstructureQuery::Syntax::Smarts);
         long long survivors = 0;
@@ -201,7 +220,8 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
                     (void)query.matchesSmiles(index.smiles(static_cast<uint32_t>(i)));
             });
         JsonObject o = line("filter", rows);
-        o.add("pattern", p)
+        o.add("poses", poses)
+            .add("pattern", p)
             .add("matched", matched)
             .add("screen_survivors", survivors)
             .add("screen_only_seconds", screen.wall, 4)

@@ -6,6 +6,8 @@
 #include "chem/RdkitThreads.h"
 #include "core/ParallelFor.h"
 
+#include <bit>
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <stdexcept>
@@ -38,8 +40,12 @@ std::array<unsigned char, kScreenBytes> encodeScreen(const ScreenFingerprint& fp
 std::optional<ScreenFingerprint> decodeScreen(const void* data, int bytes) {
     if (!data || bytes != kScreenBytes)
         return std::nullopt;
-    const auto* p = static_cast<const unsigned char*>(data);
     ScreenFingerprint fp{};
+    if constexpr (std::endian::native == std::endian::little) { // the BLOB's own byte order
+        std::memcpy(fp.data(), data, kScreenBytes);
+        return fp;
+    }
+    const auto* p = static_cast<const unsigned char*>(data);
     for (int w = 0; w < kScreenWords; ++w)
         for (int b = 0; b < 8; ++b)
             fp[w] |= std::uint64_t{p[w * 8 + b]} << (8 * b);
@@ -88,10 +94,11 @@ long addMissingScreens(HitStore& store, int threads) {
 
 void ScreenIndex::clear() {
     loaded_ = false;
-    smiles_.clear();
+    arena_.clear();
+    spans_.clear();
     fps_.clear();
     binary_.clear();
-    byKey_.clear();
+    slots_.clear();
     parsed_.clear();
     parsedCount_ = 0;
 }
@@ -120,13 +127,11 @@ void ScreenIndex::load(sqlite3* db, const std::string& storePath) {
         const int textBytes = sqlite3_column_bytes(s, 0);
         const void* blob = sqlite3_column_blob(s, 1);
         const auto fp = decodeScreen(blob, sqlite3_column_bytes(s, 1));
-        if (!text || !fp) // not ours: leave that molecule to the SMILES path
-            continue;
-        std::string smiles(text, static_cast<size_t>(textBytes));
-        const auto index = static_cast<uint32_t>(smiles_.size());
-        if (!byKey_.emplace(smiles, index).second)
-            continue;
-        smiles_.push_back(std::move(smiles));
+        if (!text || !fp || static_cast<std::uint64_t>(textBytes) > kMaxLength)
+            continue; // not ours: leave that molecule to the SMILES path
+        spans_.push_back(static_cast<std::uint64_t>(arena_.size()) << 24 |
+                         static_cast<std::uint64_t>(textBytes));
+        arena_.append(text, static_cast<size_t>(textBytes)); // unique: the table's key
         fps_.push_back(*fp);
         const auto* mol = static_cast<const char*>(sqlite3_column_blob(s, 2));
         binary_.emplace_back(mol ? std::string(mol, static_cast<size_t>(sqlite3_column_bytes(s, 2)))
@@ -136,15 +141,36 @@ void ScreenIndex::load(sqlite3* db, const std::string& storePath) {
     if (rc != SQLITE_DONE)
         throw std::runtime_error(storePath + ": cannot read " + kScreenTable + ": " +
                                  sqlite3_errmsg(db));
-    parsed_.resize(smiles_.size());
+    buildSlots();
+    parsed_.resize(spans_.size());
     loaded_ = true;
 }
 
+void ScreenIndex::buildSlots() {
+    size_t capacity = 16;
+    while (capacity < 2 * spans_.size())
+        capacity *= 2;
+    slots_.assign(capacity, Slot{});
+    const size_t mask = capacity - 1;
+    for (size_t i = 0; i < spans_.size(); ++i) {
+        const size_t h = hashOf(text(spans_[i]));
+        size_t at = h & mask;
+        while (slots_[at].indexPlusOne != 0)
+            at = (at + 1) & mask;
+        slots_[at] = {static_cast<uint32_t>(static_cast<std::uint64_t>(h) >> 32),
+                      static_cast<uint32_t>(i + 1), spans_[i]};
+    }
+}
+
 std::optional<uint32_t> ScreenIndex::find(std::string_view smiles) const {
-    auto it = byKey_.find(smiles);
-    if (it == byKey_.end())
+    if (slots_.empty())
         return std::nullopt;
-    return it->second;
+    const size_t h = hashOf(smiles), mask = slots_.size() - 1;
+    const auto tag = static_cast<uint32_t>(static_cast<std::uint64_t>(h) >> 32);
+    for (size_t at = h & mask; slots_[at].indexPlusOne != 0; at = (at + 1) & mask)
+        if (slots_[at].tag == tag && text(slots_[at].span) == smiles)
+            return slots_[at].indexPlusOne - 1;
+    return std::nullopt;
 }
 
 std::shared_ptr<const ParsedMolecule> ScreenIndex::parsed(uint32_t i) {
@@ -152,7 +178,7 @@ std::shared_ptr<const ParsedMolecule> ScreenIndex::parsed(uint32_t i) {
         return parsed_[i];
     auto mol = ParsedMolecule::fromBinary(binary_[i]);
     if (!mol)
-        mol = ParsedMolecule::fromCleanSmiles(smiles_[i]);
+        mol = ParsedMolecule::fromCleanSmiles(smiles(i));
     if (mol && parsedCount_.fetch_add(1) < kParsedCapacity)
         parsed_[i] = mol;
     return mol;

@@ -6,6 +6,9 @@
 #include "HitTableModel.h"
 #include "HitTableSource.h"
 #include "HitTableView.h"
+#include "chem/LingoSmiles.h"
+#include "chem/SubstructureQuery.h"
+#include "hits/HitFilter.h"
 #include "hits/HitImport.h"
 #include "hits/HitsTestData.h"
 
@@ -16,6 +19,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <thread>
 
 using namespace pw;
 using namespace pw::hits;
@@ -54,6 +58,7 @@ private slots:
     void selectedRowsExportToSdf();
     void idFilterIsExact();
     void depictorDrawsSmiles();
+    void keptFilterConnectionAnswersAsAFreshOne();
 
 private:
     std::unique_ptr<QTemporaryDir> dir_;
@@ -161,6 +166,53 @@ void TestHitTableSource::depictorDrawsSmiles() {
             inked = QColor(ok.pixel(x, y)).lightness() < 128;
     QVERIFY(inked);
     QVERIFY(depict("this is not ((( smiles", QSize(120, 90)).isNull());
+}
+
+// The panel's kept filter connection, asked from several worker threads at once and pattern after
+// pattern, selects what a fresh connection selects; a bad expression throws and leaves it usable.
+void TestHitTableSource::keptFilterConnectionAnswersAsAFreshOne() {
+    const std::string path = dir_->filePath("molecules.db").toStdString();
+    {
+        HitStore store(path, HitStore::Mode::Create);
+        HitStore::Transaction tx(store);
+        const char* smiles[] = {"c1ccccc1O", "c1ccncc1C(=O)O", "CCO", "c1ccccc1C(=O)O",
+                                "O=[N+]([O-])c1ccccc1", "CC(=O)Nc1ccc(O)cc1", "c1ccc2ccccc2c1",
+                                "NS(=O)(=O)c1ccccc1", "C1CCCCC1N", "OC(=O)CCc1ccncc1"};
+        for (int k = 0; k < 60; ++k) {
+            PoseRecord p;
+            p.name = "m" + std::to_string(k);
+            p.smiles = canonicalSmiles(smiles[k % 10]);
+            if (k % 3 != 0) // the rest as a store written before the screen
+                p.screen = screenFingerprint(*p.smiles, &p.screenMolecule);
+            store.insertPose(p);
+        }
+        tx.commit();
+    }
+    const std::vector<std::string> wheres{"smarts('c1ccccc1')", "substructure('c1ccncc1')",
+                                          "smarts('C(=O)[OH]') and not smarts('c1ccncc1')",
+                                          "smarts('[$(N)]')", "smarts('c1ccccc1')"};
+    std::vector<std::vector<std::int64_t>> expected;
+    for (const std::string& w : wheres) {
+        HitStore fresh(path, HitStore::Mode::ReadOnly);
+        expected.push_back(matchingHitIds(fresh, w));
+        QVERIFY(!expected.back().empty() && expected.back().size() < 60);
+    }
+    StoreFilterConnection kept(path);
+    std::vector<std::vector<std::vector<std::int64_t>>> got(4);
+    std::vector<std::thread> workers;
+    for (size_t t = 0; t < got.size(); ++t)
+        workers.emplace_back([&, t] {
+            for (size_t round = 0; round < 3; ++round)
+                for (size_t i = 0; i < wheres.size(); ++i)
+                    got[t].push_back(kept.matchingIds(wheres[(i + t) % wheres.size()]));
+        });
+    for (std::thread& w : workers)
+        w.join();
+    for (size_t t = 0; t < got.size(); ++t)
+        for (size_t k = 0; k < got[t].size(); ++k)
+            QCOMPARE(got[t][k], expected[(k % wheres.size() + t) % wheres.size()]);
+    QVERIFY_THROWS_EXCEPTION(FilterError, kept.matchingIds("smarts('c1cc(')"));
+    QCOMPARE(kept.matchingIds(wheres[1]), expected[1]);
 }
 
 QTEST_MAIN(TestHitTableSource)

@@ -12,6 +12,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <map>
 #include <memory>
@@ -502,7 +503,11 @@ private slots:
         std::vector<std::pair<std::string, SubstructureQuery::Syntax>> patterns;
         for (const char* p : {"c1ccccc1", "[N+](=O)[O-]", "C(=O)[OH]", "[r5]", "[R2]", "Cl",
                               "[$(C=O)N]", "[#7,#8]~[#6]", "[!#6;!#1]", "*", "[2H]", "[H]",
-                              "c1ccc2ccccc2c1", "[C@H](O)C", "S(=O)(=O)N", "[nH]", "C=CC=O"})
+                              "c1ccc2ccccc2c1", "[C@H](O)C", "S(=O)(=O)N", "[nH]", "C=CC=O",
+                              // recursion: required (AND), optional (OR), negated, nested
+                              "[C;$(C(=O)[OH])]", "[$(c1ccccc1);!$(c[N+](=O)[O-])]",
+                              "[$(C=O),$(S=O)]", "[!$(C=O)]", "[$([#7;$(N(C)C=O)])]",
+                              "[$(*~[$(S(=O)=O)])]N", "[$(c1ccncc1)]", "[$(Cl),$(Br)]c"})
             patterns.emplace_back(p, SubstructureQuery::Syntax::Smarts);
         for (const char* p : {"c1ccncc1", "CC(=O)O", "OC1=CC=CC=C1", "C1CCCCC1"})
             patterns.emplace_back(p, SubstructureQuery::Syntax::Smiles);
@@ -545,6 +550,11 @@ private slots:
         ScreenIndex index;
         index.load(store.handle(), store.path());
         QVERIFY(index.size() > PatternAnswers::kBulkAfter);
+        for (uint32_t i = 0; i < index.size(); ++i) { // the look-up finds each molecule, only it
+            QCOMPARE(index.find(index.smiles(i)), std::optional<uint32_t>(i));
+            QVERIFY(!index.find(index.smiles(i) + "!")); // no SMILES ends so
+        }
+        QVERIFY(!index.find(""));
         const SubstructureQuery nitro("[N+](=O)[O-]", SubstructureQuery::Syntax::Smarts);
         PatternAnswers lazy(nitro), bulk(nitro);
         bulk.answerAll(index, 2);
@@ -559,6 +569,25 @@ private slots:
         QCOMPARE(lazy.counts().screenedOut + lazy.counts().matched, size_t(500));
         QVERIFY(bulk.counts().screenedOut > index.size() / 2);
         QCOMPARE(bulk.counts().screenedOut + bulk.counts().matched, index.size());
+        // A required recursive sub-pattern screens with its own bits; a negated or optional one
+        // with none of its own.
+        const SubstructureQuery nitroBenzene("c1ccccc1[N+](=O)[O-]", SubstructureQuery::Syntax::Smarts);
+        const auto bitCount = [](const ScreenFingerprint& fp) {
+            int n = 0;
+            for (auto w : fp)
+                n += std::popcount(w);
+            return n;
+        };
+        for (const char* p : {"[$(c1ccccc1[N+](=O)[O-])]", "[#6;$(c1ccccc1[N+](=O)[O-])]",
+                              "[$([$(c1ccccc1[N+](=O)[O-])])]"}) {
+            const SubstructureQuery recursive(p, SubstructureQuery::Syntax::Smarts);
+            QVERIFY2(passesScreen(nitroBenzene.screen(), recursive.screen()), p);
+        }
+        QVERIFY(bitCount(nitroBenzene.screen()) > 10);
+        for (const char* p : {"[!$(c1ccccc1[N+](=O)[O-])]", "[C,$(c1ccccc1[N+](=O)[O-])]"}) {
+            const SubstructureQuery loose(p, SubstructureQuery::Syntax::Smarts);
+            QVERIFY2(bitCount(loose.screen()) < 3, p);
+        }
         const SubstructureQuery ringSize("[r5]", SubstructureQuery::Syntax::Smarts);
         PatternAnswers all(ringSize); // the fingerprint cannot say ring sizes: nothing screened
         all.answerAll(index, 2);
@@ -631,6 +660,103 @@ private slots:
             auto got = selectedIds(*store_, {where, "", -1});
             std::sort(got.begin(), got.end());
             QCOMPARE(got, expected);
+        }
+    }
+
+    // The per-row shortcuts (the statement's compiled pattern, the answer of the row before's
+    // molecule): poses of a molecule in runs and interleaved, with and without a screen entry,
+    // several patterns and their negations in one query, each query cold and again on one
+    // connection and on a fresh one: the rows RDKit's match of every SMILES selects.
+    void repeatedMoleculesAndCombinedPatterns() {
+        const auto nci =
+            readSmilesColumn(QString(POSEWRIGHT_TEST_DATA) + "/smiles/nci_first_300.smi");
+        std::vector<std::string> molecules;
+        for (const std::string& s : nci) {
+            try {
+                molecules.push_back(canonicalSmiles(s));
+            } catch (const std::exception&) {
+            }
+        }
+        QVERIFY(molecules.size() > 250);
+        const std::string path = dir_.filePath("runs.db").toStdString();
+        std::vector<std::pair<long long, std::optional<std::string>>> rows;
+        std::mt19937 rng(2611);
+        {
+            HitStore store(path, HitStore::Mode::Create);
+            HitStore::Transaction tx(store);
+            auto add = [&](const std::optional<std::string>& smiles, bool withScreen) {
+                PoseRecord p;
+                p.name = "r" + std::to_string(rows.size());
+                p.smiles = smiles;
+                if (smiles && withScreen)
+                    p.screen = screenFingerprint(*smiles, &p.screenMolecule);
+                rows.emplace_back(store.insertPose(p), smiles);
+            };
+            for (size_t i = 0; i < molecules.size(); ++i) { // runs of 1-4 poses
+                const int poses = 1 + int(rng() % 4);
+                for (int k = 0; k < poses; ++k)
+                    add(molecules[i], i % 7 != 2); // one in seven without a screen entry
+                if (i % 9 == 0)
+                    add(std::nullopt, false);
+            }
+            for (int k = 0; k < 600; ++k) // then interleaved: the row before is another molecule
+                add(molecules[rng() % molecules.size()], true);
+            add(std::string("c1ccccc"), false);
+            add(std::string("c1ccccc"), false);
+            tx.commit();
+        }
+        auto oracle = [&](const std::string& pattern, bool smarts) {
+            const SubstructureQuery q(pattern, smarts ? SubstructureQuery::Syntax::Smarts
+                                                      : SubstructureQuery::Syntax::Smiles);
+            std::map<long long, std::optional<bool>> out;
+            for (const auto& [id, smiles] : rows)
+                out[id] = smiles ? q.matchesSmiles(*smiles) : std::nullopt;
+            return out;
+        };
+        const auto ring = oracle("c1ccccc1", true), acid = oracle("C(=O)[OH]", true),
+                   amine = oracle("[NX3;H2,H1;!$(NC=O)]", true), pyridine = oracle("c1ccncc1", false);
+        using Truth = std::optional<bool>;
+        auto andOf = [](Truth a, Truth b) -> Truth { // SQL's three-valued logic
+            if ((a && !*a) || (b && !*b))
+                return false;
+            if (!a || !b)
+                return std::nullopt;
+            return true;
+        };
+        auto orOf = [](Truth a, Truth b) -> Truth {
+            if ((a && *a) || (b && *b))
+                return true;
+            if (!a || !b)
+                return std::nullopt;
+            return false;
+        };
+        auto notOf = [](Truth a) -> Truth { return a ? Truth(!*a) : std::nullopt; };
+        const std::vector<std::pair<std::string, std::function<Truth(long long)>>> cases{
+            {"smarts('c1ccccc1') and not smarts('C(=O)[OH]')",
+             [&](long long id) { return andOf(ring.at(id), notOf(acid.at(id))); }},
+            {"smarts('[NX3;H2,H1;!$(NC=O)]') or substructure('c1ccncc1')",
+             [&](long long id) { return orOf(amine.at(id), pyridine.at(id)); }},
+            {"not (smarts('C(=O)[OH]') or smarts('c1ccccc1')) or substructure('c1ccncc1')",
+             [&](long long id) {
+                 return orOf(notOf(orOf(acid.at(id), ring.at(id))), pyridine.at(id));
+             }},
+        };
+        HitStore kept(path, HitStore::Mode::ReadOnly);
+        for (const auto& [where, truth] : cases) {
+            std::vector<long long> expected;
+            for (const auto& [id, smiles] : rows)
+                if (const Truth t = truth(id); t && *t)
+                    expected.push_back(id);
+            QVERIFY2(expected.size() > 20 && expected.size() + 20 < rows.size(), where.c_str());
+            for (int round = 0; round < 2; ++round) {
+                auto got = selectedIds(kept, {where, "", -1});
+                std::sort(got.begin(), got.end());
+                QVERIFY2(got == expected, where.c_str());
+            }
+            HitStore fresh(path, HitStore::Mode::ReadOnly);
+            auto got = selectedIds(fresh, {where, "", -1});
+            std::sort(got.begin(), got.end());
+            QVERIFY2(got == expected, where.c_str());
         }
     }
 

@@ -105,6 +105,34 @@ private slots:
         }
         QCOMPARE(whats, QStringList({"build", "load_screen", "filter", "filter", "filter"}));
         QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
+
+        // Several poses per molecule, consecutive or interleaved: each molecule's poses are
+        // selected together, the same rows either way.
+        std::vector<qint64> matchedRows[2];
+        for (int interleaved = 0; interleaved < 2; ++interleaved) {
+            QStringList args{"bench", "hits", "substructure", "--smiles",
+                             data("smiles/nci_first_300.smi"), "--dir", dir.path(),
+                             "--molecules", "200", "--poses-per-molecule", "3", "--patterns",
+                             "c1ccccc1 C(=O)[OH]", "--sample", "0"};
+            if (interleaved)
+                args << "--interleave";
+            CliRun p = runCli(args);
+            QVERIFY2(p.exitCode == 0, p.err.constData());
+            for (const QByteArray& line : p.out.trimmed().split('\n')) {
+                const QJsonObject o = QJsonDocument::fromJson(line).object();
+                QCOMPARE(o["molecules"].toInteger(), 200LL);
+                QCOMPARE(o["poses"].toInteger(), 600LL);
+                if (o["what"] == "filter") {
+                    const qint64 matched = o["matched"].toInteger();
+                    QVERIFY2(matched > 0 && matched % 3 == 0 &&
+                                 matched <= 3 * o["screen_survivors"].toInteger(),
+                             line.constData());
+                    matchedRows[interleaved].push_back(matched);
+                }
+            }
+        }
+        QCOMPARE(matchedRows[0].size(), size_t(2));
+        QCOMPARE(matchedRows[1], matchedRows[0]);
     }
 
     void minimizeScoresEqualWhatTheEngineWrote() {
