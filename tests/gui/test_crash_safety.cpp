@@ -23,7 +23,8 @@ using namespace pw;
 
 namespace {
 
-const QString kFirstLigand = QStringLiteral(POSEWRIGHT_TEST_DATA "/complexes/1iep/ligand_xtal.pdbqt");
+const QString kFirstLigand =
+    QStringLiteral(POSEWRIGHT_TEST_DATA "/complexes/1iep/ligand_xtal.pdbqt");
 const QString kSecondLigand =
     QStringLiteral(POSEWRIGHT_TEST_DATA "/complexes/1stp/ligand_xtal.pdbqt");
 
@@ -176,7 +177,8 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 120000);
         QVERIFY2(opened.front().front().toBool(), qPrintable(restored.lastError()));
         QCOMPARE(restored.document().ligands().size(), size_t(1));
-        QCOMPARE(restored.document().ligands()[0].atoms.size(), saved.ligands[0].coordinates.size());
+        QCOMPARE(restored.document().ligands()[0].atoms.size(),
+                 saved.ligands[0].coordinates.size());
         autosave.discardRecoverable();
         autosave.finish();
         QCOMPARE(entries(dir.path()), QStringList{});
