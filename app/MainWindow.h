@@ -97,6 +97,9 @@ public:
 
     // The last error shown to the user (file:line: what was expected); empty when none.
     const QString& lastError() const { return lastError_; }
+    // What preparing the current receptor added ("... added N polar hydrogens ... at pH X ..."),
+    // shown in the status bar; empty when it added nothing (a PDBQT, hydrogens present).
+    const QString& receptorPreparationNote() const { return receptorPreparationNote_; }
     QLabel* deviceLabel() const { return deviceLabel_; }
     // Errors are shown in a (non-blocking, window-modal) message box unless this is turned off,
     // e.g. for unattended --screenshot runs; they are always recorded and signalled.
@@ -195,6 +198,7 @@ private:
     QMenu* viewMenu_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QString lastError_;
+    QString receptorPreparationNote_; // of the current scoring target (receptorPreparationNote)
     QString lastDirectory_;
     bool errorDialogs_ = true;
     int pending_ = 0;

@@ -10,6 +10,8 @@
 #include "TargetBuilder.h"
 
 #include <QFileInfo>
+#include <QLabel>
+#include <QStatusBar>
 
 namespace pw {
 
@@ -18,6 +20,15 @@ void MainWindow::onTargetBuilt(bool ok, const QString& error) {
         showError(error);
         emit targetBuilt(false);
         return;
+    }
+    // A receptor protonated here (a PDB without polar hydrogens) says so, and at which pH, in the
+    // status bar when that changes, and in the tooltip of the contents label while it holds.
+    const QString note = QString::fromStdString(targets_->current()->preparationNote);
+    if (note != receptorPreparationNote_) {
+        receptorPreparationNote_ = note;
+        contentsLabel_->setToolTip(note);
+        if (!note.isEmpty())
+            statusBar()->showMessage(note, 15000);
     }
     // Scores of the old target no longer hold (one update for the whole list; the active
     // ligand is rescored as it is shown again).

@@ -24,6 +24,7 @@ struct BuiltGrid {
     ScoringKind kind = ScoringKind::Vina;
     std::shared_ptr<const Molecule> prepared;
     std::shared_ptr<DockingTarget> target;
+    std::string preparationNote; // what the preparation added (ScoringTarget::preparationNote)
 };
 
 struct GridStore {
@@ -69,9 +70,10 @@ std::shared_ptr<const ScoringTarget> buildScoringTarget(const Molecule& receptor
         std::lock_guard building(store.buildMutex);
         grid = findGrid(store, key, receptorPH, box, kind); // built while this one waited
         if (!grid) {
-            BuiltGrid g{key, receptorPH, box, kind, nullptr, nullptr};
+            BuiltGrid g{key, receptorPH, box, kind, nullptr, nullptr, {}};
             ReceptorPreparationOptions preparation;
             preparation.pH = receptorPH;
+            preparation.note = [&g](const std::string& note) { g.preparationNote = note; };
             g.prepared = std::make_shared<const Molecule>(prepareReceptor(receptor, preparation));
             g.target = std::make_shared<DockingTarget>(*g.prepared, box, kind, threads);
             // All ligand types up front: later ligands never trigger a rebuild, so the target
@@ -91,6 +93,7 @@ std::shared_ptr<const ScoringTarget> buildScoringTarget(const Molecule& receptor
     t->kind = kind;
     t->receptor = *grid->prepared;
     t->target = grid->target;
+    t->preparationNote = grid->preparationNote;
     return t;
 }
 

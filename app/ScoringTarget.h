@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace pw {
 
@@ -20,6 +21,9 @@ struct ScoringTarget {
     // Shared with every other ScoringTarget of the same receptor, box and scoring (the app's one
     // grid of them: buildScoringTarget). Read-only once built.
     std::shared_ptr<DockingTarget> target;
+    // What the preparation added, for the user to see: "FILE: receptor had no polar hydrogens:
+    // added N polar hydrogens ... at pH 7.4 ..." for a PDB without them; empty otherwise.
+    std::string preparationNote;
 
     bool matches(int generation, const SearchBox& b, ScoringKind k) const {
         return generation == receptorGeneration && k == kind && b.center == box.center &&

@@ -13,6 +13,11 @@
 #include <QJsonObject>
 #include <QSaveFile>
 
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
 namespace pw {
 namespace {
 
@@ -43,6 +48,23 @@ QJsonObject scoreJson(const VinaScore& s) {
     o["interTerms"] = terms;
     o["intraTotal"] = s.terms.intra;
     return o;
+}
+
+// Test hook (like POSEWRIGHT_GPU_FAIL_ALLOCATION): with POSEWRIGHT_STALL_SESSION_SAVE=N in the
+// environment, the Nth session save of the process (autosaves included) writes half its bytes,
+// says so on stderr and waits 120 s before it writes the rest, so that a test can kill the
+// process in the middle of a save (tests/gui/test_crash_safety.cpp).
+bool stallSessionSaveRequested() {
+    static const int stallAt = qEnvironmentVariableIntValue("POSEWRIGHT_STALL_SESSION_SAVE");
+    static std::atomic<int> saves{0};
+    return stallAt > 0 && ++saves == stallAt;
+}
+
+void stallSessionSave(const QString& path) {
+    std::fprintf(stderr, "posewright: session save of %s stalled (POSEWRIGHT_STALL_SESSION_SAVE)\n",
+                 qPrintable(path));
+    std::fflush(stderr);
+    std::this_thread::sleep_for(std::chrono::seconds(120));
 }
 
 QJsonObject frameJson(const TrajectoryPoint& p) {
@@ -125,9 +147,17 @@ void writeSession(const QString& path, const Session& s) {
     if (!s.parts.isEmpty())
         root["parts"] = s.parts;
 
+    const QByteArray bytes = QJsonDocument(root).toJson(QJsonDocument::Indented);
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(QJsonDocument(root).toJson(QJsonDocument::Indented)) < 0 || !file.commit())
+    bool ok = file.open(QIODevice::WriteOnly);
+    if (ok && stallSessionSaveRequested()) {
+        ok = file.write(bytes.left(bytes.size() / 2)) >= 0 && file.flush();
+        stallSessionSave(path);
+        ok = ok && file.write(bytes.mid(bytes.size() / 2)) >= 0;
+    } else if (ok) {
+        ok = file.write(bytes) >= 0;
+    }
+    if (!ok || !file.commit())
         throw InputError(path.toStdString(), 0,
                          "cannot write the session: " + file.errorString().toStdString());
 }

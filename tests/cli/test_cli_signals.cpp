@@ -52,6 +52,19 @@ bool startWriting(QProcess& p, const QTemporaryDir& dir) {
     return false;
 }
 
+QByteArray contents(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// The spool file of a running minimize in dir ("" while there is none).
+QString spoolOf(const QTemporaryDir& dir) {
+    for (const QString& f : files(dir))
+        if (f.startsWith(".out.sdf.pw-spool."))
+            return dir.filePath(f);
+    return {};
+}
+
 } // namespace
 
 class TestCliSignals : public QObject {
@@ -72,6 +85,62 @@ private slots:
         const CliRun again = runCli(minimizeArgs(dir.filePath("out.sdf"), 1));
         QVERIFY2(again.exitCode == 0, again.err.constData());
         QCOMPARE(files(dir), QStringList{"out.sdf"}); // the stale spool is gone
+    }
+
+    // A result file from an earlier run is kept byte for byte whenever the next run is killed
+    // (while it reads its inputs, as it starts its spool, after its first records, after many),
+    // and whatever the killed run left is gone after the next run.
+    void sigkillAtSeveralPointsKeepsTheOldOutput_data() {
+        QTest::addColumn<int>("records"); // kill once the spool holds this many; -1: at once
+        QTest::newRow("at start") << -1;
+        QTest::newRow("spool created") << 0;
+        QTest::newRow("1 record spooled") << 1;
+        QTest::newRow("100 records spooled") << 100;
+    }
+    void sigkillAtSeveralPointsKeepsTheOldOutput() {
+        QFETCH(int, records);
+        QTemporaryDir dir;
+        const QString out = dir.filePath("out.sdf");
+        const QByteArray old = "an earlier run's results\n$$$$\n";
+        {
+            QFile f(out);
+            QVERIFY(f.open(QIODevice::WriteOnly) && f.write(old) == old.size());
+        }
+        // 1000 records in chunks of 8: the spool grows while the run goes on (1.4 s for 400
+        // here in a Release build, 20 times that under ASan), so there is time to see it grow.
+        QStringList args = minimizeArgs(out, 1000);
+        args.insert(1, "--chunk");
+        args.insert(2, "8");
+        QProcess p;
+        p.start(POSEWRIGHT_CLI, args);
+        QVERIFY(p.waitForStarted(30000));
+        if (records >= 0) {
+            QElapsedTimer t;
+            t.start();
+            int spooled = -1;
+            while (t.elapsed() < 240000 && p.state() == QProcess::Running && spooled < records) {
+                const QString spool = spoolOf(dir);
+                if (!spool.isEmpty())
+                    spooled = int(contents(spool).count("$$$$\n"));
+                QTest::qWait(5);
+            }
+            QVERIFY2(spooled >= records,
+                     qPrintable(QString("the run ended or stalled with %1 records spooled: %2")
+                                    .arg(spooled)
+                                    .arg(QString::fromUtf8(p.readAllStandardError()))));
+        }
+        ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+        QCOMPARE(contents(out), old);
+        for (const QString& f : files(dir))
+            QVERIFY2(f == "out.sdf" || f.startsWith(".out.sdf.pw-spool."), qPrintable(f));
+        QVERIFY(files(dir).size() <= 2);
+
+        const CliRun again = runCli(minimizeArgs(out, 2));
+        QVERIFY2(again.exitCode == 0, again.err.constData());
+        QCOMPARE(files(dir), QStringList{"out.sdf"}); // the killed run's spool is gone
+        QCOMPARE(contents(out).count("$$$$\n"), 2);
     }
 
     void sigtermAndSigintStopCleanly_data() {

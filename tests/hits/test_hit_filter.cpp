@@ -67,6 +67,20 @@ const PatternCase kPatterns[] = {
     {"substructure('c1ccncc1')", [](int c, int) { return c == 1; }},
 };
 
+// True in a build with AddressSanitizer (GCC's and newer clang's macro, or clang's feature test):
+// there a few functions run a smaller case (each says which) to stay inside QtTest's time limit.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitizedBuild = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitizedBuild = true;
+#else
+constexpr bool kSanitizedBuild = false;
+#endif
+#else
+constexpr bool kSanitizedBuild = false;
+#endif
+
 enum class Truth { False, True, Unknown };
 
 Truth both(Truth a, Truth b) {
@@ -648,14 +662,29 @@ private slots:
     // More patterns in one query than the connection keeps (64): the ones it lets go stay
     // usable by the running statement, and the answer is still right.
     void manyPatternsInOneQuery() {
-        std::string where;
+        // More patterns (71) than the connection keeps compiled (64): every row compiles them
+        // again, so the cost is rows x patterns RDKit parses (15 s here, past QtTest's 300-s limit
+        // per function under ASan on 2 loaded cores). Under a sanitizer the query is limited to
+        // the 100 rows named pose1nn (a `name like` in front), which still holds both store paths
+        // (screened and not), rows with and without chlorine, and the same 71 patterns.
+        const bool subset = kSanitizedBuild;
+        std::string where = subset ? "name like 'pose1__' and (" : "";
         for (int isotope = 100; isotope < 170; ++isotope) // never in a stored molecule
             where += "smarts('[" + std::to_string(isotope) + "C]') or ";
         where += "smarts('Cl')";
+        if (subset)
+            where += ")";
+        const auto inSubset = [&](const Row& r) {
+            return !subset || (r.name.size() == 7 && r.name.rfind("pose1", 0) == 0);
+        };
         std::vector<long long> expected;
-        for (const Row& r : rows_)
-            if (r.hasMolecule && (r.groups & 4) != 0)
+        size_t considered = 0;
+        for (const Row& r : rows_) {
+            considered += inSubset(r);
+            if (inSubset(r) && r.hasMolecule && (r.groups & 4) != 0)
                 expected.push_back(r.id);
+        }
+        QVERIFY(!expected.empty() && expected.size() < considered);
         for (int round = 0; round < 2; ++round) {
             auto got = selectedIds(*store_, {where, "", -1});
             std::sort(got.begin(), got.end());
