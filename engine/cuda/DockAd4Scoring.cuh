@@ -176,7 +176,7 @@ __device__ inline double ad4InterAtoms(WarpState& w, const Ad4ScoringGpu& a, boo
 // and a __syncwarp) when withGradient. The host deals the pairs out (DockAd4Target.cpp) so that a
 // lane's pairs are neighbours in the scorer's list and mostly share their first atom: that
 // atom's gradient sums in registers and goes to shared memory once per run of equal atoms
-// (PairGradient, MinimizeEnergy.cuh says why).
+// (PairGradient, above, says why).
 __device__ inline double ad4IntraPairs(WarpState& w, const Ad4ScoringGpu& a, bool withGradient) {
     double e = 0.0;
     PairGradient first;
