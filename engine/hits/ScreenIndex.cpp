@@ -6,7 +6,9 @@
 #include "chem/RdkitThreads.h"
 #include "core/ParallelFor.h"
 
+#include <algorithm>
 #include <bit>
+#include <iterator>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -94,6 +96,7 @@ long addMissingScreens(HitStore& store, int threads) {
 
 void ScreenIndex::clear() {
     loaded_ = false;
+    loadedInParallel_ = false;
     arena_.clear();
     spans_.clear();
     fps_.clear();
@@ -103,7 +106,171 @@ void ScreenIndex::clear() {
     parsedCount_ = 0;
 }
 
-void ScreenIndex::load(sqlite3* db, const std::string& storePath) {
+bool ScreenIndex::appendRow(sqlite3_stmt* s) {
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
+    const int textBytes = sqlite3_column_bytes(s, 0);
+    const void* blob = sqlite3_column_blob(s, 1);
+    const auto fp = decodeScreen(blob, sqlite3_column_bytes(s, 1));
+    if (!text || !fp || static_cast<std::uint64_t>(textBytes) > kMaxLength)
+        return false; // not ours: leave that molecule to the SMILES path
+    spans_.push_back(static_cast<std::uint64_t>(arena_.size()) << 24 |
+                     static_cast<std::uint64_t>(textBytes));
+    arena_.append(text, static_cast<size_t>(textBytes)); // unique: the table's key
+    fps_.push_back(*fp);
+    const auto* mol = static_cast<const char*>(sqlite3_column_blob(s, 2));
+    binary_.emplace_back(mol ? std::string(mol, static_cast<size_t>(sqlite3_column_bytes(s, 2)))
+                             : std::string());
+    return true;
+}
+
+namespace {
+
+// A read-only connection of a worker; closed on every path.
+struct ReaderConnection {
+    sqlite3* db = nullptr;
+    sqlite3_stmt* stmt = nullptr;
+    ~ReaderConnection() {
+        sqlite3_finalize(stmt);
+        sqlite3_close(db);
+    }
+};
+
+// Split points for key ranges of pw_screen of about equal size: the SMILES of poses at evenly
+// spaced ids (a pose's molecule is a pw_screen key; ids are the table's rowid, so each look-up
+// is one B-tree descent). Sorted, distinct, in SQLite's BINARY order (bytes, then length).
+std::vector<std::string> splitPoints(sqlite3* db, int ranges, long long parallelAfter) {
+    std::vector<std::string> points;
+    sqlite3_stmt* s = nullptr;
+    long long lo = 0, hi = -1;
+    if (sqlite3_prepare_v2(db, "SELECT min(id), max(id) FROM poses", -1, &s, nullptr) ==
+            SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL) {
+        lo = sqlite3_column_int64(s, 0);
+        hi = sqlite3_column_int64(s, 1);
+    }
+    sqlite3_finalize(s);
+    if (hi - lo + 1 < parallelAfter || hi < lo)
+        return points;
+    s = nullptr;
+    if (sqlite3_prepare_v2(db, "SELECT smiles FROM poses WHERE id >= ? AND smiles IS NOT NULL "
+                               "ORDER BY id LIMIT 1",
+                           -1, &s, nullptr) != SQLITE_OK) {
+        sqlite3_finalize(s);
+        return points;
+    }
+    const int samples = ranges * 16; // quantiles of a sample: ranges within ~25% of each other
+    std::vector<std::string> sample;
+    for (int k = 0; k < samples; ++k) {
+        sqlite3_reset(s);
+        sqlite3_bind_int64(s, 1, lo + (hi - lo) * k / samples);
+        if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) == SQLITE_TEXT)
+            sample.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(s, 0)),
+                                static_cast<size_t>(sqlite3_column_bytes(s, 0)));
+    }
+    sqlite3_finalize(s);
+    auto binaryLess = [](const std::string& a, const std::string& b) {
+        const int c = std::memcmp(a.data(), b.data(), std::min(a.size(), b.size()));
+        return c != 0 ? c < 0 : a.size() < b.size();
+    };
+    std::sort(sample.begin(), sample.end(), binaryLess);
+    for (int r = 1; r < ranges && !sample.empty(); ++r) {
+        const std::string& p = sample[sample.size() * static_cast<size_t>(r) / ranges];
+        if (points.empty() || binaryLess(points.back(), p))
+            points.push_back(p);
+    }
+    return points;
+}
+
+} // namespace
+
+bool ScreenIndex::loadInParallel(sqlite3* db, int threads, long long parallelAfter) {
+    if (threads <= 0)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const char* file = sqlite3_db_filename(db, "main");
+    // Other connections see only what is committed: not with our own writes pending.
+    if (threads < 2 || !file || !*file || sqlite3_txn_state(db, "main") == SQLITE_TXN_WRITE)
+        return false;
+    {
+        sqlite3_stmt* s = nullptr;
+        bool wal = false;
+        if (sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &s, nullptr) == SQLITE_OK &&
+            sqlite3_step(s) == SQLITE_ROW)
+            wal = std::string_view(reinterpret_cast<const char*>(sqlite3_column_text(s, 0))) ==
+                  "wal"; // a reader's snapshot may be older than a new connection's
+        sqlite3_finalize(s);
+        if (wal)
+            return false;
+    }
+    const std::vector<std::string> points = splitPoints(db, threads * 4, parallelAfter);
+    if (points.empty())
+        return false;
+    const std::string path = file;
+    const long ranges = static_cast<long>(points.size()) + 1;
+    std::vector<ScreenIndex> parts(static_cast<size_t>(ranges));
+    std::atomic<bool> failed{false};
+    parallelFor(ranges, threads, [&](long r) {
+        if (failed)
+            return;
+        ReaderConnection c;
+        std::string sql = std::string("SELECT smiles, fp, mol FROM ") + kScreenTable;
+        if (r > 0)
+            sql += " WHERE smiles >= ?1";
+        if (r + 1 < ranges)
+            sql += r > 0 ? " AND smiles < ?2" : " WHERE smiles < ?2";
+        if (sqlite3_open_v2(path.c_str(), &c.db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                            nullptr) != SQLITE_OK ||
+            sqlite3_prepare_v2(c.db, sql.c_str(), -1, &c.stmt, nullptr) != SQLITE_OK) {
+            failed = true;
+            return;
+        }
+        sqlite3_busy_timeout(c.db, 5000);
+        if (r > 0)
+            sqlite3_bind_text(c.stmt, 1, points[r - 1].data(), static_cast<int>(points[r - 1].size()),
+                              SQLITE_STATIC);
+        if (r + 1 < ranges)
+            sqlite3_bind_text(c.stmt, 2, points[r].data(), static_cast<int>(points[r].size()),
+                              SQLITE_STATIC);
+        ScreenIndex& part = parts[static_cast<size_t>(r)];
+        int rc;
+        while ((rc = sqlite3_step(c.stmt)) == SQLITE_ROW)
+            part.appendRow(c.stmt);
+        if (rc != SQLITE_DONE)
+            failed = true;
+    });
+    if (failed)
+        return false;
+    // Joined in range order: the keys' order, as one reader reads them.
+    size_t molecules = 0, bytes = 0;
+    for (const ScreenIndex& p : parts) {
+        molecules += p.spans_.size();
+        bytes += p.arena_.size();
+    }
+    arena_.reserve(bytes);
+    spans_.reserve(molecules);
+    fps_.reserve(molecules);
+    binary_.reserve(molecules);
+    for (ScreenIndex& p : parts) {
+        const std::uint64_t shift = static_cast<std::uint64_t>(arena_.size()) << 24;
+        for (std::uint64_t span : p.spans_)
+            spans_.push_back(span + shift);
+        arena_.append(p.arena_);
+        fps_.insert(fps_.end(), p.fps_.begin(), p.fps_.end());
+        std::move(p.binary_.begin(), p.binary_.end(), std::back_inserter(binary_));
+        p.clear();
+    }
+    return true;
+}
+
+void ScreenIndex::load(sqlite3* db, const std::string& storePath, int threads,
+                       long long parallelAfter) {
+    clear();
+    if (loadInParallel(db, threads, parallelAfter < 0 ? parallelLoadAfter_.load() : parallelAfter)) {
+        buildSlots();
+        parsed_.resize(spans_.size());
+        loaded_ = true;
+        loadedInParallel_ = true;
+        return;
+    }
     clear();
     sqlite3_stmt* s = nullptr;
     // The binary molecules too, where the table has them (it did not at first).
@@ -122,21 +289,8 @@ void ScreenIndex::load(sqlite3* db, const std::string& storePath) {
         }
     }
     int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
-        const int textBytes = sqlite3_column_bytes(s, 0);
-        const void* blob = sqlite3_column_blob(s, 1);
-        const auto fp = decodeScreen(blob, sqlite3_column_bytes(s, 1));
-        if (!text || !fp || static_cast<std::uint64_t>(textBytes) > kMaxLength)
-            continue; // not ours: leave that molecule to the SMILES path
-        spans_.push_back(static_cast<std::uint64_t>(arena_.size()) << 24 |
-                         static_cast<std::uint64_t>(textBytes));
-        arena_.append(text, static_cast<size_t>(textBytes)); // unique: the table's key
-        fps_.push_back(*fp);
-        const auto* mol = static_cast<const char*>(sqlite3_column_blob(s, 2));
-        binary_.emplace_back(mol ? std::string(mol, static_cast<size_t>(sqlite3_column_bytes(s, 2)))
-                                 : std::string());
-    }
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        appendRow(s);
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE)
         throw std::runtime_error(storePath + ": cannot read " + kScreenTable + ": " +

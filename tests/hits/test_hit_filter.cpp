@@ -613,6 +613,70 @@ private slots:
         QVERIFY(!decodeScreen(blob.data(), kScreenBytes - 1));
     }
 
+    // The screen read by key ranges on connections of their own, in parallel: the same index
+    // as one reader's, molecule for molecule; never while the connection's own writes are
+    // uncommitted (other connections would not see them); and the filter over it selects the
+    // same rows as over one reader's index.
+    void parallelLoadEqualsOneReader() {
+        const std::string path = dir_.filePath("screen.db").toStdString();
+        {
+            HitStore store(path, HitStore::Mode::ReadOnly);
+            ScreenIndex one, ranges;
+            one.load(store.handle(), store.path(), 1);
+            QVERIFY(!one.loadedInParallel());
+            ranges.load(store.handle(), store.path(), 4, 0);
+            QVERIFY(ranges.loadedInParallel());
+            QVERIFY(one.size() > PatternAnswers::kBulkAfter);
+            QCOMPARE(ranges.size(), one.size());
+            for (uint32_t i = 0; i < one.size(); ++i) {
+                QCOMPARE(ranges.smiles(i), one.smiles(i));
+                QVERIFY(ranges.fingerprint(i) == one.fingerprint(i));
+                QCOMPARE(ranges.find(one.smiles(i)), std::optional<uint32_t>(i));
+            }
+            // Parsed from the binary molecule both ways (every other molecule has one).
+            for (uint32_t i = 0; i < one.size(); i += 97) {
+                const auto a = one.parsed(i), b = ranges.parsed(i);
+                QCOMPARE(bool(a), bool(b));
+            }
+        }
+        // A pose added inside an open transaction: one reader, which sees it.
+        const QString copy = dir_.filePath("screen_txn.db");
+        QVERIFY(QFile::copy(dir_.filePath("screen.db"), copy));
+        {
+            HitStore store(copy.toStdString(), HitStore::Mode::ReadWrite);
+            HitStore::Transaction tx(store);
+            PoseRecord p;
+            p.name = "added";
+            p.smiles = canonicalSmiles("CCOc1ccc2nc(S(N)(=O)=O)sc2c1");
+            p.screen = screenFingerprint(*p.smiles);
+            store.insertPose(p);
+            ScreenIndex index;
+            index.load(store.handle(), store.path(), 4, 0);
+            QVERIFY(!index.loadedInParallel());
+            QVERIFY(index.find(*p.smiles));
+        }
+        // The filter, with every load of the screen in parallel: the rows of one reader.
+        const std::vector<std::string> wheres{"smarts('c1ccccc1')", "smarts('[N+](=O)[O-]')",
+                                              "not smarts('C(=O)[OH]')",
+                                              "substructure('c1ccncc1') or smarts('[r5]')"};
+        std::vector<std::vector<long long>> expected;
+        {
+            HitStore store(path, HitStore::Mode::ReadOnly);
+            for (const std::string& w : wheres)
+                expected.push_back(selectedIds(store, {w, "", -1}));
+        }
+        struct Restore {
+            long long was = ScreenIndex::parallelLoadAfter();
+            ~Restore() { ScreenIndex::setParallelLoadAfter(was); }
+        } restore;
+        ScreenIndex::setParallelLoadAfter(0);
+        HitStore store(path, HitStore::Mode::ReadOnly);
+        for (size_t k = 0; k < wheres.size(); ++k) {
+            QVERIFY2(selectedIds(store, {wheres[k], "", -1}) == expected[k], wheres[k].c_str());
+            QVERIFY(!expected[k].empty());
+        }
+    }
+
     // A store written before the screen (no pw_screen table) filters the same, read-only too.
     void storeWithoutScreenFiltersTheSame() {
         const QString copy = dir_.filePath("noscreen.db");
