@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <iterator>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -100,7 +99,8 @@ void ScreenIndex::clear() {
     arena_.clear();
     spans_.clear();
     fps_.clear();
-    binary_.clear();
+    binaryArena_.clear();
+    binarySpans_.clear();
     slots_.clear();
     parsed_.clear();
     parsedCount_ = 0;
@@ -118,8 +118,13 @@ bool ScreenIndex::appendRow(sqlite3_stmt* s) {
     arena_.append(text, static_cast<size_t>(textBytes)); // unique: the table's key
     fps_.push_back(*fp);
     const auto* mol = static_cast<const char*>(sqlite3_column_blob(s, 2));
-    binary_.emplace_back(mol ? std::string(mol, static_cast<size_t>(sqlite3_column_bytes(s, 2)))
-                             : std::string());
+    const auto molBytes = mol ? static_cast<std::uint64_t>(sqlite3_column_bytes(s, 2)) : 0;
+    if (molBytes > kMaxLength) {
+        binarySpans_.push_back(0); // the SMILES instead
+    } else {
+        binarySpans_.push_back(static_cast<std::uint64_t>(binaryArena_.size()) << 24 | molBytes);
+        binaryArena_.append(mol ? mol : "", static_cast<size_t>(molBytes));
+    }
     return true;
 }
 
@@ -240,22 +245,27 @@ bool ScreenIndex::loadInParallel(sqlite3* db, int threads, long long parallelAft
     if (failed)
         return false;
     // Joined in range order: the keys' order, as one reader reads them.
-    size_t molecules = 0, bytes = 0;
+    size_t molecules = 0, bytes = 0, binaryBytes = 0;
     for (const ScreenIndex& p : parts) {
         molecules += p.spans_.size();
         bytes += p.arena_.size();
+        binaryBytes += p.binaryArena_.size();
     }
     arena_.reserve(bytes);
+    binaryArena_.reserve(binaryBytes);
     spans_.reserve(molecules);
     fps_.reserve(molecules);
-    binary_.reserve(molecules);
+    binarySpans_.reserve(molecules);
     for (ScreenIndex& p : parts) {
         const std::uint64_t shift = static_cast<std::uint64_t>(arena_.size()) << 24;
         for (std::uint64_t span : p.spans_)
             spans_.push_back(span + shift);
         arena_.append(p.arena_);
+        const std::uint64_t binaryShift = static_cast<std::uint64_t>(binaryArena_.size()) << 24;
+        for (std::uint64_t span : p.binarySpans_)
+            binarySpans_.push_back(span == 0 ? 0 : span + binaryShift);
+        binaryArena_.append(p.binaryArena_);
         fps_.insert(fps_.end(), p.fps_.begin(), p.fps_.end());
-        std::move(p.binary_.begin(), p.binary_.end(), std::back_inserter(binary_));
         p.clear();
     }
     return true;
@@ -330,10 +340,14 @@ std::optional<uint32_t> ScreenIndex::find(std::string_view smiles) const {
 std::shared_ptr<const ParsedMolecule> ScreenIndex::parsed(uint32_t i) {
     if (parsed_[i])
         return parsed_[i];
-    auto mol = ParsedMolecule::fromBinary(binary_[i]);
+    const std::uint64_t span = binarySpans_[i];
+    std::shared_ptr<const ParsedMolecule> mol;
+    if ((span & kMaxLength) != 0)
+        mol = ParsedMolecule::fromBinary(
+            binaryArena_.substr(static_cast<size_t>(span >> 24), static_cast<size_t>(span & kMaxLength)));
     if (!mol)
         mol = ParsedMolecule::fromCleanSmiles(smiles(i));
-    if (mol && parsedCount_.fetch_add(1) < kParsedCapacity)
+    if (mol && spans_.size() <= kParsedCapacity && parsedCount_.fetch_add(1) < kParsedCapacity)
         parsed_[i] = mol;
     return mol;
 }

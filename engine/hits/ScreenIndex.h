@@ -43,7 +43,10 @@ long addMissingScreens(HitStore& store, int threads);
 class ScreenIndex {
 public:
     // Molecules kept parsed per session, for the next pattern: ~10-12 KB each (RDKit's graph),
-    // ~200 MB at this bound (a store of 262,144 molecules peaked at 857 MB with 32,768).
+    // ~200 MB at this bound (a store of 262,144 molecules peaked at 857 MB with 32,768). Only
+    // when every molecule of the index fits: in a larger store the kept ones were an arbitrary
+    // few, paid for with page faults during the match and RDKit's destructors (serial) when the
+    // connection closed.
     static constexpr size_t kParsedCapacity = 16384;
 
     // Reads pw_screen (an absent table, as in stores written before it, gives an empty index:
@@ -95,7 +98,10 @@ private:
     std::string arena_;                // every SMILES, back to back
     std::vector<std::uint64_t> spans_; // per molecule
     std::vector<ScreenFingerprint> fps_;
-    std::vector<std::string> binary_; // RDKit's binary molecules; empty where the table has none
+    // RDKit's binary molecules, back to back (one allocation, not one per molecule, to make and
+    // to free); span length 0 where the table has none.
+    std::string binaryArena_;
+    std::vector<std::uint64_t> binarySpans_;
     std::vector<Slot> slots_;         // a power of two, at least twice the molecules
     std::vector<std::shared_ptr<const ParsedMolecule>> parsed_;
     std::atomic<size_t> parsedCount_{0};
