@@ -125,6 +125,9 @@ public:
     // Every molecule of the index at once (threads = 0: all cores).
     void answerAll(ScreenIndex& index, int threads = 0);
     const ScreenCounts& counts() const { return counts_; }
+    // Every molecule answered (answerAll ran): known(i) is then the answer of molecule i.
+    bool complete() const { return allDone_; }
+    signed char known(uint32_t i) const { return known_[i]; }
 
 private:
     signed char compute(const SubstructureQuery& query, ScreenIndex& index, uint32_t i,
