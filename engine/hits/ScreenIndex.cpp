@@ -115,7 +115,7 @@ bool ScreenIndex::appendRow(sqlite3_stmt* s) {
         return false; // not ours: leave that molecule to the SMILES path
     spans_.push_back(static_cast<std::uint64_t>(arena_.size()) << 24 |
                      static_cast<std::uint64_t>(textBytes));
-    arena_.append(text, static_cast<size_t>(textBytes)); // unique: the table's key
+    arena_.insert(arena_.end(), text, text + textBytes); // unique: the table's key
     fps_.push_back(*fp);
     const auto* mol = static_cast<const char*>(sqlite3_column_blob(s, 2));
     const auto molBytes = mol ? static_cast<std::uint64_t>(sqlite3_column_bytes(s, 2)) : 0;
@@ -123,7 +123,8 @@ bool ScreenIndex::appendRow(sqlite3_stmt* s) {
         binarySpans_.push_back(0); // the SMILES instead
     } else {
         binarySpans_.push_back(static_cast<std::uint64_t>(binaryArena_.size()) << 24 | molBytes);
-        binaryArena_.append(mol ? mol : "", static_cast<size_t>(molBytes));
+        if (mol)
+            binaryArena_.insert(binaryArena_.end(), mol, mol + molBytes);
     }
     return true;
 }
@@ -245,29 +246,40 @@ bool ScreenIndex::loadInParallel(sqlite3* db, int threads, long long parallelAft
     if (failed)
         return false;
     // Joined in range order: the keys' order, as one reader reads them.
-    size_t molecules = 0, bytes = 0, binaryBytes = 0;
-    for (const ScreenIndex& p : parts) {
-        molecules += p.spans_.size();
-        bytes += p.arena_.size();
-        binaryBytes += p.binaryArena_.size();
-    }
-    arena_.reserve(bytes);
-    binaryArena_.reserve(binaryBytes);
-    spans_.reserve(molecules);
-    fps_.reserve(molecules);
-    binarySpans_.reserve(molecules);
-    for (ScreenIndex& p : parts) {
-        const std::uint64_t shift = static_cast<std::uint64_t>(arena_.size()) << 24;
-        for (std::uint64_t span : p.spans_)
-            spans_.push_back(span + shift);
-        arena_.append(p.arena_);
-        const std::uint64_t binaryShift = static_cast<std::uint64_t>(binaryArena_.size()) << 24;
-        for (std::uint64_t span : p.binarySpans_)
-            binarySpans_.push_back(span == 0 ? 0 : span + binaryShift);
-        binaryArena_.append(p.binaryArena_);
-        fps_.insert(fps_.end(), p.fps_.begin(), p.fps_.end());
-        p.clear();
-    }
+    // Where each range's molecules and bytes go; then every range copied in place at once.
+    struct At {
+        size_t molecule = 0, byte = 0, binaryByte = 0;
+    };
+    std::vector<At> at(parts.size() + 1);
+    for (size_t r = 0; r < parts.size(); ++r)
+        at[r + 1] = {at[r].molecule + parts[r].spans_.size(), at[r].byte + parts[r].arena_.size(),
+                     at[r].binaryByte + parts[r].binaryArena_.size()};
+    const At total = at.back();
+    arena_.resize(total.byte);
+    binaryArena_.resize(total.binaryByte);
+    spans_.resize(total.molecule);
+    binarySpans_.resize(total.molecule);
+    fps_.resize(total.molecule);
+    parallelFor(static_cast<long>(parts.size()), threads, [&](long r) {
+        ScreenIndex& p = parts[static_cast<size_t>(r)];
+        const At& to = at[static_cast<size_t>(r)];
+        std::copy(p.arena_.begin(), p.arena_.end(), arena_.begin() + static_cast<long>(to.byte));
+        std::copy(p.binaryArena_.begin(), p.binaryArena_.end(),
+                  binaryArena_.begin() + static_cast<long>(to.binaryByte));
+        std::copy(p.fps_.begin(), p.fps_.end(), fps_.begin() + static_cast<long>(to.molecule));
+        const std::uint64_t shift = static_cast<std::uint64_t>(to.byte) << 24,
+                            binaryShift = static_cast<std::uint64_t>(to.binaryByte) << 24;
+        for (size_t i = 0; i < p.spans_.size(); ++i) {
+            spans_[to.molecule + i] = p.spans_[i] + shift;
+            const std::uint64_t b = p.binarySpans_[i];
+            binarySpans_[to.molecule + i] = (b & kMaxLength) == 0 ? 0 : b + binaryShift;
+        }
+        p.arena_ = {}; // freed here, on this range's thread
+        p.binaryArena_ = {};
+        p.spans_ = {};
+        p.binarySpans_ = {};
+        p.fps_ = {};
+    });
     return true;
 }
 
@@ -275,7 +287,7 @@ void ScreenIndex::load(sqlite3* db, const std::string& storePath, int threads,
                        long long parallelAfter) {
     clear();
     if (loadInParallel(db, threads, parallelAfter < 0 ? parallelLoadAfter_.load() : parallelAfter)) {
-        buildSlots();
+        buildSlots(threads);
         parsed_.resize(spans_.size());
         loaded_ = true;
         loadedInParallel_ = true;
@@ -305,25 +317,40 @@ void ScreenIndex::load(sqlite3* db, const std::string& storePath, int threads,
     if (rc != SQLITE_DONE)
         throw std::runtime_error(storePath + ": cannot read " + kScreenTable + ": " +
                                  sqlite3_errmsg(db));
-    buildSlots();
+    buildSlots(threads);
     parsed_.resize(spans_.size());
     loaded_ = true;
 }
 
-void ScreenIndex::buildSlots() {
+void ScreenIndex::buildSlots(int threads) {
     size_t capacity = 16;
     while (capacity < 2 * spans_.size())
         capacity *= 2;
     slots_.assign(capacity, Slot{});
     const size_t mask = capacity - 1;
-    for (size_t i = 0; i < spans_.size(); ++i) {
-        const size_t h = hashOf(text(spans_[i]));
-        size_t at = h & mask;
-        while (slots_[at].indexPlusOne != 0)
-            at = (at + 1) & mask;
-        slots_[at] = {static_cast<uint32_t>(static_cast<std::uint64_t>(h) >> 32),
-                      static_cast<uint32_t>(i + 1), spans_[i]};
-    }
+    const long n = static_cast<long>(spans_.size());
+    // Each molecule claims the first free slot of its probe sequence (compare-and-swap on the
+    // index), so that several threads insert at once; the table is read only after they joined.
+    // Which of two colliding molecules sits first may differ from run to run; a look-up finds
+    // either, since it probes until an empty slot.
+    constexpr long kChunk = 16384;
+    if (threads <= 0)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    parallelFor((n + kChunk - 1) / kChunk, n >= 4 * kChunk ? threads : 1, [&](long c) {
+        for (long i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
+            const size_t h = hashOf(text(spans_[static_cast<size_t>(i)]));
+            for (size_t at = h & mask;; at = (at + 1) & mask) {
+                uint32_t empty = 0;
+                if (std::atomic_ref<uint32_t>(slots_[at].indexPlusOne)
+                        .compare_exchange_strong(empty, static_cast<uint32_t>(i + 1),
+                                                 std::memory_order_relaxed)) {
+                    slots_[at].tag = static_cast<uint32_t>(static_cast<std::uint64_t>(h) >> 32);
+                    slots_[at].span = spans_[static_cast<size_t>(i)];
+                    break;
+                }
+            }
+        }
+    });
 }
 
 std::optional<uint32_t> ScreenIndex::find(std::string_view smiles) const {
@@ -343,8 +370,8 @@ std::shared_ptr<const ParsedMolecule> ScreenIndex::parsed(uint32_t i) {
     const std::uint64_t span = binarySpans_[i];
     std::shared_ptr<const ParsedMolecule> mol;
     if ((span & kMaxLength) != 0)
-        mol = ParsedMolecule::fromBinary(
-            binaryArena_.substr(static_cast<size_t>(span >> 24), static_cast<size_t>(span & kMaxLength)));
+        mol = ParsedMolecule::fromBinary(std::string(binaryArena_.data() + (span >> 24),
+                                                     static_cast<size_t>(span & kMaxLength)));
     if (!mol)
         mol = ParsedMolecule::fromCleanSmiles(smiles(i));
     if (mol && spans_.size() <= kParsedCapacity && parsedCount_.fetch_add(1) < kParsedCapacity)

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace pw::hits {
@@ -69,6 +70,11 @@ public:
     std::optional<uint32_t> find(std::string_view smiles) const;
     std::string smiles(uint32_t i) const { return std::string(text(spans_[i])); }
     const ScreenFingerprint& fingerprint(uint32_t i) const { return fps_[i]; }
+    // RDKit's binary molecule as stored; empty where the table has none.
+    std::string_view binary(uint32_t i) const {
+        return {binaryArena_.data() + (binarySpans_[i] >> 24),
+                static_cast<size_t>(binarySpans_[i] & kMaxLength)};
+    }
     // Molecule i parsed (kept while under the capacity); nullptr when it does not parse.
     // Safe from several threads for distinct i.
     std::shared_ptr<const ParsedMolecule> parsed(uint32_t i);
@@ -79,7 +85,7 @@ private:
     // (a node-based map chased three pointers per row: 15% of a 1M-row scan).
     struct Slot {
         uint32_t tag = 0;
-        uint32_t indexPlusOne = 0;
+        alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t indexPlusOne = 0;
         std::uint64_t span = 0;
     };
     // A SMILES in arena_: offset << 24 | length.
@@ -88,20 +94,34 @@ private:
         return {arena_.data() + (span >> 24), static_cast<size_t>(span & kMaxLength)};
     }
     static size_t hashOf(std::string_view s) { return std::hash<std::string_view>{}(s); }
-    void buildSlots();
+    void buildSlots(int threads);
     // One row of pw_screen (smiles, fp, mol columns of `s`); false for a row not ours.
     bool appendRow(sqlite3_stmt* s);
     bool loadInParallel(sqlite3* db, int threads, long long parallelAfter);
     static inline std::atomic<long long> parallelLoadAfter_{32768};
     bool loaded_ = false;
     bool loadedInParallel_ = false;
-    std::string arena_;                // every SMILES, back to back
-    std::vector<std::uint64_t> spans_; // per molecule
-    std::vector<ScreenFingerprint> fps_;
+    // Vectors whose resize leaves new elements uninitialized (they are copied over at once,
+    // on every core, when key ranges are joined: zeroing first was a serial pass of its own).
+    template <class T> struct Uninitialized : std::allocator<T> {
+        template <class U> struct rebind {
+            using other = Uninitialized<U>;
+        };
+        Uninitialized() = default;
+        template <class U> Uninitialized(const Uninitialized<U>&) noexcept {}
+        template <class U> void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
+        template <class U, class... A> void construct(U* p, A&&... a) {
+            ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+        }
+    };
+    template <class T> using Buffer = std::vector<T, Uninitialized<T>>;
+    Buffer<char> arena_;           // every SMILES, back to back
+    Buffer<std::uint64_t> spans_;  // per molecule
+    Buffer<ScreenFingerprint> fps_;
     // RDKit's binary molecules, back to back (one allocation, not one per molecule, to make and
     // to free); span length 0 where the table has none.
-    std::string binaryArena_;
-    std::vector<std::uint64_t> binarySpans_;
+    Buffer<char> binaryArena_;
+    Buffer<std::uint64_t> binarySpans_;
     std::vector<Slot> slots_;         // a power of two, at least twice the molecules
     std::vector<std::shared_ptr<const ParsedMolecule>> parsed_;
     std::atomic<size_t> parsedCount_{0};

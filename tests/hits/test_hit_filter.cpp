@@ -631,6 +631,7 @@ private slots:
             for (uint32_t i = 0; i < one.size(); ++i) {
                 QCOMPARE(ranges.smiles(i), one.smiles(i));
                 QVERIFY(ranges.fingerprint(i) == one.fingerprint(i));
+                QCOMPARE(ranges.binary(i), one.binary(i));
                 QCOMPARE(ranges.find(one.smiles(i)), std::optional<uint32_t>(i));
             }
             // Parsed from the binary molecule both ways (every other molecule has one).
@@ -676,6 +677,62 @@ private slots:
                 QVERIFY2(selectedIds(store, {wheres[k], "", -1}) == expected[k], wheres[k].c_str());
                 QVERIFY(!expected[k].empty());
             }
+    }
+
+    // A screen table larger than the slot table's parallel threshold (65,536 molecules), made
+    // without RDKit (the index does not read the SMILES): key ranges and parallel slots give
+    // one reader's molecules, fingerprints and binary molecules, and every look-up finds its
+    // own molecule and nothing else.
+    void largeIndexLoadsTheSameInParallel() {
+        const std::string path = dir_.filePath("large_index.db").toStdString();
+        constexpr int n = 80000;
+        std::mt19937_64 rng(8);
+        {
+            HitStore store(path, HitStore::Mode::Create);
+            HitStore::Transaction tx(store);
+            Statement pose = store.prepare("INSERT INTO poses(name, smiles) VALUES(?, ?)");
+            Statement screen = store.prepare("INSERT INTO pw_screen(smiles, fp, mol) VALUES(?, ?, ?)");
+            for (int k = 0; k < n; ++k) {
+                const std::string smiles = std::string(1 + k % 7, k % 3 ? 'C' : 'c') + "N" +
+                                           std::to_string((k * 7919) % n) + "O";
+                pose.bind(1, std::string_view("p"));
+                pose.bind(2, std::string_view(smiles));
+                pose.run();
+                ScreenFingerprint fp;
+                for (auto& w : fp)
+                    w = rng();
+                const auto blob = encodeScreen(fp);
+                const std::string mol(k % 5, char('a' + k % 26)); // none for one in five
+                screen.bind(1, std::string_view(smiles));
+                screen.bindBlobStatic(2, blob.data(), kScreenBytes);
+                if (mol.empty())
+                    screen.bindNull(3);
+                else
+                    screen.bindBlobStatic(3, mol.data(), static_cast<int>(mol.size()));
+                screen.run();
+            }
+            tx.commit();
+        }
+        HitStore store(path, HitStore::Mode::ReadOnly);
+        ScreenIndex one, ranges;
+        one.load(store.handle(), store.path(), 1);
+        ranges.load(store.handle(), store.path(), 4, 0);
+        QVERIFY(!one.loadedInParallel());
+        QVERIFY(ranges.loadedInParallel());
+        QCOMPARE(one.size(), size_t(n));
+        QCOMPARE(ranges.size(), size_t(n));
+        int withBinary = 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            const std::string smiles = one.smiles(i);
+            QCOMPARE(ranges.smiles(i), smiles);
+            QVERIFY(ranges.fingerprint(i) == one.fingerprint(i));
+            QCOMPARE(ranges.binary(i), one.binary(i));
+            withBinary += !one.binary(i).empty();
+            QCOMPARE(ranges.find(smiles), std::optional<uint32_t>(i));
+            QCOMPARE(one.find(smiles), std::optional<uint32_t>(i));
+            QVERIFY(!ranges.find(smiles + "O"));
+        }
+        QCOMPARE(withBinary, n - n / 5);
     }
 
     // A store written before the screen (no pw_screen table) filters the same, read-only too.
