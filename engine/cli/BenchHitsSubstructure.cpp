@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <random>
 #include <unordered_set>
@@ -93,13 +94,17 @@ long long buildStore(const std::string& smilesPath, long target, int posesPer, b
     long long rows = 0;
     size_t nextBase = 0;
     std::vector<PoseRecord> later; // with interleave: the molecules, for rounds 2..posesPer
-    while (rows < target) {
-        // A batch of candidates: the file's molecules first, then random pairs.
+    // A batch of candidates: the file's molecules first, then random pairs (drawn here, on
+    // this thread, so the store does not depend on the thread count).
+    auto nextCandidates = [&] {
         std::vector<std::string> candidates;
         for (; candidates.size() < 4096 && nextBase < base.size(); ++nextBase)
             candidates.push_back(base[nextBase]);
         while (candidates.size() < 4096)
             candidates.push_back(base[pick(rng)] + "." + base[pick(rng)]);
+        return candidates;
+    };
+    auto describe = [threads](std::vector<std::string> candidates) {
         std::vector<PoseRecord> records(candidates.size());
         parallelFor(static_cast<long>(candidates.size()), threads, [&](long i) {
             try {
@@ -110,6 +115,14 @@ long long buildStore(const std::string& smilesPath, long target, int posesPer, b
                 records[i].smiles.reset();
             }
         });
+        return records;
+    };
+    // The next batch is described on the worker threads while this one inserts the last.
+    std::future<std::vector<PoseRecord>> ahead =
+        std::async(std::launch::async, describe, nextCandidates());
+    while (rows < target) {
+        std::vector<PoseRecord> records = ahead.get();
+        ahead = std::async(std::launch::async, describe, nextCandidates());
         for (PoseRecord& p : records) {
             if (rows >= target)
                 break;
@@ -127,6 +140,7 @@ long long buildStore(const std::string& smilesPath, long target, int posesPer, b
             ++rows;
         }
     }
+    ahead.wait();
     for (int k = 1; k < posesPer && interleave; ++k)
         for (PoseRecord& p : later) {
             p.scores.assign(1, {dock, score(scoreRng)});
