@@ -229,7 +229,8 @@ bool ScreenIndex::loadInParallel(sqlite3* db, int threads, long long parallelAft
             failed = true;
             return;
         }
-        sqlite3_busy_timeout(c.db, 5000);
+        // No busy wait: a writer waiting for our own read lock would wait on us in turn; on a
+        // lock the index is read by one reader instead.
         if (r > 0)
             sqlite3_bind_text(c.stmt, 1, points[r - 1].data(), static_cast<int>(points[r - 1].size()),
                               SQLITE_STATIC);

@@ -194,7 +194,7 @@ void answersById(SubstructureState& state, PatternEntry& entry) {
             failed = true;
             return;
         }
-        sqlite3_busy_timeout(r.db, 5000);
+        // No busy wait (see ScreenIndex::loadInParallel): on a lock, the answers by SMILES.
         sqlite3_bind_int64(r.stmt, 1, from);
         sqlite3_bind_int64(r.stmt, 2, to);
         int rc;
