@@ -15,7 +15,6 @@
 #include "hits/HitFilter.h"
 #include "hits/HitImport.h"
 #include "hits/HitStore.h"
-#include "hits/MallocTuning.h"
 
 #include <Eigen/Geometry>
 
@@ -142,7 +141,6 @@ long long filteredIds(const HitStore& store, const std::string& where) {
 } // namespace
 
 int runBenchHits(const std::vector<std::string>& args) {
-    tuneMallocForMolecules(); // as `hits` runs (MallocTuning.h)
     if (!args.empty() && args.front() == "substructure") // BenchHitsSubstructure.cpp
         return runBenchHitsSubstructure(std::vector<std::string>(args.begin() + 1, args.end()));
     const CommandLine cl(args, {{"molecules", OptionKind::Value},

@@ -11,7 +11,6 @@
 #include "hits/HitFilter.h"
 #include "hits/HitImport.h"
 #include "hits/HitStore.h"
-#include "hits/MallocTuning.h"
 #include "hits/PoseInteractions.h"
 #include "hits/ScreenIndex.h"
 
@@ -318,7 +317,6 @@ int runExport(const std::vector<std::string>& args) {
 } // namespace
 
 int runHits(const std::vector<std::string>& args) {
-    hits::tuneMallocForMolecules(); // MallocTuning.h: RDKit's molecules, read and freed in bulk
     if (args.empty())
         throw UsageError("missing the hits subcommand: import, query, columns, cluster or export");
     const std::vector<std::string> rest(args.begin() + 1, args.end());
