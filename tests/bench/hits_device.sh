@@ -21,6 +21,8 @@
 #   mkdir -p .carry-hits/bin && cp build/engine/posewright-cli .carry-hits/bin/
 #   ../shared/tools/bundle-libs.sh .carry-hits/bin/posewright-cli .carry-hits/libs
 #   cp ../shared/data/smiles/nci32768.smi .carry-hits/
+# Optional: the branch point's build as .carry-hits/bin/posewright-cli-base (the same libraries)
+# for a before/after of `hits query` on the 1M-distinct store on the same machine.
 # (bin.tar.xz / libs.tar.xz in C are unpacked as session5_device.sh does; the SMILES are also
 # looked for in C/shared/smiles/ and ../shared/data/smiles/.)
 # On the device, from the repository root:  tests/bench/hits_device.sh
@@ -59,9 +61,27 @@ df -h "$WORK" | tail -1
 #    measured on many cores; its build is the longest step, ~1.5 CPU-ms a molecule here).
 mkdir -p "$WORK/distinct"
 timeout 280 "$CLI" bench hits substructure --smiles "$SMI" --dir "$WORK/distinct" \
-    --molecules "$MOLS" --threads "$THREADS" --sample 2000 --patterns "$PATTERNS" \
+    --molecules "$MOLS" --threads "$THREADS" --sample 2000 --patterns "$PATTERNS" --keep \
     >"$OUT/bench_sub.jsonl" 2>"$OUT/bench_sub.err"
 echo "bench hits substructure rc=$? at ${SECONDS}s"; tail -3 "$OUT/bench_sub.err"
+# `hits query` on that store, a fresh process per query (what a user's cold query costs), two
+# rounds; with C/bin/posewright-cli-base (the branch point's build) carried too, alternated with
+# it on the same store.
+DB=$WORK/distinct/bench_hits_substructure.db
+if [ -f "$DB" ]; then
+    TIMEFORMAT="%R %U %S"
+    for round in 1 2; do
+        for b in posewright-cli posewright-cli-base; do
+            [ -x "$C/bin/$b" ] || continue
+            for p in ${QUERY_PATTERNS:-"c1ccc2[nH]ccc2c1" "c1ccccc1" "[NX3;H2]c"}; do
+                t=$( { time timeout 60 "$C/bin/$b" hits query "$DB" --where "smarts('$p')" \
+                    --columns id --limit 100000000 2>&1 | wc -l >"$OUT/q.count"; } 2>&1 )
+                echo "query $b $round $p $(cat "$OUT/q.count") $t" >>"$OUT/queries.txt"
+            done
+        done
+    done
+    cat "$OUT/queries.txt"
+fi
 rm -rf "$WORK/distinct"
 
 
@@ -139,6 +159,13 @@ for o in lines('bench_sub.jsonl'):
             '%d survivors of the screen' % o['screen_survivors'])
         row('smarts %s again' % p, o['molecules'], o['again_seconds'], o['again_cpu_seconds'],
             None, r)
+try:
+    for l in open(os.path.join(out, 'queries.txt')):
+        _, b, rnd, p, n, w, u, sy = l.split()
+        row('hits query %s%s r%s' % (p, ' BASE' if b.endswith('-base') else '', rnd), int(n) - 1,
+            float(w), float(u) + float(sy), None, None, 'fresh process, rows = output lines - 1')
+except (OSError, ValueError):
+    pass
 try:
     t = open(os.path.join(out, 'import_cmd.time')).read().split()[-1].split('_')
     num = lambda v: None if v == '-' else float(v)
