@@ -57,7 +57,13 @@ struct SubstructureState {
     size_t generation = 0; // one more each time the store's molecules change
     std::map<std::string, std::shared_ptr<PatternEntry>> patterns; // key: syntax letter + pattern
     size_t answerCount = 0;
+    // SQLite's data_version when the screen and the answers by id were last valid: another
+    // connection's commit (another process importing into the store a panel keeps open) changes
+    // it, and may have given a deleted pose's id to another molecule.
+    long long dataVersion = -1;
 };
+
+void substructureStoreChangedElsewhere(SubstructureState& state);
 
 namespace {
 
@@ -83,6 +89,8 @@ PatternEntry& patternOf(sqlite3_context* ctx, SubstructureState& state, bool sma
     if (auto* held = static_cast<std::shared_ptr<PatternEntry>*>(sqlite3_get_auxdata(ctx, 1));
         held && (*held)->smarts == smarts)
         return **held;
+    // Here on a statement's first row for this pattern (later rows find the auxiliary data).
+    substructureStoreChangedElsewhere(state);
     const std::string_view pattern = textArg(patternArg);
     std::string key(1, smarts ? 'a' : 'i');
     key.append(pattern);
@@ -282,6 +290,18 @@ SubstructureState* registerSubstructureFunction(sqlite3* db, const std::string& 
         throw StoreError(storePath + ": cannot register the substructure filter: " +
                          sqlite3_errmsg(db));
     return state;
+}
+
+void substructureStoreChangedElsewhere(SubstructureState& state) {
+    sqlite3_stmt* s = nullptr;
+    long long version = -1;
+    if (sqlite3_prepare_v2(state.db, "PRAGMA data_version", -1, &s, nullptr) == SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW)
+        version = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    if (state.dataVersion != -1 && version != state.dataVersion)
+        substructureStoreChanged(&state);
+    state.dataVersion = version;
 }
 
 void substructureStoreChanged(SubstructureState* state) {

@@ -679,6 +679,48 @@ private slots:
             }
     }
 
+    // A connection kept open (the panel's) while another one changes the store: a deleted
+    // pose's id given to a new pose of another molecule gets that molecule's answer, not the
+    // answer kept by id (SQLite's data_version tells the kept connection).
+    void anotherConnectionsCommitIsSeen() {
+        const QString copy = dir_.filePath("screen_external.db");
+        QVERIFY(QFile::copy(dir_.filePath("screen.db"), copy));
+        struct Restore {
+            long long was = ScreenIndex::parallelLoadAfter();
+            ~Restore() { ScreenIndex::setParallelLoadAfter(was); }
+        } restore;
+        ScreenIndex::setParallelLoadAfter(0); // answers by id on this small store too
+        const std::string where = "smarts('c1ccccc1')";
+        HitStore kept(copy.toStdString(), HitStore::Mode::ReadOnly);
+        const std::vector<long long> before = selectedIds(kept, {where, "", -1});
+        QCOMPARE(selectedIds(kept, {where, "", -1}), before); // now answered by id
+        long long last = 0;
+        {
+            HitStore writer(copy.toStdString(), HitStore::Mode::ReadWrite);
+            // The last pose whose molecule is in the screen (answered by id), and those after it.
+            Statement maxId = writer.prepare(
+                "SELECT max(id) FROM poses WHERE smiles IN (SELECT smiles FROM pw_screen)");
+            QVERIFY(maxId.step());
+            last = maxId.integer(0);
+            const bool hadBenzene = std::binary_search(before.begin(), before.end(), last);
+            HitStore::Transaction tx(writer);
+            writer.exec("DELETE FROM poses WHERE id >= " + std::to_string(last));
+            PoseRecord p;
+            p.name = "replaced";
+            p.smiles = canonicalSmiles(hadBenzene ? "CCOC(=O)C1CCNCC1" : "Oc1ccccc1C(=O)O");
+            p.screen = screenFingerprint(*p.smiles);
+            QCOMPARE(writer.insertPose(p), last); // the id is given again
+            tx.commit();
+        }
+        std::vector<long long> expected;
+        {
+            HitStore fresh(copy.toStdString(), HitStore::Mode::ReadOnly);
+            expected = selectedIds(fresh, {where, "", -1});
+        }
+        QVERIFY(expected != before);
+        QCOMPARE(selectedIds(kept, {where, "", -1}), expected);
+    }
+
     // A screen table larger than the slot table's parallel threshold (65,536 molecules), made
     // without RDKit (the index does not read the SMILES): key ranges and parallel slots give
     // one reader's molecules, fingerprints and binary molecules, and every look-up finds its
