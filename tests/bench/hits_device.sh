@@ -25,6 +25,9 @@
 # for a before/after of `hits query` on the 1M-distinct store on the same machine.
 # (bin.tar.xz / libs.tar.xz in C are unpacked as session5_device.sh does; the SMILES are also
 # looked for in C/shared/smiles/ and ../shared/data/smiles/.)
+# A carry folder built this way (helper hits3, 2026-11-26: posewright-cli of the commit named in
+# its BUILT_FROM, posewright-cli-base of 22bca8c, libs, nci32768.smi; 46 MB) was left in
+# /work/wt/hits3/.carry-hits; copy it to the checkout's .carry-hits.
 # On the device, from the repository root:  tests/bench/hits_device.sh
 # Knobs (environment): POSES (1000000), MOLS (1000000 distinct molecules), THREADS (all cores),
 # WORK (scratch folder, default /tmp/hits_device: ~15 GB, removed at the end unless KEEP=1),
