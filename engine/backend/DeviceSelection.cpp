@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include <charconv>
+#include <cstdlib>
 
 namespace pw {
 
@@ -69,11 +70,13 @@ std::unique_ptr<Backend> createMultiBackend(const DeviceRequest& request, int cp
             wanted.push_back(d.index);
     std::vector<std::unique_ptr<Backend>> gpus;
     std::string left;
+    std::vector<int> used; // the device index of each of `gpus`
     for (int i : wanted) {
         std::string reason;
-        if (auto gpu = makeCudaBackend(i, reason))
+        if (auto gpu = makeCudaBackend(i, reason)) {
             gpus.push_back(std::move(gpu));
-        else
+            used.push_back(i);
+        } else
             left += (left.empty() ? "" : "; ") + reason;
     }
     const std::string leftOut = left.empty() ? "" : " (left out: " + left + ")";
@@ -87,6 +90,21 @@ std::unique_ptr<Backend> createMultiBackend(const DeviceRequest& request, int cp
         return std::move(gpus.front());
     }
     auto multi = std::make_unique<MultiDeviceBackend>(std::move(gpus));
+    // Docking runs two launches per GPU at once (a second backend per GPU, its own streams and
+    // buffers): one launch's longest runs then hold a few SMs, not the whole GPU
+    // (tests/bench/RESULTS.md, helper scale2). POSEWRIGHT_DOCK_LANES=1 turns it off (1 to 4).
+    const char* lanesKnob = std::getenv("POSEWRIGHT_DOCK_LANES");
+    const int lanes = lanesKnob ? std::clamp(std::atoi(lanesKnob), 1, 4) : 2;
+    for (size_t d = 0; d < used.size(); ++d)
+        for (int k = 1; k < lanes; ++k) {
+            std::string reason;
+            try {
+                if (auto lane = makeCudaBackend(used[d], reason))
+                    multi->addDockLane(d, std::move(lane));
+            } catch (const DeviceMemoryError&) {
+                // a full GPU: that device docks one launch at a time
+            }
+        }
     note = "device: " + multi->description() + leftOut;
     return multi;
 }

@@ -398,7 +398,8 @@ int runMinimize(const std::vector<std::string>& args) {
                         target.gridFor(types);
                     mapsTimer.stop();
                     PhaseTimer backendTimer(&timings, "backend", "minimizer");
-                    backend->minimize(target, chunk->ligands, options, chunk->results);
+                    // Several GPUs: the chunk is lent to the devices' pieces, not copied.
+                    minimizeBatch(*backend, target, chunk->ligands, options, chunk->results);
                     backendTimer.stop();
                     PhaseTimer formatTimer(&timings, "format_records", "minimizer");
                     // The SD records' coordinates and tags, in parallel: the writer, one thread,
