@@ -8,6 +8,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <future>
 
 namespace pw {
 
@@ -70,14 +71,26 @@ std::unique_ptr<Backend> createMultiBackend(const DeviceRequest& request, int cp
             wanted.push_back(d.index);
     std::vector<std::unique_ptr<Backend>> gpus;
     std::string left;
+    // Each GPU's backend (its CUDA context: a fraction of a second each) made at once, on a
+    // thread per GPU, so that setting up G GPUs takes about as long as one.
+    std::vector<std::string> reasons(wanted.size());
+    std::vector<std::future<std::unique_ptr<Backend>>> making;
+    for (size_t k = 0; k < wanted.size(); ++k)
+        making.push_back(std::async(std::launch::async, [&wanted, &reasons, k] {
+            return makeCudaBackend(wanted[k], reasons[k]);
+        }));
+    std::vector<std::unique_ptr<Backend>> made;
+    for (auto& m : making)
+        m.wait(); // all of them done before any exception leaves (they write `reasons`)
+    for (auto& m : making)
+        made.push_back(m.get());
     std::vector<int> used; // the device index of each of `gpus`
-    for (int i : wanted) {
-        std::string reason;
-        if (auto gpu = makeCudaBackend(i, reason)) {
-            gpus.push_back(std::move(gpu));
-            used.push_back(i);
+    for (size_t k = 0; k < wanted.size(); ++k) {
+        if (made[k]) {
+            gpus.push_back(std::move(made[k]));
+            used.push_back(wanted[k]);
         } else
-            left += (left.empty() ? "" : "; ") + reason;
+            left += (left.empty() ? "" : "; ") + reasons[k];
     }
     const std::string leftOut = left.empty() ? "" : " (left out: " + left + ")";
     if (gpus.empty()) {
@@ -95,16 +108,15 @@ std::unique_ptr<Backend> createMultiBackend(const DeviceRequest& request, int cp
     // (tests/bench/RESULTS.md, helper scale2). POSEWRIGHT_DOCK_LANES=1 turns it off (1 to 4).
     const char* lanesKnob = std::getenv("POSEWRIGHT_DOCK_LANES");
     const int lanes = lanesKnob ? std::clamp(std::atoi(lanesKnob), 1, 4) : 2;
-    for (size_t d = 0; d < used.size(); ++d)
-        for (int k = 1; k < lanes; ++k) {
-            std::string reason;
-            try {
-                if (auto lane = makeCudaBackend(used[d], reason))
-                    multi->addDockLane(d, std::move(lane));
-            } catch (const DeviceMemoryError&) {
-                // a full GPU: that device docks one launch at a time
-            }
+    // Made at the first docking batch: minimize, overlay and LINGO never use them.
+    multi->setDockLaneFactory(lanes, [used](size_t d) -> std::unique_ptr<Backend> {
+        std::string reason;
+        try {
+            return makeCudaBackend(used[d], reason);
+        } catch (const DeviceMemoryError&) {
+            return nullptr; // a full GPU: that device docks one launch at a time
         }
+    });
     note = "device: " + multi->description() + leftOut;
     return multi;
 }

@@ -286,6 +286,12 @@ BatchStatus MultiDeviceBackend::dock(const dock::DockTarget& target,
     }
     dock::prepareTargetFor(target, dockable);
 
+    if (makeLane_) { // the factory's lanes, once
+        for (size_t d = 0; d < devices_.size(); ++d)
+            for (int k = 1; k < factoryLanes_; ++k)
+                addDockLane(d, makeLane_(d));
+        makeLane_ = nullptr;
+    }
     // The lanes: each device's backend, then the extra ones (a device's second launch).
     std::vector<Backend*> lanes;
     std::vector<std::string> laneSuffix; // "" or " lane K": the timings group of the lane
@@ -360,6 +366,12 @@ BatchStatus MultiDeviceBackend::dock(const dock::DockTarget& target,
 void MultiDeviceBackend::addDockLane(size_t device, std::unique_ptr<Backend> lane) {
     if (device < devices_.size() && lane)
         extraLanes_.push_back({device, std::move(lane)});
+}
+
+void MultiDeviceBackend::setDockLaneFactory(
+    int lanesPerDevice, std::function<std::unique_ptr<Backend>(size_t device)> make) {
+    factoryLanes_ = std::max(1, lanesPerDevice);
+    makeLane_ = std::move(make);
 }
 
 void MultiDeviceBackend::setDockChunking(long minRunsPerChunk, int chunksPerLane) {

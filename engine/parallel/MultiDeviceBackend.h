@@ -15,6 +15,7 @@
 #include "WorkSplit.h"
 #include "backend/Backend.h"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -31,10 +32,14 @@ public:
     // runs one launch per lane at a time. Its phase timings go to the group "<its group> lane K"
     // (K from 2), so that each group's phases still never overlap.
     void addDockLane(size_t device, std::unique_ptr<Backend> lane);
+    // Lanes made at the first docking batch (a command that never docks pays nothing for
+    // them): lanesPerDevice - 1 more per device, from make(device) (null: none for that one).
+    void setDockLaneFactory(int lanesPerDevice,
+                            std::function<std::unique_ptr<Backend>(size_t device)> make);
     // How docking is cut: chunks of at least minRunsPerChunk runs (ligands x runs), at most
     // chunksPerLane per lane, at least one per lane.
     void setDockChunking(long minRunsPerChunk, int chunksPerLane);
-    size_t dockLaneCount() const { return devices_.size() + extraLanes_.size(); }
+    size_t dockLaneCount() const { return devices_.size() + extraLanes_.size(); } // made so far
 
     std::string description() const override;
     bool isGpu() const override;
@@ -74,6 +79,8 @@ private:
         std::unique_ptr<Backend> backend;
     };
     std::vector<Lane> extraLanes_;
+    int factoryLanes_ = 1;
+    std::function<std::unique_ptr<Backend>(size_t device)> makeLane_;
     // Four waves of an H100 (132 SMs, one run per block, one block per SM): a launch's tail,
     // its last and shortest runs, stays a small part of it.
     long dockMinRunsPerChunk_ = 4 * 132;

@@ -224,6 +224,34 @@ private slots:
         }
     }
 
+    // Lanes from a factory are made at the first docking batch only, one more per device.
+    void dockLaneFactoryMakesLanesAtFirstDock() {
+        const Molecule receptor = prepareReceptor(readMolecule(data("complexes/1stp/receptor.pdbqt")));
+        auto vina = std::make_shared<DockingTarget>(
+            receptor, readBoxConfig(data("complexes/1stp/box.txt")), ScoringKind::Vina, 1);
+        const dock::DockTarget target = dock::DockTarget::forVina(vina);
+        const Molecule biotin = prepareLigand(readMolecule(data("complexes/1stp/ligand_xtal.pdbqt")));
+        const std::vector<Molecule> ligands(5, biotin);
+        const dock::DockOptions options = smallDock();
+        std::vector<dock::LigandDockResult> one, many;
+        makeCpuBackend(1)->dock(target, ligands, options, one);
+        auto multi = standIns(2, 1);
+        std::vector<size_t> asked;
+        multi->setDockLaneFactory(2, [&asked](size_t d) {
+            asked.push_back(d);
+            return makeCpuBackend(1);
+        });
+        QCOMPARE(multi->dockLaneCount(), size_t(2));
+        QVERIFY(asked.empty());
+        QVERIFY(multi->dock(target, ligands, options, many).complete());
+        QCOMPARE(asked, (std::vector<size_t>{0, 1}));
+        QCOMPARE(multi->dockLaneCount(), size_t(4));
+        compareDocking(many, one);
+        QVERIFY(multi->dock(target, ligands, options, many).complete()); // no more lanes
+        QCOMPARE(multi->dockLaneCount(), size_t(4));
+        compareDocking(many, one);
+    }
+
     // The lent minimize: the same results as one device, and the caller's poses back in place.
     void minimizeLentLeavesLigandsInPlace() {
         const Molecule receptor = prepareReceptor(readMolecule(data("complexes/1iep/receptor.pdbqt")));
