@@ -108,6 +108,9 @@ std::unique_ptr<Backend> createMultiBackend(const DeviceRequest& request, int cp
     // (tests/bench/RESULTS.md, helper scale2). POSEWRIGHT_DOCK_LANES=1 turns it off (1 to 4).
     const char* lanesKnob = std::getenv("POSEWRIGHT_DOCK_LANES");
     const int lanes = lanesKnob ? std::clamp(std::atoi(lanesKnob), 1, 4) : 2;
+    // The benchmark's knob: the fewest runs in a docking chunk (default 528, four H100 waves).
+    if (const char* runs = std::getenv("POSEWRIGHT_DOCK_CHUNK_RUNS"))
+        multi->setDockChunking(std::max(1, std::atoi(runs)), 8);
     // Made at the first docking batch: minimize, overlay and LINGO never use them.
     multi->setDockLaneFactory(lanes, [used](size_t d) -> std::unique_ptr<Backend> {
         std::string reason;

@@ -83,8 +83,10 @@ private:
     std::function<std::unique_ptr<Backend>(size_t device)> makeLane_;
     // Four waves of an H100 (132 SMs, one run per block, one block per SM): a launch's tail,
     // its last and shortest runs, stays a small part of it.
+    // Up to 8 per lane: the lanes of a batch drain at its end, and smaller last chunks leave a
+    // shorter wait (the other lane of a GPU fills a chunk's own tail).
     long dockMinRunsPerChunk_ = 4 * 132;
-    int dockChunksPerLane_ = 4;
+    int dockChunksPerLane_ = 8;
 };
 
 // The number of devices behind a backend (1 unless it is a MultiDeviceBackend): commands scale
