@@ -115,12 +115,19 @@ public:
     void onFlexResidueChoiceChanged(std::function<void()> listener) override {
         flexListeners_.push_back(std::move(listener));
     }
+    void setSideChainsTaker(SideChainsTaker taker) override { sideChainsTaker_ = std::move(taker); }
+    void handSideChains(int ligand, const QString& choice,
+                        const std::vector<Vec3>& sideChains) override {
+        if (sideChainsTaker_)
+            sideChainsTaker_(ligand, choice, sideChains);
+    }
 
 private:
     MainWindow& w_;
     std::map<QString, PoseTaker> takers_;
     std::function<QString()> flexSource_;
     std::vector<std::function<void()>> flexListeners_;
+    SideChainsTaker sideChainsTaker_;
 };
 
 void MainWindow::installParts() {

@@ -27,7 +27,7 @@ const QColor kMutedText(130, 136, 150);
 
 } // namespace
 
-EnergyPlot::EnergyPlot(QWidget* parent) : QWidget(parent) {
+EnergyPlot::EnergyPlot(QWidget* parent) : QWidget(parent), xLabel_(tr("iteration")) {
     setMinimumSize(240, 160);
     setAutoFillBackground(false);
 }
@@ -67,6 +67,13 @@ void EnergyPlot::setMarker(int index) {
     marker_ = index;
     update();
 }
+
+void EnergyPlot::setXAxisLabel(const QString& label) {
+    xLabel_ = label;
+    update();
+}
+
+QString EnergyPlot::title() const { return tr("kcal/mol against %1").arg(xLabel_); }
 
 void EnergyPlot::paintEvent(QPaintEvent*) {
     QPainter p(this);
@@ -126,7 +133,7 @@ void EnergyPlot::paintEvent(QPaintEvent*) {
                    QString::number(x));
     }
     p.drawText(QRectF(plot.left(), 0, plot.width(), fm.height() + 4), Qt::AlignLeft,
-               tr("kcal/mol against iteration"));
+               title());
     // Curves, the total last so it lies on top.
     for (int pass = 0; pass < 2; ++pass) {
         for (size_t i = 0; i < series_.size(); ++i) {

@@ -1,6 +1,7 @@
-// EnergyPlot: energy against iteration for a running or finished minimization, one curve per
-// series (total and per-term), drawn with QPainter; curves can be hidden, and a marker shows the
-// frame the player is on.
+// EnergyPlot: energy against iteration for a running or finished minimization (or against
+// whatever the caller names the x axis: docking plots generations), one curve per series (total
+// and per-term), drawn with QPainter; curves can be hidden, and a marker shows the frame the
+// player is on.
 #pragma once
 
 #include <QColor>
@@ -30,6 +31,10 @@ public:
     bool seriesVisible(int series) const { return series_[series].visible; }
     // Index of the point the marker stands on; -1 hides it.
     void setMarker(int index);
+    // What x counts ("iteration" unless set); the title reads "kcal/mol against <label>".
+    void setXAxisLabel(const QString& label);
+    const QString& xAxisLabel() const { return xLabel_; }
+    QString title() const;
 
     QSize sizeHint() const override { return {360, 220}; }
 
@@ -46,6 +51,7 @@ private:
     std::vector<double> xs_;
     std::vector<Series> series_;
     int marker_ = -1;
+    QString xLabel_;
 };
 
 } // namespace pw

@@ -121,6 +121,7 @@ DockPanel::DockPanel(QWidget* parent) : QWidget(parent) {
     plot_ = new EnergyPlot(split);
     plot_->setObjectName(QStringLiteral("dockPlot"));
     plot_->setSeries({tr("best"), tr("mean")}, {QColor(250, 250, 250), QColor(90, 170, 255)});
+    plot_->setXAxisLabel(tr("generation")); // DockPart plots one point per generation
     plot_->setToolTip(tr("Best and mean searched energy (kcal/mol) of the population per "
                          "generation, over the runs so far"));
     plot_->setMinimumHeight(110);

@@ -392,6 +392,11 @@ void DockPart::refine(int row) {
     context_->undoStack()->push(new LigandEditCommand(
         document, index, before, document.score(index),
         outcome_.poses[static_cast<size_t>(row)].molecule, std::nullopt, tr("Docked pose")));
+    // Flexible side chains: minimization goes on from where this run left them, not from the
+    // receptor's positions (a docked pose is only as good as its side chains).
+    const std::vector<Vec3>& sideChains = outcome_.poses[static_cast<size_t>(row)].flexCoordinates;
+    if (!sideChains.empty())
+        context_->handSideChains(index, outcome_.flexResidues, sideChains);
     if (!context_->runStep(QStringLiteral("minimize"), [](bool) {}))
         context_->statusBar()->showMessage(
             tr("The docked pose is the ligand's now (this build has no minimization)"), 5000);

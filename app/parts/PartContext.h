@@ -17,6 +17,8 @@ class QUndoStack;
 #include <functional> // the pose hand-off between parts
 #include <vector>
 
+#include <Eigen/Core> // Vec3: the side chains handed with a pose
+
 namespace pw {
 
 class BoxEditor;
@@ -26,6 +28,7 @@ class MoleculeView;
 class SettingsPanel;
 class TargetBuilder;
 struct Molecule;
+using Vec3 = Eigen::Vector3d;
 
 // The frame's menus a part may add actions to.
 enum class PartMenu {
@@ -100,6 +103,16 @@ public:
     // Another part's scripted step (e.g. "minimize" after docking), as the command line runs it:
     // false when no installed part has it.
     virtual bool runStep(const QString& step, const std::function<void(bool ok)>& done) = 0;
+    // Side chains that go with a ligand's pose (issue 18): a docked pose handed to refinement
+    // brings where docking left its flexible side chains (`choice` as flexResidueChoice() names
+    // them, `sideChains` in FlexModel's flat order). The part that minimizes with side chains
+    // takes them (setSideChainsTaker at install) and starts from them while the ligand stays at
+    // that pose with that choice; without a taker handSideChains does nothing.
+    using SideChainsTaker =
+        std::function<void(int ligand, const QString& choice, const std::vector<Vec3>& sideChains)>;
+    virtual void setSideChainsTaker(SideChainsTaker taker) = 0;
+    virtual void handSideChains(int ligand, const QString& choice,
+                                const std::vector<Vec3>& sideChains) = 0;
 };
 
 } // namespace pw

@@ -23,6 +23,30 @@ int descentOfPath(const QString& path) {
     return static_cast<int>(order.indexOf(path));
 }
 
+// The setup with its side chains at `sideChains` (FlexModel's flat order) instead of the
+// receptor's positions: their torsions then count from there, as from a --flex file holding the
+// docked residues. The rigid part and its maps do not depend on where the side chains are.
+std::shared_ptr<const FlexSetup> withSideChainsAt(const FlexSetup& setup,
+                                                  const std::vector<Vec3>& sideChains,
+                                                  const std::string& ligandFile) {
+    const FlexModel& model = *setup.flex;
+    if (static_cast<int>(sideChains.size()) != model.atomCount())
+        throw InputError(ligandFile, 0,
+                         "the docked side chains have " + std::to_string(sideChains.size()) +
+                             " atoms; the flexible residues chosen have " +
+                             std::to_string(model.atomCount()));
+    std::vector<FlexResidue> residues;
+    for (int r = 0; r < model.residueCount(); ++r) {
+        FlexResidue residue = model.residue(r);
+        for (size_t a = 0; a < residue.mol.atoms.size(); ++a)
+            residue.mol.atoms[a].position = sideChains[static_cast<size_t>(model.atomOffset(r)) + a];
+        residues.push_back(std::move(residue));
+    }
+    auto moved = std::make_shared<FlexSetup>(setup);
+    moved->flex = std::make_shared<const FlexModel>(std::move(residues), *setup.rigid);
+    return moved;
+}
+
 } // namespace
 
 MinimizeJobResult
@@ -30,7 +54,8 @@ runFlexMinimization(const ScoringTarget& target, const Molecule& ligand,
                     const std::vector<FlexResidueSpec>& specs, const std::atomic<bool>* cancel,
                     const std::function<bool(TrajectoryPoint&&)>& onFrame,
                     const std::function<void(const Molecule&)>& onPrepared,
-                    const std::function<void(std::shared_ptr<const FlexSetup>)>& onFlexPrepared) {
+                    const std::function<void(std::shared_ptr<const FlexSetup>)>& onFlexPrepared,
+                    const std::vector<Vec3>& sideChains) {
     MinimizeJobResult out;
     try {
         out.ligand = prepareLigand(ligand);
@@ -38,6 +63,8 @@ runFlexMinimization(const ScoringTarget& target, const Molecule& ligand,
             onPrepared(out.ligand);
         const int threads = std::max(1, QThread::idealThreadCount());
         std::shared_ptr<const FlexSetup> setup = buildFlexSetup(target, specs, out.ligand, threads);
+        if (!sideChains.empty())
+            setup = withSideChainsAt(*setup, sideChains, ligand.sourceFile);
         if (onFlexPrepared)
             onFlexPrepared(setup);
         const DockingTarget& rigid = *setup->target;

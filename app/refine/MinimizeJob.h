@@ -41,9 +41,11 @@ class MinimizeJob : public QObject {
 public:
     // paceMs: the least time between two steps, so that a fast minimization is still seen
     // moving (0: full speed).
-    // flex: the flexible residues (none: the rigid receptor, as before).
+    // flex: the flexible residues (none: the rigid receptor, as before). sideChains: where they
+    // start (FlexModel's flat order; a docked pose's); empty: as in the receptor.
     MinimizeJob(std::shared_ptr<const ScoringTarget> target, Molecule ligand, int paceMs,
-                std::vector<FlexResidueSpec> flex = {}, QObject* parent = nullptr);
+                std::vector<FlexResidueSpec> flex = {}, std::vector<Vec3> sideChains = {},
+                QObject* parent = nullptr);
     ~MinimizeJob() override; // cancels and waits: the worker never outlives its job
 
     void start();
@@ -64,6 +66,7 @@ private:
     Molecule ligand_;
     int paceMs_;
     std::vector<FlexResidueSpec> flex_;
+    std::vector<Vec3> sideChains_;
     std::shared_ptr<std::atomic<bool>> cancel_;
     QFuture<void> future_;
     bool running_ = false;

@@ -135,6 +135,16 @@ RefinePart::~RefinePart() {
 
 void RefinePart::install(PartContext& context) {
     context.setFlexResidueSource([this] { return flexResidueText(); });
+    context.setSideChainsTaker(
+        [this](int ligand, const QString& choice, const std::vector<Vec3>& sideChains) {
+            const Document& document = context_->document();
+            if (ligand < 0 || ligand >= static_cast<int>(document.ligands().size()))
+                return;
+            SideChainStart start{ligand, {}, choice, sideChains};
+            for (const Atom& a : document.ligands()[static_cast<size_t>(ligand)].atoms)
+                start.ligandCoordinates.push_back(a.position);
+            sideChainStart_ = std::move(start);
+        });
     context_ = &context;
     QMainWindow* window = context.window();
     const QIcon icon = QIcon::fromTheme(QStringLiteral("media-playback-start"),
@@ -304,7 +314,9 @@ void RefinePart::startMinimization() {
              : tr("Watched minimization (CPU reference, every accepted step)"));
     jobFlex_.reset();
     job_ = std::make_unique<MinimizeJob>(context_->targets().current(), trajectoryLigand_,
-                                         context_->settings()->livePaceMs(), flexSpecs_);
+                                         context_->settings()->livePaceMs(), flexSpecs_,
+                                         flex ? sideChainStartFor(jobLigand_)
+                                              : std::vector<Vec3>{});
     connect(job_.get(), &MinimizeJob::prepared, this, &RefinePart::onJobPrepared);
     connect(job_.get(), &MinimizeJob::flexPrepared, this,
             [this](std::shared_ptr<const FlexSetup> setup) { jobFlex_ = std::move(setup); });
@@ -605,6 +617,29 @@ const FlexOutcome* RefinePart::flexResult(int ligand) const {
 
 void RefinePart::forgetFlexResults() {
     flexResults_.clear();
+    sideChainStart_.reset();
+}
+
+std::vector<Vec3> RefinePart::sideChainStartFor(int ligand) const {
+    const Document& document = context_->document();
+    if (!sideChainStart_ || sideChainStart_->ligand != ligand || ligand < 0 ||
+        ligand >= static_cast<int>(document.ligands().size()))
+        return {};
+    try { // the docked choice, as the Energy panel writes it
+        if (flexChoiceText(parseFlexChoice(sideChainStart_->choice)) != flexResidueText())
+            return {};
+    } catch (const std::exception&) {
+        return {};
+    }
+    // Still the docked pose: not dragged, minimized, undone or replaced since.
+    const Molecule& m = document.ligands()[static_cast<size_t>(ligand)];
+    const std::vector<Vec3>& c = sideChainStart_->ligandCoordinates;
+    if (m.atoms.size() != c.size())
+        return {};
+    for (size_t i = 0; i < c.size(); ++i)
+        if ((m.atoms[i].position - c[i]).norm() > 1e-6)
+            return {};
+    return sideChainStart_->sideChains;
 }
 
 void RefinePart::updateFlexHighlights(const std::vector<Vec3>* frameFlex) {

@@ -11,6 +11,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QAction;
@@ -111,6 +112,18 @@ private:
     QStringList flexLabels_;
     std::map<int, FlexOutcome> flexResults_;   // by ligand index
     std::shared_ptr<const FlexSetup> jobFlex_; // the running minimization's side chains
+    // Where a docked pose's side chains were (PartContext::handSideChains): a flexible
+    // minimization of that ligand starts them there while the ligand is still at that pose and
+    // the choice is the one it was docked with.
+    struct SideChainStart {
+        int ligand = -1;
+        std::vector<Vec3> ligandCoordinates;
+        QString choice;
+        std::vector<Vec3> sideChains;
+    };
+    std::optional<SideChainStart> sideChainStart_;
+    // The side chains' start for minimizing `ligand` now (empty: as in the receptor).
+    std::vector<Vec3> sideChainStartFor(int ligand) const;
 
     PartContext* context_ = nullptr;
     QAction* minimizeAction_ = nullptr;

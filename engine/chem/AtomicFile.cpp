@@ -1,5 +1,6 @@
 #include "AtomicFile.h"
 
+#include "OutputStall.h"
 #include "core/InputError.h"
 
 #include <filesystem>
@@ -43,6 +44,7 @@ void AtomicFile::commit() {
         throw InputError(target_, 0,
                          "writing failed (disk full or file system error); the "
                          "target was left untouched");
+    stallOutputIfRequested("before-rename", target_);
     std::error_code ec;
     std::filesystem::rename(temp_->path(), target_, ec);
     if (ec)

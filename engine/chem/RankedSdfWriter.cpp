@@ -1,5 +1,6 @@
 #include "RankedSdfWriter.h"
 
+#include "OutputStall.h"
 #include "SdfWriter.h"
 #include "core/InputError.h"
 
@@ -63,6 +64,7 @@ void RankedSdfWriter::commit() {
         out.stream().write(buffer.data(), e.length);
     }
     out.commit();
+    stallOutputIfRequested("after-rename", target_); // the spool goes with this writer
 }
 
 } // namespace pw

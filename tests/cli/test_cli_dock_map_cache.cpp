@@ -125,6 +125,7 @@ private slots:
         QVERIFY2(again.err.contains("AD4 maps: built (the cached set was damaged)"),
                  again.err.constData());
         const CliRun third = runWithCache(dockArgs(out), cache);
+        QVERIFY2(third.exitCode == 0, third.err.constData());
         QVERIFY2(third.err.contains("AD4 maps: read from the map cache"), third.err.constData());
     }
 

@@ -308,6 +308,7 @@ private slots:
                                "--ligands",
                                data("complexes/1stp/ligand_xtal.pdbqt")};
         CliRun plain = runCli(base);
+        QCOMPARE(plain.exitCode, 0);
         CliRun smooth = runCli(base + QStringList{"--smooth"});
         QCOMPARE(smooth.exitCode, 0);
         const double a = jsonLines(plain.out).value(0)["affinity"].toDouble();

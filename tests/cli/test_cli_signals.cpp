@@ -1,5 +1,7 @@
 // posewright-cli minimize stopped midway: SIGKILL leaves no output (only a temporary file that the
 // next run removes), SIGINT and SIGTERM stop with a message, exit 128 + signal and leave nothing.
+// A SIGKILL around the final rename (held there by the POSEWRIGHT_STALL_OUTPUT hook) leaves the
+// old output byte for byte or the new one whole.
 #include "cli/CliRun.h"
 
 #include <QDir>
@@ -63,6 +65,30 @@ QString spoolOf(const QTemporaryDir& dir) {
         if (f.startsWith(".out.sdf.pw-spool."))
             return dir.filePath(f);
     return {};
+}
+
+// Files in dir whose names start with prefix.
+QStringList filesStartingWith(const QTemporaryDir& dir, const QString& prefix) {
+    QStringList found;
+    for (const QString& f : files(dir))
+        if (f.startsWith(prefix))
+            found << f;
+    return found;
+}
+
+// Waits until p says on stderr that its output stalled (POSEWRIGHT_STALL_OUTPUT); false if it
+// ended first. Everything it wrote to stderr is appended to err.
+bool waitForStall(QProcess& p, QByteArray& err) {
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 240000 && !err.contains("(POSEWRIGHT_STALL_OUTPUT)")) {
+        if (p.state() != QProcess::Running)
+            break;
+        p.waitForReadyRead(100);
+        err += p.readAllStandardError();
+    }
+    err += p.readAllStandardError();
+    return err.contains("(POSEWRIGHT_STALL_OUTPUT)");
 }
 
 } // namespace
@@ -140,6 +166,67 @@ private slots:
         const CliRun again = runCli(minimizeArgs(out, 2));
         QVERIFY2(again.exitCode == 0, again.err.constData());
         QCOMPARE(files(dir), QStringList{"out.sdf"}); // the killed run's spool is gone
+        QCOMPARE(contents(out).count("$$$$\n"), 2);
+    }
+
+    // SIGKILL in the two windows of the final write that no timing can hit: the temporary output
+    // complete but not yet renamed (the old output stays byte for byte), and the output renamed
+    // but the spool not yet removed (the new output is whole). The next run removes the rest.
+    void sigkillAroundTheFinalRename_data() {
+        QTest::addColumn<QString>("point");
+        QTest::addColumn<bool>("renamed");
+        QTest::newRow("before-rename") << "before-rename" << false;
+        QTest::newRow("after-rename") << "after-rename" << true;
+    }
+    void sigkillAroundTheFinalRename() {
+        QFETCH(QString, point);
+        QFETCH(bool, renamed);
+        // What an uninterrupted run writes, for comparison.
+        QTemporaryDir refDir;
+        const CliRun ref = runCli(minimizeArgs(refDir.filePath("out.sdf"), 3));
+        QCOMPARE(ref.exitCode, 0);
+        const QByteArray whole = contents(refDir.filePath("out.sdf"));
+        QCOMPARE(whole.count("$$$$\n"), 3);
+
+        QTemporaryDir dir;
+        const QString out = dir.filePath("out.sdf");
+        const QByteArray old = "an earlier run's results\n$$$$\n";
+        {
+            QFile f(out);
+            QVERIFY(f.open(QIODevice::WriteOnly) && f.write(old) == old.size());
+        }
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("POSEWRIGHT_STALL_OUTPUT", point);
+        p.setProcessEnvironment(env);
+        p.start(POSEWRIGHT_CLI, minimizeArgs(out, 3));
+        QVERIFY(p.waitForStarted(30000));
+        QByteArray err;
+        QVERIFY2(waitForStall(p, err), err.constData());
+        QVERIFY2(err.contains(("output " + out + " stalled " + point).toUtf8()), err.constData());
+
+        // Held at the point: the spool is there, and the complete temporary output before the
+        // rename, or the new output after it.
+        QCOMPARE(filesStartingWith(dir, ".out.sdf.pw-spool.").size(), 1);
+        const QStringList temps = filesStartingWith(dir, ".out.sdf.pw-tmp.");
+        if (renamed) {
+            QCOMPARE(temps, QStringList{});
+            QCOMPARE(contents(out), whole);
+        } else {
+            QCOMPARE(temps.size(), 1);
+            QCOMPARE(contents(dir.filePath(temps.front())), whole);
+            QCOMPARE(contents(out), old);
+        }
+
+        ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+        QCOMPARE(contents(out), renamed ? whole : old);
+        QCOMPARE(files(dir).size(), renamed ? 2 : 3); // out.sdf and what the kill left
+
+        const CliRun again = runCli(minimizeArgs(out, 2));
+        QVERIFY2(again.exitCode == 0, again.err.constData());
+        QCOMPARE(files(dir), QStringList{"out.sdf"}); // the spool and the temporary are gone
         QCOMPARE(contents(out).count("$$$$\n"), 2);
     }
 

@@ -141,6 +141,7 @@ void TestDock::dockingFindsTheCrystalPoseWatchedLive() {
     QVERIFY(part->liveRedraws() > 0);
     EnergyPlot* plot = part->panel()->plot();
     QVERIFY(plot->pointCount() > 1);
+    QCOMPARE(plot->title(), QStringLiteral("kcal/mol against generation")); // not "iteration"
     for (int g = 0; g < plot->pointCount(); ++g)
         QVERIFY(plot->values(0)[static_cast<size_t>(g)] <= plot->values(1)[static_cast<size_t>(g)]);
     // The maps stay for the next run while the receptor and box do, and the status bar says so.

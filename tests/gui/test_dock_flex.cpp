@@ -4,7 +4,8 @@
 // with the ligand when the panel's Flexible box is ticked, giving the runs, energies and poses of
 // `posewright-cli dock --flex-residues A:THR315` with the same seed and budget; the selected pose
 // shows its side chain; a session keeps the side chains; AD4 is refused, a GPU device docks on
-// the CPU and says so, a cancelled run keeps the previous results, unticked docks rigid.
+// the CPU and says so, a cancelled run keeps the previous results, unticked docks rigid; Refine
+// minimizes from the docked side chains, not the receptor's.
 // Budget: the panel's "Quick" budget (population 50, 100 local-search steps, 30,000 evaluations
 // per run), 2 runs, seed 0: under a second on one core.
 #include "DockPanel.h"
@@ -13,6 +14,7 @@
 #include "MainWindow.h"
 #include "MoleculeView.h"
 #include "RefinePart.h"
+#include "TargetBuilder.h"
 #include "chem/MoleculeReader.h"
 
 #include <QCheckBox>
@@ -171,6 +173,7 @@ private slots:
     void flexibleNeedsVinaAndRunsOnTheCpu();
     void cancelKeepsThePreviousResults();
     void untickedDocksRigid();
+    void refineStartsFromTheDockedSideChains();
 };
 
 void TestDockFlex::docksWithTheChosenSideChainsAsTheCli() {
@@ -391,6 +394,64 @@ void TestDockFlex::untickedDocksRigid() {
     for (const DockedPose& p : part->outcome().poses)
         QVERIFY(p.flexCoordinates.empty());
     QVERIFY(part->shownSideChains().empty());
+}
+
+// Refine on a flexibly docked pose: the minimization starts with the side chains where that run
+// docked them (its first frame, and the side chains' model the result refers to), not where the
+// receptor file has them, so it starts at the docked energy and ends no higher.
+void TestDockFlex::refineStartsFromTheDockedSideChains() {
+    MainWindow w;
+    QVERIFY(openFlexExample(w));
+    auto* part = w.part<DockPart>();
+    auto* refine = w.part<RefinePart>();
+    QVERIFY(refine->setFlexResidues(kThr315));
+    setQuick(*part, 2);
+    bool ok = false;
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY2(ok, qPrintable(w.lastError()));
+    const DockedPose docked = part->outcome().poses.front();
+    QVERIFY(!docked.flexCoordinates.empty());
+    // The docked side chain is not where the receptor has it (else this test could not tell).
+    const std::vector<Vec3> asRead =
+        flexModelSetup(*w.targets().current(), parseFlexChoice(kThr315))->flex->referenceCoordinates();
+    QCOMPARE(asRead.size(), docked.flexCoordinates.size());
+    double apart = 0;
+    for (size_t i = 0; i < asRead.size(); ++i)
+        apart = std::max(apart, (asRead[i] - docked.flexCoordinates[i]).norm());
+    QVERIFY2(apart > 0.1, qPrintable(QString::number(apart)));
+
+    QSignalSpy minimized(refine, &RefinePart::minimizationFinished);
+    auto* button = part->panel()->findChild<QPushButton*>(QStringLiteral("dockRefineButton"));
+    QVERIFY(button && button->isEnabled());
+    QTest::mouseClick(button, Qt::LeftButton);
+    QVERIFY(received(minimized, kDockTimeoutMs));
+    QVERIFY2(minimized.front().front().toBool(), qPrintable(w.lastError()));
+    const int active = w.document().activeLigand();
+    const FlexOutcome* result = refine->flexResult(active);
+    QVERIFY(result && result->setup);
+    const auto near = [](const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+        double worst = a.size() == b.size() ? 0 : 1e9;
+        for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+            worst = std::max(worst, (a[i] - b[i]).norm());
+        return worst;
+    };
+    const double modelOff = near(result->setup->flex->referenceCoordinates(), docked.flexCoordinates);
+    QVERIFY2(modelOff < 1e-6, qPrintable(QStringLiteral("the side chains started %1 Å from the "
+                                                         "docked ones")
+                                              .arg(modelOff)));
+    QVERIFY(!refine->trajectory().empty());
+    const double frameOff = near(refine->trajectory().front().flexCoordinates, docked.flexCoordinates);
+    QVERIFY2(frameOff < 1e-6, qPrintable(QString::number(frameOff)));
+    // The start is the docked pose: its energy (Vina's numbers, as dock reports them), and the
+    // minimization keeps the start when nothing scores better (inter + intra decides).
+    qInfo("docked %.5f, refine start %.5f, refined %.5f", docked.score, result->start.affinity,
+          result->score.affinity);
+    QVERIFY2(std::abs(result->start.affinity - docked.score) < 1e-3,
+             qPrintable(QStringLiteral("start %1, docked %2")
+                            .arg(result->start.affinity)
+                            .arg(docked.score)));
+    QVERIFY(result->score.inter() + result->score.intra() <=
+            result->start.inter() + result->start.intra() + 1e-9);
 }
 
 QTEST_MAIN(TestDockFlex)

@@ -95,8 +95,12 @@ QJsonObject cliMinimize(const QString& spec) {
                QStringLiteral("--flex-residues"), spec, QStringLiteral("--ligands"), kLigand,
                QStringLiteral("--box"), kBox, QStringLiteral("--threads"), QStringLiteral("1"),
                QStringLiteral("--json")});
-    if (!cli.waitForFinished(300000) || cli.exitCode() != 0)
+    // A crash is not an answer: exitCode() means nothing after one.
+    if (!cli.waitForFinished(300000) || cli.exitStatus() != QProcess::NormalExit ||
+        cli.exitCode() != 0) {
+        qWarning("%s", cli.readAllStandardError().constData());
         return {};
+    }
     return QJsonDocument::fromJson(cli.readAllStandardOutput().trimmed()).object();
 }
 

@@ -387,6 +387,7 @@ void TestRefinement::termCurvesToggleFromTheTable() {
     QVERIFY(ok);
     QTableWidget* table = w.part<RefinePart>()->termTable();
     EnergyPlot* plot = w.part<RefinePart>()->energyPlot();
+    QCOMPARE(plot->title(), QStringLiteral("kcal/mol against iteration"));
     // Every per-term row has a check box that shows its curve; the curve holds that term's values.
     int hbondRow = -1;
     for (int row = 0; row < table->rowCount(); ++row)

@@ -400,6 +400,7 @@ private slots:
         QCOMPARE(jsonLines(up.out).front()["screens_added"].toInteger(), distinct);
         QCOMPARE(runCli({"hits", "query", db, "--columns", "id", "--where", where}).out, before);
         up = runCli({"hits", "upgrade", db, "--json"});
+        QCOMPARE(up.exitCode, 0);
         QCOMPARE(jsonLines(up.out).front()["screens_added"].toInteger(), 0LL);
         CliRun bad = runCli({"hits", "query", db, "--where", "smarts('c1cc(')"});
         QCOMPARE(bad.exitCode, 2);
@@ -417,6 +418,7 @@ private slots:
         QVERIFY2(imp.exitCode == 0, imp.err.constData());
         CliRun q = runCli({"hits", "query", db, "--json", "--where", "lingo_similarity is not null",
                            "--columns", "name,lingo_similarity,rank"});
+        QCOMPARE(q.exitCode, 0);
         const auto rows = jsonLines(q.out);
         QCOMPARE(rows.size(), qsizetype(2));
         QCOMPARE(rows[0]["lingo_similarity"].toDouble(), 0.75); // the best of the two queries
@@ -426,6 +428,7 @@ private slots:
         // The lingo command's own hit list: the stored similarity is the best over its queries.
         CliRun sm = runCli({"hits", "query", db, "--json", "--columns", "name,smiles", "--limit",
                             "8", "--order", "id"});
+        QCOMPARE(sm.exitCode, 0);
         std::string dbSmi, querySmi;
         const auto named = jsonLines(sm.out);
         for (int i = 0; i < named.size(); ++i) {
@@ -452,6 +455,7 @@ private slots:
         QCOMPARE(best.size(), size_t(6));
         CliRun got = runCli({"hits", "query", db3, "--json", "--where",
                              "lingo_similarity is not null", "--columns", "name,lingo_similarity"});
+        QCOMPARE(got.exitCode, 0);
         const auto gotRows = jsonLines(got.out);
         QCOMPARE(gotRows.size(), qsizetype(6));
         for (const QJsonObject& r : gotRows)
@@ -470,6 +474,7 @@ private slots:
             QVERIFY(clusters > 1 && clusters < 47);
             CliRun all = runCli(
                 {"hits", "query", db, "--json", "--columns", "cluster,cluster_best,rank,smiles"});
+            QCOMPARE(all.exitCode, 0);
             std::map<int, int> bests, bestRank, minRank;
             std::map<QString, int> clusterOfSmiles;
             for (const QJsonObject& r : jsonLines(all.out)) {
