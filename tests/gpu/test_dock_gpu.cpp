@@ -27,6 +27,7 @@
 
 using namespace pw;
 using pw::test::sized;
+using pw::test::shrinkDockingForRacecheck;
 using pw::test::smallProblems;
 
 namespace {
@@ -76,6 +77,7 @@ private slots:
         o.seed = 7;
         if (smallProblems())
             o.lga.maxEvaluations = 60000; // about one generation
+        shrinkDockingForRacecheck(o);
         const auto runs = docker.dock(*c.target, {c.ligand}, o);
         QCOMPARE(int(runs.size()), o.runs);
         const long budget =
@@ -146,6 +148,7 @@ private slots:
         dock::DockOptions o;
         o.runs = sized(8, 3);
         o.lga.maxEvaluations = sized(200000, 20000);
+        shrinkDockingForRacecheck(o);
         o.seed = 5;
         const auto a = docker.dock(*c.target, {c.ligand, c.ligand}, o);
         const auto b = docker.dock(*c.target, {c.ligand, c.ligand}, o);
@@ -187,6 +190,7 @@ private slots:
         o.runs = sized(16, 4);
         o.seed = 3;
         o.lga.maxEvaluations = sized(300000, 60000);
+        shrinkDockingForRacecheck(o);
         Molecule tooBig = c.ligand;
         tooBig.name = "too big";
         for (Atom& a : tooBig.atoms) // spread the ligand over 100 A: longer than the box
@@ -225,6 +229,7 @@ private slots:
         o.runs = sized(100, 8);
         o.lga.maxEvaluations = 20000000; // ~450 generations: seconds, unless cancelled
         o.lga.autoStop = false;
+        shrinkDockingForRacecheck(o, o.lga.maxEvaluations);
         Progress progress;
         long calls = 0;
         progress.onProgress = [&](long, long) {
@@ -275,6 +280,7 @@ private slots:
         }
         // The docker still works after a refusal.
         o.lga.maxEvaluations = 20000;
+        shrinkDockingForRacecheck(o);
         QCOMPARE(int(docker.dock(*c.target, {c.ligand}, o).size()), 1);
     }
 };

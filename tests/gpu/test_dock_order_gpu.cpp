@@ -64,6 +64,7 @@ private slots:
         o.lga.populationSize = 40;
         o.lga.localSearchIterations = 30;
         o.lga.maxEvaluations = 40000;
+        pw::test::shrinkDockingForRacecheck(o, 2000);
         cuda::CudaDocker docker(0);
         docker.setLongestFirst(false);
         const auto inputOrder = docker.dock(target, ligs, o);
