@@ -7,6 +7,8 @@
 #include <algorithm>
 
 #include <charconv>
+#include <cstdlib>
+#include <future>
 
 namespace pw {
 
@@ -69,12 +71,26 @@ std::unique_ptr<Backend> createMultiBackend(const DeviceRequest& request, int cp
             wanted.push_back(d.index);
     std::vector<std::unique_ptr<Backend>> gpus;
     std::string left;
-    for (int i : wanted) {
-        std::string reason;
-        if (auto gpu = makeCudaBackend(i, reason))
-            gpus.push_back(std::move(gpu));
-        else
-            left += (left.empty() ? "" : "; ") + reason;
+    // Each GPU's backend (its CUDA context: a fraction of a second each) made at once, on a
+    // thread per GPU, so that setting up G GPUs takes about as long as one.
+    std::vector<std::string> reasons(wanted.size());
+    std::vector<std::future<std::unique_ptr<Backend>>> making;
+    for (size_t k = 0; k < wanted.size(); ++k)
+        making.push_back(std::async(std::launch::async, [&wanted, &reasons, k] {
+            return makeCudaBackend(wanted[k], reasons[k]);
+        }));
+    std::vector<std::unique_ptr<Backend>> made;
+    for (auto& m : making)
+        m.wait(); // all of them done before any exception leaves (they write `reasons`)
+    for (auto& m : making)
+        made.push_back(m.get());
+    std::vector<int> used; // the device index of each of `gpus`
+    for (size_t k = 0; k < wanted.size(); ++k) {
+        if (made[k]) {
+            gpus.push_back(std::move(made[k]));
+            used.push_back(wanted[k]);
+        } else
+            left += (left.empty() ? "" : "; ") + reasons[k];
     }
     const std::string leftOut = left.empty() ? "" : " (left out: " + left + ")";
     if (gpus.empty()) {
@@ -87,6 +103,23 @@ std::unique_ptr<Backend> createMultiBackend(const DeviceRequest& request, int cp
         return std::move(gpus.front());
     }
     auto multi = std::make_unique<MultiDeviceBackend>(std::move(gpus));
+    // Docking runs two launches per GPU at once (a second backend per GPU, its own streams and
+    // buffers): one launch's longest runs then hold a few SMs, not the whole GPU
+    // (tests/bench/RESULTS.md, helper scale2). POSEWRIGHT_DOCK_LANES=1 turns it off (1 to 4).
+    const char* lanesKnob = std::getenv("POSEWRIGHT_DOCK_LANES");
+    const int lanes = lanesKnob ? std::clamp(std::atoi(lanesKnob), 1, 4) : 2;
+    // The benchmark's knob: the fewest runs in a docking chunk (default 528, four H100 waves).
+    if (const char* runs = std::getenv("POSEWRIGHT_DOCK_CHUNK_RUNS"))
+        multi->setDockChunking(std::max(1, std::atoi(runs)), 8);
+    // Made at the first docking batch: minimize, overlay and LINGO never use them.
+    multi->setDockLaneFactory(lanes, [used](size_t d) -> std::unique_ptr<Backend> {
+        std::string reason;
+        try {
+            return makeCudaBackend(used[d], reason);
+        } catch (const DeviceMemoryError&) {
+            return nullptr; // a full GPU: that device docks one launch at a time
+        }
+    });
     note = "device: " + multi->description() + leftOut;
     return multi;
 }

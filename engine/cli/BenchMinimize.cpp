@@ -13,6 +13,7 @@
 #include "chem/MoleculeReader.h"
 #include "chem/MoleculeWriter.h"
 #include "minimize/PosePerturbation.h"
+#include "parallel/MultiDeviceBackend.h"
 #include "score/DockingTarget.h"
 
 #include <algorithm>
@@ -172,7 +173,7 @@ int runBenchMinimize(const std::vector<std::string>& args) {
     }
     PosePerturbation perturbation(ligand, perturb);
     const long maxN = *std::max_element(sizes.begin(), sizes.end());
-    const std::vector<Molecule> all = perturbedPoses(perturbation, seed, maxN, hostThreads);
+    std::vector<Molecule> all = perturbedPoses(perturbation, seed, maxN, hostThreads);
     if (auto out = cl.value("write-poses")) {
         // The starting poses as a file (input for `minimize`), nothing minimized.
         writeMolecules(*out, all);
@@ -187,20 +188,21 @@ int runBenchMinimize(const std::vector<std::string>& args) {
     const double w0 = benchNow();
     {
         std::vector<Molecule> warm(all.begin(), all.begin() + std::min<long>(maxN, 256));
-        backend->minimize(target, warm, options, results);
+        minimizeBatch(*backend, target, warm, options, results);
     }
     const double setupSeconds = benchNow() - w0;
 
     int status = 0;
     for (long n : sizes) {
-        const std::vector<Molecule> subset =
+        std::vector<Molecule> subset =
             n == maxN ? std::vector<Molecule>{}
                       : std::vector<Molecule>(all.begin(), all.begin() + n);
-        const std::vector<Molecule>& batch = n == maxN ? all : subset;
+        std::vector<Molecule>& batch = n == maxN ? all : subset;
         double best = 1e300;
         for (int r = 0; r < repeat; ++r) {
             const double t0 = benchNow();
-            backend->minimize(target, batch, options, results);
+            // Several GPUs: the batch is lent to the devices' pieces, not copied into them.
+            minimizeBatch(*backend, target, batch, options, results);
             best = std::min(best, benchNow() - t0);
         }
         double affinity = 0, iterations = 0, evaluations = 0;

@@ -149,6 +149,14 @@ int runDock(const std::vector<std::string>& args) {
     const int batchSize = cl.intValue(
         "batch", device.backend->isGpu() ? 256 * backendDeviceCount(*device.backend) : 8, 1,
         1000000);
+    // On several GPUs, without --batch, the first batch is a quarter of that: its preparation
+    // (RDKit embedding) is the one the GPUs wait for, so they start sooner, and the next batch
+    // is prepared while they dock it. (One GPU keeps full batches: its one launch per batch
+    // lasts as long as its longest run, which a small batch has fewer runs to hide; several
+    // GPUs run two launches each, MultiDeviceBackend.) The output does not depend on batches.
+    int nextBatchSize = !cl.value("batch") && backendDeviceCount(*device.backend) > 1
+                            ? std::max(1, batchSize / 4)
+                            : batchSize;
 
     // AD4 maps built from --receptor are kept on disk for later runs (XDG cache folder).
     std::optional<ad4::MapCache> mapCache;
@@ -287,8 +295,9 @@ int runDock(const std::vector<std::string>& args) {
                 continue;
             }
             raw.add(std::move(m), read++, embedLater);
-            if (static_cast<int>(raw.size()) >= batchSize) {
+            if (static_cast<int>(raw.size()) >= nextBatchSize) {
                 readTimer.stop();
+                nextBatchSize = batchSize;
                 advance(std::exchange(raw, RawBatch{}));
                 readTimer.restart();
             }

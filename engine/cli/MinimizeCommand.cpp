@@ -299,6 +299,12 @@ int runMinimize(const std::vector<std::string>& args) {
     // Several GPUs (cuda:all) share each chunk out: a full chunk for each.
     const int chunkSize = cl.intValue(
         "chunk", backend->isGpu() ? 8192 * backendDeviceCount(*backend) : 1024, 1, 10000000);
+    // On several GPUs, without --chunk, the first chunk is a quarter of that: its reading and
+    // preparation are what the GPUs wait for before their first piece. (The output does not
+    // depend on the chunks.)
+    const int firstChunkSize = !cl.value("chunk") && backendDeviceCount(*backend) > 1
+                                   ? std::max(1, chunkSize / 4)
+                                   : chunkSize;
 
     TargetInputs inputs = loadTarget(cl, files.front());
     DockingTarget target(inputs.receptor, inputs.box, inputs.scoring, threads);
@@ -336,6 +342,7 @@ int runMinimize(const std::vector<std::string>& args) {
     std::thread reader([&] {
         try {
             Chunk chunk;
+            bool pushed = false; // the first chunk has gone
             for (const std::string& file : files) {
                 auto r = readClock.time([&] { return MoleculeReader::open(file, readOptions); });
                 // SDF: only cut into records here; parsing is the preparation stage's (parallel).
@@ -353,9 +360,12 @@ int runMinimize(const std::vector<std::string>& args) {
                         p.name = p.raw.name;
                     }
                     chunk.records.push_back(std::move(p));
-                    if (static_cast<int>(chunk.records.size()) >= chunkSize &&
-                        !read.push(std::exchange(chunk, Chunk{})))
-                        return;
+                    if (static_cast<int>(chunk.records.size()) >=
+                            (pushed ? chunkSize : firstChunkSize)) {
+                        if (!read.push(std::exchange(chunk, Chunk{})))
+                            return;
+                        pushed = true;
+                    }
                 }
                 readSkipped += r->recordsSkipped();
             }
@@ -398,7 +408,8 @@ int runMinimize(const std::vector<std::string>& args) {
                         target.gridFor(types);
                     mapsTimer.stop();
                     PhaseTimer backendTimer(&timings, "backend", "minimizer");
-                    backend->minimize(target, chunk->ligands, options, chunk->results);
+                    // Several GPUs: the chunk is lent to the devices' pieces, not copied.
+                    minimizeBatch(*backend, target, chunk->ligands, options, chunk->results);
                     backendTimer.stop();
                     PhaseTimer formatTimer(&timings, "format_records", "minimizer");
                     // The SD records' coordinates and tags, in parallel: the writer, one thread,

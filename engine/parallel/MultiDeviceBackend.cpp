@@ -2,6 +2,7 @@
 
 #include "WorkSplit.h"
 #include "core/InputError.h"
+#include "core/PhaseTimings.h"
 #include "dock/LigandDockScoring.h"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <string>
 #include <thread>
 
 namespace pw {
@@ -190,18 +192,22 @@ bool MultiDeviceBackend::isGpu() const {
     return std::all_of(devices_.begin(), devices_.end(), [](const auto& b) { return b->isGpu(); });
 }
 
-void MultiDeviceBackend::minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
-                                  const MinimizeBatchOptions& options,
-                                  std::vector<RefinementResult>& results, Progress* progress) {
-    // A GPU is kept busy by a few thousand poses per batch (the minimize command's chunk is
-    // 8,192 per device): the queue's finer cut applies only where each piece keeps that size,
-    // else each device gets one share (a 16,384-pose chunk on two GPUs: two halves, not six
-    // pieces of 2,730 that each leave the GPU half idle).
+// The pieces of a minimize batch: a GPU is kept busy by a few thousand poses per batch (the
+// minimize command's chunk is 8,192 per device): the queue's finer cut applies only where each
+// piece keeps that size, else each device gets one share (a 16,384-pose chunk on two GPUs: two
+// halves, not six pieces of 2,730 that each leave the GPU half idle).
+std::vector<WorkChunk> MultiDeviceBackend::minimizePieces(const std::vector<Molecule>& ligands) const {
     constexpr size_t kMinPosesPerPiece = 8192;
     const size_t parts = std::max(devices_.size(),
                                   std::min(devices_.size() * size_t(chunksPerDevice_),
                                            ligands.size() / kMinPosesPerPiece));
-    const std::vector<WorkChunk> chunks = splitByWork(workOf(ligands), parts);
+    return splitByWork(workOf(ligands), parts);
+}
+
+void MultiDeviceBackend::minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
+                                  const MinimizeBatchOptions& options,
+                                  std::vector<RefinementResult>& results, Progress* progress) {
+    const std::vector<WorkChunk> chunks = minimizePieces(ligands);
     results.assign(ligands.size(), {});
     ProgressSum sum(progress, chunks.size(), long(ligands.size()));
     ChunkQueue queue(devices_.size(), chunks.size(), progress);
@@ -212,6 +218,34 @@ void MultiDeviceBackend::minimize(const DockingTarget& target, const std::vector
                                          ligands.begin() + long(w.end));
         std::vector<RefinementResult> out;
         devices_[d]->minimize(target, part, options, out, progress ? &child : nullptr);
+        std::move(out.begin(), out.end(), results.begin() + long(w.begin));
+    });
+}
+
+void MultiDeviceBackend::minimizeLent(const DockingTarget& target, std::vector<Molecule>& ligands,
+                                      const MinimizeBatchOptions& options,
+                                      std::vector<RefinementResult>& results, Progress* progress) {
+    const std::vector<WorkChunk> chunks = minimizePieces(ligands);
+    results.assign(ligands.size(), {});
+    ProgressSum sum(progress, chunks.size(), long(ligands.size()));
+    ChunkQueue queue(devices_.size(), chunks.size(), progress);
+    queue.run([&](size_t d, size_t c, Progress& child) {
+        const WorkChunk& w = chunks[c];
+        wire(child, progress, sum, c, w.begin);
+        // Each worker moves its own range (distinct elements of `ligands`), and back in the
+        // destructor: also when the device throws.
+        struct Lent {
+            std::vector<Molecule>& from;
+            const WorkChunk& w;
+            std::vector<Molecule> part;
+            Lent(std::vector<Molecule>& f, const WorkChunk& c)
+                : from(f), w(c),
+                  part(std::make_move_iterator(f.begin() + long(c.begin)),
+                       std::make_move_iterator(f.begin() + long(c.end))) {}
+            ~Lent() { std::move(part.begin(), part.end(), from.begin() + long(w.begin)); }
+        } lent(ligands, w);
+        std::vector<RefinementResult> out;
+        devices_[d]->minimize(target, lent.part, options, out, progress ? &child : nullptr);
         std::move(out.begin(), out.end(), results.begin() + long(w.begin));
     });
 }
@@ -239,7 +273,7 @@ BatchStatus MultiDeviceBackend::dock(const dock::DockTarget& target,
                                      std::vector<dock::LigandDockResult>& results,
                                      Progress* progress, const Molecule* reference,
                                      long firstLigand) {
-    // The Vina grid readied for the whole batch here, once: each device's batch start asks for
+    // The Vina grid readied for the whole batch here, once: each lane's batch start asks for
     // its ligands' types (DockingTarget::gridFor), which must then find them all and only read.
     std::vector<Molecule> dockable;
     for (const Molecule& m : ligands) {
@@ -247,38 +281,74 @@ BatchStatus MultiDeviceBackend::dock(const dock::DockTarget& target,
             dock::checkDockable(m, target.box);
             dockable.push_back(m);
         } catch (const InputError&) {
-            // refused again, with its message, by the device that gets it
+            // refused again, with its message, by the lane that gets it
         }
     }
     dock::prepareTargetFor(target, dockable);
-    // One launch per device, its share cut by the estimated docking work (budget included):
-    // a launch lasts as long as its longest run, so the queue's smaller chunks would each pay
-    // that tail on a GPU that runs out of runs (tests/bench/RESULTS.md, helper scaleeff).
+
+    if (makeLane_) { // the factory's lanes, once
+        for (size_t d = 0; d < devices_.size(); ++d)
+            for (int k = 1; k < factoryLanes_; ++k)
+                addDockLane(d, makeLane_(d));
+        makeLane_ = nullptr;
+    }
+    // The lanes: each device's backend, then the extra ones (a device's second launch).
+    std::vector<Backend*> lanes;
+    std::vector<std::string> laneSuffix; // "" or " lane K": the timings group of the lane
+    for (auto& d : devices_) {
+        lanes.push_back(d.get());
+        laneSuffix.emplace_back();
+    }
+    std::vector<int> lanesOf(devices_.size(), 1);
+    for (Lane& l : extraLanes_) {
+        lanes.push_back(l.backend.get());
+        laneSuffix.push_back(" lane " + std::to_string(++lanesOf[l.device]));
+    }
+
+    // Chunks of equal estimated work (budget included), handed out longest first.
     std::vector<double> work(ligands.size());
     for (size_t i = 0; i < ligands.size(); ++i)
         work[i] = dockWork(ligands[i], options);
-    const std::vector<WorkChunk> chunks = splitByWork(work, devices_.size());
+    const long totalRuns = long(ligands.size()) * std::max(options.runs, 1);
+    const size_t parts =
+        std::clamp<size_t>(size_t(totalRuns / std::max(1L, dockMinRunsPerChunk_)), lanes.size(),
+                           lanes.size() * size_t(dockChunksPerLane_));
+    const std::vector<WorkChunk> cut = splitByWork(work, parts);
+    std::vector<WorkChunk> chunks;
+    for (size_t c : longestFirst(cut, work))
+        chunks.push_back(cut[c]);
+
     results.assign(ligands.size(), {});
     // Progress in runs (as the engines report it).
     ProgressSum sum(progress, chunks.size(), long(ligands.size()) * options.runs);
     std::atomic<long> done{0}, total{0};
     std::atomic<bool> cancelled{false};
-    ChunkQueue queue(devices_.size(), chunks.size(), progress);
-    queue.run([&](size_t d, size_t c, Progress& child) {
+    // An extra lane's timings are collected apart and added under its own group at the end.
+    std::vector<PhaseTimings> laneTimings(lanes.size());
+    ChunkQueue queue(lanes.size(), chunks.size(), progress);
+    queue.run([&](size_t l, size_t c, Progress& child) {
         const WorkChunk& w = chunks[c];
         wire(child, progress, sum, c, w.begin);
         const std::vector<Molecule> part(ligands.begin() + long(w.begin),
                                          ligands.begin() + long(w.end));
         std::vector<dock::LigandDockResult> out;
+        dock::DockOptions o = options;
+        if (o.timings && !laneSuffix[l].empty())
+            o.timings = &laneTimings[l];
         // The chunk's first ligand keeps its index in the input: the same random streams.
-        const BatchStatus s = devices_[d]->dock(target, part, options, out,
-                                                progress ? &child : nullptr, reference,
-                                                firstLigand + long(w.begin));
+        const BatchStatus s = lanes[l]->dock(target, part, o, out, progress ? &child : nullptr,
+                                             reference, firstLigand + long(w.begin));
         std::move(out.begin(), out.end(), results.begin() + long(w.begin));
         done += s.done, total += s.total;
         if (s.cancelled)
             cancelled = true;
     });
+    if (options.timings)
+        for (size_t l = 0; l < lanes.size(); ++l)
+            for (const PhaseTimings::Entry& e : laneTimings[l].entries())
+                options.timings->add(e.phase, e.seconds,
+                                     (e.group.empty() ? std::string("lane") : e.group) +
+                                         laneSuffix[l]);
     BatchStatus status;
     status.done = done;
     status.total = total;
@@ -291,6 +361,22 @@ BatchStatus MultiDeviceBackend::dock(const dock::DockTarget& target,
             results[i].cancelled = true;
         }
     return status;
+}
+
+void MultiDeviceBackend::addDockLane(size_t device, std::unique_ptr<Backend> lane) {
+    if (device < devices_.size() && lane)
+        extraLanes_.push_back({device, std::move(lane)});
+}
+
+void MultiDeviceBackend::setDockLaneFactory(
+    int lanesPerDevice, std::function<std::unique_ptr<Backend>(size_t device)> make) {
+    factoryLanes_ = std::max(1, lanesPerDevice);
+    makeLane_ = std::move(make);
+}
+
+void MultiDeviceBackend::setDockChunking(long minRunsPerChunk, int chunksPerLane) {
+    dockMinRunsPerChunk_ = std::max(1L, minRunsPerChunk);
+    dockChunksPerLane_ = std::max(1, chunksPerLane);
 }
 
 std::unique_ptr<OverlayBatch> MultiDeviceBackend::prepareOverlay(const shape::ShapeModel& reference,
@@ -312,6 +398,15 @@ std::unique_ptr<LingoComparison> MultiDeviceBackend::prepareLingo(const lingo::L
 int backendDeviceCount(const Backend& backend) {
     const auto* multi = dynamic_cast<const MultiDeviceBackend*>(&backend);
     return multi ? multi->deviceCount() : 1;
+}
+
+void minimizeBatch(Backend& backend, const DockingTarget& target, std::vector<Molecule>& ligands,
+                   const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
+                   Progress* progress) {
+    if (auto* multi = dynamic_cast<MultiDeviceBackend*>(&backend))
+        multi->minimizeLent(target, ligands, options, results, progress);
+    else
+        backend.minimize(target, ligands, options, results, progress);
 }
 
 } // namespace pw

@@ -30,6 +30,22 @@ std::vector<WorkChunk> splitByWork(const std::vector<double>& work, size_t parts
     return chunks;
 }
 
+std::vector<size_t> longestFirst(const std::vector<WorkChunk>& chunks,
+                                 const std::vector<double>& work) {
+    std::vector<double> heaviest(chunks.size(), 0.0), sum(chunks.size(), 0.0);
+    for (size_t c = 0; c < chunks.size(); ++c)
+        for (size_t i = chunks[c].begin; i < chunks[c].end && i < work.size(); ++i) {
+            heaviest[c] = std::max(heaviest[c], work[i]);
+            sum[c] += work[i];
+        }
+    std::vector<size_t> order(chunks.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return heaviest[a] != heaviest[b] ? heaviest[a] > heaviest[b] : sum[a] > sum[b];
+    });
+    return order;
+}
+
 double ligandWork(const Molecule& ligand) {
     const size_t torsions =
         ligand.torsionTree && !ligand.torsionTree->nodes.empty() ? ligand.torsionTree->nodes.size() - 1

@@ -20,6 +20,13 @@ struct WorkChunk {
 // about total / parts of the work (a chunk closes once the running sum reaches its share).
 std::vector<WorkChunk> splitByWork(const std::vector<double>& work, size_t parts);
 
+// The order to hand `chunks` out in: the chunk holding the heaviest item first, then by total
+// work, both descending (ties: input order). A docking launch lasts at least as long as its
+// longest run, so the chunks with the longest runs start first and the others fill in beside
+// and after them.
+std::vector<size_t> longestFirst(const std::vector<WorkChunk>& chunks,
+                                 const std::vector<double>& work);
+
 // The work of one ligand for a minimization or a docking run: atoms x (torsions + 1), the cost of
 // one energy and gradient evaluation (pair terms per atom, one chain of frames per torsion).
 double ligandWork(const Molecule& ligand);

@@ -1,7 +1,8 @@
 // The docking work estimate that cuts a batch between GPUs (parallel/WorkSplit.h, dockWork):
 // it is ligandWork x budget x runs, so it follows the evaluation budget, which grows with the
 // torsion count; a batch of unequal ligands is cut by that work, not by count; and the launch
-// order of a batch's runs (core/LongestFirst.h) is longest first, stable, every run once.
+// order of a batch's runs (core/LongestFirst.h) is longest first, stable, every run once; the
+// chunks of a batch go to the devices heaviest item first (WorkSplit's longestFirst).
 #include "core/LongestFirst.h"
 #include "core/TorsionTree.h"
 #include "dock/DockOptions.h"
@@ -57,6 +58,26 @@ private slots:
         QCOMPARE(chunks[0].begin, size_t(0));
         QVERIFY(chunks[0].end < 5);
         QCOMPARE(chunks[1].end, work.size());
+    }
+
+    void chunksGoHeaviestItemFirst() {
+        // Chunks [0,2) [2,4) [4,6) [6,8): heaviest items 3, 9, 3, 9; sums 4, 10, 6, 10.
+        const std::vector<double> work{1, 3, 9, 1, 3, 3, 1, 9};
+        const std::vector<WorkChunk> chunks{{0, 2}, {2, 4}, {4, 6}, {6, 8}};
+        // The two holding a 9 first (tie on the sum: input order), then by sum (6 before 4).
+        QCOMPARE(longestFirst(chunks, work), (std::vector<size_t>{1, 3, 2, 0}));
+        QVERIFY(longestFirst({}, work).empty());
+        // The cut of splitByWork, handed out in that order, covers every item once.
+        std::vector<double> mixed;
+        for (int i = 0; i < 40; ++i)
+            mixed.push_back(double(1 + (i * 7) % 13));
+        const auto cut = splitByWork(mixed, 6);
+        std::vector<int> seen(mixed.size(), 0);
+        for (size_t c : longestFirst(cut, mixed))
+            for (size_t i = cut[c].begin; i < cut[c].end; ++i)
+                ++seen[i];
+        for (int n : seen)
+            QCOMPARE(n, 1);
     }
 
     void launchOrderIsLongestFirst() {

@@ -2,7 +2,8 @@
 // and overlay split over the devices give exactly one GPU's results (same poses, same seed, same
 // ligand indices), and the CPU reference agrees with both as it does with one GPU. With two or
 // more GPUs the split is `cuda:all`; with one, two backends share that GPU (each with its own
-// streams), which checks the same host logic.
+// streams), which checks the same host logic. Docking lanes (two backends per GPU, launches at
+// once on one GPU) give the same runs too.
 #include "GpuTestMain.h"
 
 #include "backend/DeviceSelection.h"
@@ -114,6 +115,42 @@ private slots:
         QCOMPARE(b.size(), a.size());
         for (size_t i = 0; i < a.size(); ++i) {
             QCOMPARE(b[i].ligand, 100 + int(i));
+            QCOMPARE(b[i].runs.size(), a[i].runs.size());
+            for (size_t r = 0; r < a[i].runs.size(); ++r) {
+                QCOMPARE(b[i].runs[r].score, a[i].runs[r].score);
+                QVERIFY(b[i].runs[r].coordinates == a[i].runs[r].coordinates);
+            }
+        }
+    }
+
+    // Two docking lanes per device (a second CudaBackend on the same GPU, as cuda:all makes
+    // them) and small chunks: launches of several lanes run at once on one GPU; the runs are
+    // still one GPU's, bit for bit.
+    void dockWithLanesEqualsOneGpu() {
+        const Molecule receptor = prepareReceptor(readMolecule(data("complexes/1stp/receptor.pdbqt")));
+        auto vina = std::make_shared<DockingTarget>(
+            receptor, readBoxConfig(data("complexes/1stp/box.txt")), ScoringKind::Vina, 0);
+        const dock::DockTarget target = dock::DockTarget::forVina(vina);
+        const Molecule biotin = prepareLigand(readMolecule(data("complexes/1stp/ligand_xtal.pdbqt")));
+        std::vector<Molecule> ligands(pw::test::sized(12, 4), biotin);
+        dock::DockOptions options;
+        options.runs = pw::test::sized(8, 2);
+        options.seed = 13;
+        if (pw::test::smallProblems())
+            options.lga.maxEvaluations = 20000;
+        std::vector<std::unique_ptr<Backend>> two;
+        two.push_back(oneGpu());
+        two.push_back(oneGpu());
+        MultiDeviceBackend lanes(std::move(two));
+        lanes.addDockLane(0, oneGpu());
+        lanes.addDockLane(1, oneGpu());
+        lanes.setDockChunking(options.runs, 4); // one ligand per chunk at least: many launches
+        std::vector<dock::LigandDockResult> a, b;
+        QVERIFY(one_->dock(target, ligands, options, a, nullptr, nullptr, 7).complete());
+        QVERIFY(lanes.dock(target, ligands, options, b, nullptr, nullptr, 7).complete());
+        QCOMPARE(b.size(), a.size());
+        for (size_t i = 0; i < a.size(); ++i) {
+            QCOMPARE(b[i].ligand, 7 + int(i));
             QCOMPARE(b[i].runs.size(), a[i].runs.size());
             for (size_t r = 0; r < a[i].runs.size(); ++r) {
                 QCOMPARE(b[i].runs[r].score, a[i].runs[r].score);
