@@ -190,12 +190,12 @@ if [ "${CLI_RUNS:-0}" = 1 ]; then
     for tool in $TOOLS; do
         w=$OUT/cli_$tool; mkdir -p "$w"
         CUDA_VISIBLE_DEVICES=$gpu POSEWRIGHT_GPU_FAIL_ALLOCATION=1 timeout 300 "$sanitizer" --tool $tool \
-            --error-exitcode 99 $(margs "$w/fail.sdf") >"$w/fail.out" 2>"$w/fail.err"
+            --error-exitcode 99 "$cli" $(margs "$w/fail.sdf") >"$w/fail.out" 2>"$w/fail.err"
         echo "cli $tool, first allocation refused: exit $? (1 expected), $(grep -c 'error: not enough GPU memory' "$w/fail.err") message(s), $(grep -oE '(ERROR|RACECHECK) SUMMARY: [0-9]+ [a-z]+' "$w/fail.err" | tail -1), files left: $(ls "$w" | grep -vcE '\.(out|err)$')"
-        CUDA_VISIBLE_DEVICES=$gpu timeout 300 "$C/bin/posewright-cli" $(margs "$w/alone.sdf" 1) >"$w/alone.out" 2>/dev/null
+        CUDA_VISIBLE_DEVICES=$gpu timeout 300 "$cli" $(margs "$w/alone.sdf" 1) >"$w/alone.out" 2>/dev/null
         for j in a b; do
             CUDA_VISIBLE_DEVICES=$gpu timeout 400 "$sanitizer" --tool $tool --error-exitcode 99 \
-                $(margs "$w/$j.sdf" 1) >"$w/$j.out" 2>"$w/$j.err" &
+                "$cli" $(margs "$w/$j.sdf" 1) >"$w/$j.out" 2>"$w/$j.err" &
         done
         wait
         for j in a b; do

@@ -138,6 +138,7 @@ private slots:
         options.seed = 13;
         if (pw::test::smallProblems())
             options.lga.maxEvaluations = 20000;
+        pw::test::shrinkDockingForRacecheck(options, 300);
         std::vector<std::unique_ptr<Backend>> two;
         two.push_back(oneGpu());
         two.push_back(oneGpu());
