@@ -62,19 +62,19 @@ std::string describeInputs(const CommandLine& cl, const TargetInputs& t) {
     std::string s = "scoring=" + std::string(scoringKindName(t.scoring.kind())) + " weights=";
     char num[40];
     for (size_t i = 0; i < t.scoring.weights().size(); ++i) {
-        std::snprintf(num, sizeof num, "%s%.17g", i ? "," : "", t.scoring.weights()[i]);
+        std::snprintf(num, sizeof num, "%s%.15g", i ? "," : "", t.scoring.weights()[i]);
         s += num;
     }
     s += " receptor=" + fileFingerprint(cl.required("receptor"));
-    std::snprintf(num, sizeof num, " ph=%.17g", receptorPreparationOptions(cl).pH);
+    std::snprintf(num, sizeof num, " ph=%.15g", receptorPreparationOptions(cl).pH);
     s += num;
     s += " box=";
     for (int i = 0; i < 3; ++i) {
-        std::snprintf(num, sizeof num, "%s%.17g", i ? "," : "", t.box.center[i]);
+        std::snprintf(num, sizeof num, "%s%.15g", i ? "," : "", t.box.center[i]);
         s += num;
     }
     for (int i = 0; i < 3; ++i) {
-        std::snprintf(num, sizeof num, ",%.17g", t.box.size[i]);
+        std::snprintf(num, sizeof num, ",%.15g", t.box.size[i]);
         s += num;
     }
     return s;
@@ -164,6 +164,7 @@ int runHitsRescore(const std::vector<std::string>& args) {
     long rescored = 0, refused = 0;
     long long cleared = 0, selected = 0;
     const double t1 = benchNow(); // the rescore itself: read, prepare, score, write, commit
+    double prepareSeconds = 0, scoreSeconds = 0; // RDKit preparation; the backend's exact sums
     {
         // One transaction: nothing is visible, or on disk after a kill, until the commit.
         HitStore::Transaction tx(store);
@@ -197,12 +198,16 @@ int runHitsRescore(const std::vector<std::string>& args) {
                 fetch.reset();
                 b.records.push_back(std::move(record));
             }
+            double t = benchNow();
             prepareBatch(b, store.path(), threads);
+            prepareSeconds += benchNow() - t;
             std::vector<Molecule> ligands;
             for (auto& m : b.prepared)
                 if (m)
                     ligands.push_back(std::move(*m));
+            t = benchNow();
             backend->scoreExact(target, ligands, scores);
+            scoreSeconds += benchNow() - t;
             size_t k = 0;
             for (size_t i = 0; i < b.ids.size(); ++i) {
                 if (!b.prepared[i]) {
@@ -233,6 +238,7 @@ int runHitsRescore(const std::vector<std::string>& args) {
         o.add("scoring", std::string(scoringKindName(inputs.scoring.kind())));
         o.add("device", backend->description()).add("threads", threads);
         o.add("seconds", t2 - t0, 3).add("rescore_seconds", t2 - t1, 3);
+        o.add("prepare_seconds", prepareSeconds, 3).add("score_seconds", scoreSeconds, 3);
         o.add("poses_per_second", t2 > t1 ? selected / (t2 - t1) : 0.0, 6);
         std::cout << o.str() << "\n";
     } else {
