@@ -262,7 +262,7 @@ private:
         } catch (const PatternError& e) {
             throw FilterError(arg.column + 1, e.what());
         }
-        out_.sql += std::string(kSubstructureSqlFunction) + "(?, ?, poses.smiles)";
+        out_.sql += std::string(kSubstructureSqlFunction) + "(?, ?, poses.smiles, poses.id)";
         out_.params.emplace_back(std::string(smarts ? "smarts" : "smiles"));
         out_.params.emplace_back(arg.text);
     }

@@ -6,6 +6,7 @@
 #include "chem/RdkitThreads.h"
 #include "core/ParallelFor.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <exception>
@@ -94,16 +95,205 @@ long addMissingScreens(HitStore& store, int threads) {
 
 void ScreenIndex::clear() {
     loaded_ = false;
+    loadedInParallel_ = false;
     arena_.clear();
     spans_.clear();
     fps_.clear();
-    binary_.clear();
+    binaryArena_.clear();
+    binarySpans_.clear();
     slots_.clear();
     parsed_.clear();
     parsedCount_ = 0;
 }
 
-void ScreenIndex::load(sqlite3* db, const std::string& storePath) {
+bool ScreenIndex::appendRow(sqlite3_stmt* s) {
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
+    const int textBytes = sqlite3_column_bytes(s, 0);
+    const void* blob = sqlite3_column_blob(s, 1);
+    const auto fp = decodeScreen(blob, sqlite3_column_bytes(s, 1));
+    if (!text || !fp || static_cast<std::uint64_t>(textBytes) > kMaxLength)
+        return false; // not ours: leave that molecule to the SMILES path
+    spans_.push_back(static_cast<std::uint64_t>(arena_.size()) << 24 |
+                     static_cast<std::uint64_t>(textBytes));
+    arena_.insert(arena_.end(), text, text + textBytes); // unique: the table's key
+    fps_.push_back(*fp);
+    const auto* mol = static_cast<const char*>(sqlite3_column_blob(s, 2));
+    const auto molBytes = mol ? static_cast<std::uint64_t>(sqlite3_column_bytes(s, 2)) : 0;
+    if (molBytes > kMaxLength) {
+        binarySpans_.push_back(0); // the SMILES instead
+    } else {
+        binarySpans_.push_back(static_cast<std::uint64_t>(binaryArena_.size()) << 24 | molBytes);
+        if (mol)
+            binaryArena_.insert(binaryArena_.end(), mol, mol + molBytes);
+    }
+    return true;
+}
+
+namespace {
+
+// A read-only connection of a worker; closed on every path.
+struct ReaderConnection {
+    sqlite3* db = nullptr;
+    sqlite3_stmt* stmt = nullptr;
+    ~ReaderConnection() {
+        sqlite3_finalize(stmt);
+        sqlite3_close(db);
+    }
+};
+
+// Split points for key ranges of pw_screen of about equal size: the SMILES of poses at evenly
+// spaced ids (a pose's molecule is a pw_screen key; ids are the table's rowid, so each look-up
+// is one B-tree descent). Sorted, distinct, in SQLite's BINARY order (bytes, then length).
+std::vector<std::string> splitPoints(sqlite3* db, int ranges, long long parallelAfter) {
+    std::vector<std::string> points;
+    sqlite3_stmt* s = nullptr;
+    long long lo = 0, hi = -1;
+    if (sqlite3_prepare_v2(db, "SELECT min(id), max(id) FROM poses", -1, &s, nullptr) ==
+            SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL) {
+        lo = sqlite3_column_int64(s, 0);
+        hi = sqlite3_column_int64(s, 1);
+    }
+    sqlite3_finalize(s);
+    if (hi - lo + 1 < parallelAfter || hi < lo)
+        return points;
+    s = nullptr;
+    if (sqlite3_prepare_v2(db, "SELECT smiles FROM poses WHERE id >= ? AND smiles IS NOT NULL "
+                               "ORDER BY id LIMIT 1",
+                           -1, &s, nullptr) != SQLITE_OK) {
+        sqlite3_finalize(s);
+        return points;
+    }
+    const int samples = ranges * 16; // quantiles of a sample: ranges within ~25% of each other
+    std::vector<std::string> sample;
+    for (int k = 0; k < samples; ++k) {
+        sqlite3_reset(s);
+        sqlite3_bind_int64(s, 1, lo + (hi - lo) * k / samples);
+        if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) == SQLITE_TEXT)
+            sample.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(s, 0)),
+                                static_cast<size_t>(sqlite3_column_bytes(s, 0)));
+    }
+    sqlite3_finalize(s);
+    auto binaryLess = [](const std::string& a, const std::string& b) {
+        const int c = std::memcmp(a.data(), b.data(), std::min(a.size(), b.size()));
+        return c != 0 ? c < 0 : a.size() < b.size();
+    };
+    std::sort(sample.begin(), sample.end(), binaryLess);
+    for (int r = 1; r < ranges && !sample.empty(); ++r) {
+        const std::string& p = sample[sample.size() * static_cast<size_t>(r) / ranges];
+        if (points.empty() || binaryLess(points.back(), p))
+            points.push_back(p);
+    }
+    return points;
+}
+
+} // namespace
+
+bool ScreenIndex::loadInParallel(sqlite3* db, int threads, long long parallelAfter) {
+    if (threads <= 0)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const char* file = sqlite3_db_filename(db, "main");
+    // Other connections see only what is committed: not with our own writes pending.
+    if (threads < 2 || !file || !*file || sqlite3_txn_state(db, "main") == SQLITE_TXN_WRITE)
+        return false;
+    {
+        sqlite3_stmt* s = nullptr;
+        bool wal = false;
+        if (sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &s, nullptr) == SQLITE_OK &&
+            sqlite3_step(s) == SQLITE_ROW)
+            wal = std::string_view(reinterpret_cast<const char*>(sqlite3_column_text(s, 0))) ==
+                  "wal"; // a reader's snapshot may be older than a new connection's
+        sqlite3_finalize(s);
+        if (wal)
+            return false;
+    }
+    const std::vector<std::string> points = splitPoints(db, threads * 4, parallelAfter);
+    if (points.empty())
+        return false;
+    const std::string path = file;
+    const long ranges = static_cast<long>(points.size()) + 1;
+    std::vector<ScreenIndex> parts(static_cast<size_t>(ranges));
+    std::atomic<bool> failed{false};
+    parallelFor(ranges, threads, [&](long r) {
+        if (failed)
+            return;
+        ReaderConnection c;
+        std::string sql = std::string("SELECT smiles, fp, mol FROM ") + kScreenTable;
+        if (r > 0)
+            sql += " WHERE smiles >= ?1";
+        if (r + 1 < ranges)
+            sql += r > 0 ? " AND smiles < ?2" : " WHERE smiles < ?2";
+        if (sqlite3_open_v2(path.c_str(), &c.db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                            nullptr) != SQLITE_OK ||
+            sqlite3_prepare_v2(c.db, sql.c_str(), -1, &c.stmt, nullptr) != SQLITE_OK) {
+            failed = true;
+            return;
+        }
+        // No busy wait: a writer waiting for our own read lock would wait on us in turn; on a
+        // lock the index is read by one reader instead.
+        if (r > 0)
+            sqlite3_bind_text(c.stmt, 1, points[r - 1].data(), static_cast<int>(points[r - 1].size()),
+                              SQLITE_STATIC);
+        if (r + 1 < ranges)
+            sqlite3_bind_text(c.stmt, 2, points[r].data(), static_cast<int>(points[r].size()),
+                              SQLITE_STATIC);
+        ScreenIndex& part = parts[static_cast<size_t>(r)];
+        int rc;
+        while ((rc = sqlite3_step(c.stmt)) == SQLITE_ROW)
+            part.appendRow(c.stmt);
+        if (rc != SQLITE_DONE)
+            failed = true;
+    });
+    if (failed)
+        return false;
+    // Joined in range order: the keys' order, as one reader reads them.
+    // Where each range's molecules and bytes go; then every range copied in place at once.
+    struct At {
+        size_t molecule = 0, byte = 0, binaryByte = 0;
+    };
+    std::vector<At> at(parts.size() + 1);
+    for (size_t r = 0; r < parts.size(); ++r)
+        at[r + 1] = {at[r].molecule + parts[r].spans_.size(), at[r].byte + parts[r].arena_.size(),
+                     at[r].binaryByte + parts[r].binaryArena_.size()};
+    const At total = at.back();
+    arena_.resize(total.byte);
+    binaryArena_.resize(total.binaryByte);
+    spans_.resize(total.molecule);
+    binarySpans_.resize(total.molecule);
+    fps_.resize(total.molecule);
+    parallelFor(static_cast<long>(parts.size()), threads, [&](long r) {
+        ScreenIndex& p = parts[static_cast<size_t>(r)];
+        const At& to = at[static_cast<size_t>(r)];
+        std::copy(p.arena_.begin(), p.arena_.end(), arena_.begin() + static_cast<long>(to.byte));
+        std::copy(p.binaryArena_.begin(), p.binaryArena_.end(),
+                  binaryArena_.begin() + static_cast<long>(to.binaryByte));
+        std::copy(p.fps_.begin(), p.fps_.end(), fps_.begin() + static_cast<long>(to.molecule));
+        const std::uint64_t shift = static_cast<std::uint64_t>(to.byte) << 24,
+                            binaryShift = static_cast<std::uint64_t>(to.binaryByte) << 24;
+        for (size_t i = 0; i < p.spans_.size(); ++i) {
+            spans_[to.molecule + i] = p.spans_[i] + shift;
+            const std::uint64_t b = p.binarySpans_[i];
+            binarySpans_[to.molecule + i] = (b & kMaxLength) == 0 ? 0 : b + binaryShift;
+        }
+        p.arena_ = {}; // freed here, on this range's thread
+        p.binaryArena_ = {};
+        p.spans_ = {};
+        p.binarySpans_ = {};
+        p.fps_ = {};
+    });
+    return true;
+}
+
+void ScreenIndex::load(sqlite3* db, const std::string& storePath, int threads,
+                       long long parallelAfter) {
+    clear();
+    if (loadInParallel(db, threads, parallelAfter < 0 ? parallelLoadAfter_.load() : parallelAfter)) {
+        buildSlots(threads);
+        parsed_.resize(spans_.size());
+        loaded_ = true;
+        loadedInParallel_ = true;
+        return;
+    }
     clear();
     sqlite3_stmt* s = nullptr;
     // The binary molecules too, where the table has them (it did not at first).
@@ -122,44 +312,46 @@ void ScreenIndex::load(sqlite3* db, const std::string& storePath) {
         }
     }
     int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
-        const int textBytes = sqlite3_column_bytes(s, 0);
-        const void* blob = sqlite3_column_blob(s, 1);
-        const auto fp = decodeScreen(blob, sqlite3_column_bytes(s, 1));
-        if (!text || !fp || static_cast<std::uint64_t>(textBytes) > kMaxLength)
-            continue; // not ours: leave that molecule to the SMILES path
-        spans_.push_back(static_cast<std::uint64_t>(arena_.size()) << 24 |
-                         static_cast<std::uint64_t>(textBytes));
-        arena_.append(text, static_cast<size_t>(textBytes)); // unique: the table's key
-        fps_.push_back(*fp);
-        const auto* mol = static_cast<const char*>(sqlite3_column_blob(s, 2));
-        binary_.emplace_back(mol ? std::string(mol, static_cast<size_t>(sqlite3_column_bytes(s, 2)))
-                                 : std::string());
-    }
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        appendRow(s);
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE)
         throw std::runtime_error(storePath + ": cannot read " + kScreenTable + ": " +
                                  sqlite3_errmsg(db));
-    buildSlots();
+    buildSlots(threads);
     parsed_.resize(spans_.size());
     loaded_ = true;
 }
 
-void ScreenIndex::buildSlots() {
+void ScreenIndex::buildSlots(int threads) {
     size_t capacity = 16;
     while (capacity < 2 * spans_.size())
         capacity *= 2;
     slots_.assign(capacity, Slot{});
     const size_t mask = capacity - 1;
-    for (size_t i = 0; i < spans_.size(); ++i) {
-        const size_t h = hashOf(text(spans_[i]));
-        size_t at = h & mask;
-        while (slots_[at].indexPlusOne != 0)
-            at = (at + 1) & mask;
-        slots_[at] = {static_cast<uint32_t>(static_cast<std::uint64_t>(h) >> 32),
-                      static_cast<uint32_t>(i + 1), spans_[i]};
-    }
+    const long n = static_cast<long>(spans_.size());
+    // Each molecule claims the first free slot of its probe sequence (compare-and-swap on the
+    // index), so that several threads insert at once; the table is read only after they joined.
+    // Which of two colliding molecules sits first may differ from run to run; a look-up finds
+    // either, since it probes until an empty slot.
+    constexpr long kChunk = 16384;
+    if (threads <= 0)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    parallelFor((n + kChunk - 1) / kChunk, n >= 4 * kChunk ? threads : 1, [&](long c) {
+        for (long i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
+            const size_t h = hashOf(text(spans_[static_cast<size_t>(i)]));
+            for (size_t at = h & mask;; at = (at + 1) & mask) {
+                uint32_t empty = 0;
+                if (std::atomic_ref<uint32_t>(slots_[at].indexPlusOne)
+                        .compare_exchange_strong(empty, static_cast<uint32_t>(i + 1),
+                                                 std::memory_order_relaxed)) {
+                    slots_[at].tag = static_cast<uint32_t>(static_cast<std::uint64_t>(h) >> 32);
+                    slots_[at].span = spans_[static_cast<size_t>(i)];
+                    break;
+                }
+            }
+        }
+    });
 }
 
 std::optional<uint32_t> ScreenIndex::find(std::string_view smiles) const {
@@ -176,10 +368,14 @@ std::optional<uint32_t> ScreenIndex::find(std::string_view smiles) const {
 std::shared_ptr<const ParsedMolecule> ScreenIndex::parsed(uint32_t i) {
     if (parsed_[i])
         return parsed_[i];
-    auto mol = ParsedMolecule::fromBinary(binary_[i]);
+    const std::uint64_t span = binarySpans_[i];
+    std::shared_ptr<const ParsedMolecule> mol;
+    if ((span & kMaxLength) != 0)
+        mol = ParsedMolecule::fromBinary(std::string(binaryArena_.data() + (span >> 24),
+                                                     static_cast<size_t>(span & kMaxLength)));
     if (!mol)
         mol = ParsedMolecule::fromCleanSmiles(smiles(i));
-    if (mol && parsedCount_.fetch_add(1) < kParsedCapacity)
+    if (mol && spans_.size() <= kParsedCapacity && parsedCount_.fetch_add(1) < kParsedCapacity)
         parsed_[i] = mol;
     return mol;
 }

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace pw::hits {
@@ -43,19 +44,37 @@ long addMissingScreens(HitStore& store, int threads);
 class ScreenIndex {
 public:
     // Molecules kept parsed per session, for the next pattern: ~10-12 KB each (RDKit's graph),
-    // ~200 MB at this bound (a store of 262,144 molecules peaked at 857 MB with 32,768).
+    // ~200 MB at this bound (a store of 262,144 molecules peaked at 857 MB with 32,768). Only
+    // when every molecule of the index fits: in a larger store the kept ones were an arbitrary
+    // few, paid for with page faults during the match and RDKit's destructors (serial) when the
+    // connection closed.
     static constexpr size_t kParsedCapacity = 16384;
 
     // Reads pw_screen (an absent table, as in stores written before it, gives an empty index:
     // every molecule is then matched from its SMILES). Throws std::runtime_error on a bad row.
-    void load(sqlite3* db, const std::string& storePath);
+    // With threads > 1 (0: every core) and at least `parallelAfter` poses, key ranges of the
+    // table are read on read-only connections of their own, in parallel, and joined in key
+    // order: the same index as one reader builds (a cold query over a million distinct
+    // molecules spent ~0.7 s here, serial). One reader when that cannot be (a write
+    // transaction open on `db`, an in-memory store, any error on the way).
+    // parallelAfter < 0: parallelLoadAfter() (32,768 poses; tests set it lower).
+    void load(sqlite3* db, const std::string& storePath, int threads = 0,
+              long long parallelAfter = -1);
+    static long long parallelLoadAfter() { return parallelLoadAfter_; }
+    static void setParallelLoadAfter(long long poses) { parallelLoadAfter_ = poses; }
     bool loaded() const { return loaded_; }
+    bool loadedInParallel() const { return loadedInParallel_; }
     void clear();
 
     size_t size() const { return spans_.size(); }
     std::optional<uint32_t> find(std::string_view smiles) const;
     std::string smiles(uint32_t i) const { return std::string(text(spans_[i])); }
     const ScreenFingerprint& fingerprint(uint32_t i) const { return fps_[i]; }
+    // RDKit's binary molecule as stored; empty where the table has none.
+    std::string_view binary(uint32_t i) const {
+        return {binaryArena_.data() + (binarySpans_[i] >> 24),
+                static_cast<size_t>(binarySpans_[i] & kMaxLength)};
+    }
     // Molecule i parsed (kept while under the capacity); nullptr when it does not parse.
     // Safe from several threads for distinct i.
     std::shared_ptr<const ParsedMolecule> parsed(uint32_t i);
@@ -66,7 +85,7 @@ private:
     // (a node-based map chased three pointers per row: 15% of a 1M-row scan).
     struct Slot {
         uint32_t tag = 0;
-        uint32_t indexPlusOne = 0;
+        alignas(std::atomic_ref<uint32_t>::required_alignment) uint32_t indexPlusOne = 0;
         std::uint64_t span = 0;
     };
     // A SMILES in arena_: offset << 24 | length.
@@ -75,12 +94,34 @@ private:
         return {arena_.data() + (span >> 24), static_cast<size_t>(span & kMaxLength)};
     }
     static size_t hashOf(std::string_view s) { return std::hash<std::string_view>{}(s); }
-    void buildSlots();
+    void buildSlots(int threads);
+    // One row of pw_screen (smiles, fp, mol columns of `s`); false for a row not ours.
+    bool appendRow(sqlite3_stmt* s);
+    bool loadInParallel(sqlite3* db, int threads, long long parallelAfter);
+    static inline std::atomic<long long> parallelLoadAfter_{32768};
     bool loaded_ = false;
-    std::string arena_;                // every SMILES, back to back
-    std::vector<std::uint64_t> spans_; // per molecule
-    std::vector<ScreenFingerprint> fps_;
-    std::vector<std::string> binary_; // RDKit's binary molecules; empty where the table has none
+    bool loadedInParallel_ = false;
+    // Vectors whose resize leaves new elements uninitialized (they are copied over at once,
+    // on every core, when key ranges are joined: zeroing first was a serial pass of its own).
+    template <class T> struct Uninitialized : std::allocator<T> {
+        template <class U> struct rebind {
+            using other = Uninitialized<U>;
+        };
+        Uninitialized() = default;
+        template <class U> Uninitialized(const Uninitialized<U>&) noexcept {}
+        template <class U> void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
+        template <class U, class... A> void construct(U* p, A&&... a) {
+            ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+        }
+    };
+    template <class T> using Buffer = std::vector<T, Uninitialized<T>>;
+    Buffer<char> arena_;           // every SMILES, back to back
+    Buffer<std::uint64_t> spans_;  // per molecule
+    Buffer<ScreenFingerprint> fps_;
+    // RDKit's binary molecules, back to back (one allocation, not one per molecule, to make and
+    // to free); span length 0 where the table has none.
+    Buffer<char> binaryArena_;
+    Buffer<std::uint64_t> binarySpans_;
     std::vector<Slot> slots_;         // a power of two, at least twice the molecules
     std::vector<std::shared_ptr<const ParsedMolecule>> parsed_;
     std::atomic<size_t> parsedCount_{0};
@@ -104,6 +145,9 @@ public:
     // Every molecule of the index at once (threads = 0: all cores).
     void answerAll(ScreenIndex& index, int threads = 0);
     const ScreenCounts& counts() const { return counts_; }
+    // Every molecule answered (answerAll ran): known(i) is then the answer of molecule i.
+    bool complete() const { return allDone_; }
+    signed char known(uint32_t i) const { return known_[i]; }
 
 private:
     signed char compute(const SubstructureQuery& query, ScreenIndex& index, uint32_t i,

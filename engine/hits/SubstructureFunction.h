@@ -3,7 +3,8 @@
 // not, NULL when the SMILES is NULL or unreadable. Patterns are compiled once per connection.
 // Molecules in the store's screen table (ScreenIndex) are screened by fingerprint and matched once
 // per pattern; others (stores written before the table) are matched from their SMILES, once per
-// distinct SMILES and pattern.
+// distinct SMILES and pattern. pw_substructure(syntax, pattern, smiles, id) gives the same answer;
+// the pose's id lets a scan of many distinct molecules look answers up by id (AnswersById).
 #pragma once
 
 #include <sqlite3.h>

@@ -30,8 +30,10 @@
 # Environment: TOOLS (default "memcheck racecheck"; initcheck and synccheck work too, one column
 # each), TOTAL seconds for everything (default 330:
 # a run still going when the time is up is reported as "timeout", never as clean), RUN_TIMEOUT
-# seconds per run at most (default 240), JOBS runs at once (default 4; spread over the visible GPUs),
-# ONLY (a regex of suite names).
+# seconds per run at most (default 240), JOBS runs at once (default 4; spread over the visible GPUs,
+# or over GPUS, a space-separated list of device indices), ONLY (a regex of suite names), SPLIT
+# (a regex of suite names whose test functions run one per sanitizer run, in parallel: a row per
+# suite:function; the slow racecheck runs of the docking suites finish that way on several GPUs).
 set -uo pipefail
 C=$(cd "${C:-.carry-sanitize}" && pwd)
 OUT=${OUT:-/tmp/sanitize}
@@ -40,13 +42,15 @@ TOTAL=${TOTAL:-330}
 RUN_TIMEOUT=${RUN_TIMEOUT:-240}
 JOBS=${JOBS:-4}
 ONLY=${ONLY:-.}
+SPLIT=${SPLIT:-^$}
 mkdir -p "$OUT"
 for t in bin libs shared ad4; do
     [ -d "$C/$t" ] || [ ! -f "$C/$t.tar.xz" ] || tar -C "$C" -xJf "$C/$t.tar.xz"
 done
 export LD_LIBRARY_PATH=$C/libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export POSEWRIGHT_SHARED_DATA=$C/shared # gpu_test_lingo_cuda reads smiles/ there
-export POSEWRIGHT_GPU_TEST_SMALL=1
+export POSEWRIGHT_GPU_TEST_SMALL=${SMALL:-1} # SMALL=2: racecheck mode (tests/gpu/GpuTestMain.h)
+export QTEST_FUNCTION_TIMEOUT=${FUNCTION_TIMEOUT_MS:-1800000} # QtTest's 5 minutes are not enough under a tool
 
 # The binaries name their inputs by the paths they were built at: make those paths exist here.
 built_at=$(cat "$C/BUILT_AT")
@@ -68,6 +72,7 @@ if [ -z "$sanitizer" ]; then
 fi
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 [ "$gpus" -ge 1 ] || gpus=1
+read -r -a gpu_list <<<"${GPUS:-$(seq -s ' ' 0 $((gpus - 1)))}"
 nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 "$sanitizer" --version | tail -1 | tee -a "$OUT/device.txt"
 echo "host cores $(nproc), $(date -u +%FT%TZ), TOTAL $TOTAL s, JOBS $JOBS" | tee -a "$OUT/device.txt"
@@ -82,19 +87,33 @@ for t in "$C"/bin/gpu_test_*; do # any suite not named above, last
     name=$(basename "$t")
     [[ " ${suites[*]} " == *" $name "* ]] || suites+=("$name")
 done
-runs=()
-k=0
+# A split suite becomes one entry per test function ("suite:function"; QtTest's -functions lists
+# them, initTestCase and cleanupTestCase run with each).
+entries=()
 for name in "${suites[@]}"; do
     [[ $name =~ $ONLY ]] || continue
+    if [[ $name =~ $SPLIT ]]; then
+        for f in $("$C/bin/$name" -functions 2>/dev/null | sed -n 's/()$//p' |
+            grep -vE '^(initTestCase|cleanupTestCase|init|cleanup)$'); do
+            entries+=("$name:$f")
+        done
+    else
+        entries+=("$name")
+    fi
+done
+runs=()
+k=0
+for entry in "${entries[@]}"; do
     for tool in $TOOLS; do
-        runs+=("$name $tool $((k % gpus))")
+        runs+=("$entry $tool ${gpu_list[$((k % ${#gpu_list[@]}))]}")
         k=$((k + 1))
     done
 done
 
 deadline=$(($(date +%s) + TOTAL))
-run_one() { # name tool gpu: one sanitizer run, its log in OUT/name.tool.log, its status in .rc
-    local name=$1 tool=$2 gpu=$3 log=$OUT/$1.$2.log extra=() left
+run_one() { # entry tool gpu: one sanitizer run, its log in OUT/entry.tool.log, its status in .rc
+    local name=${1%%:*} function= gpu=$3 tool=$2 log=$OUT/$1.$2.log extra=() left
+    [[ $1 == *:* ]] && function=${1#*:}
     left=$((deadline - $(date +%s)))
     if [ "$left" -le 5 ]; then
         echo 124 > "$log.rc"
@@ -104,8 +123,11 @@ run_one() { # name tool gpu: one sanitizer run, its log in OUT/name.tool.log, it
     [ "$left" -gt "$RUN_TIMEOUT" ] && left=$RUN_TIMEOUT
     [ "$tool" = memcheck ] && extra=(--leak-check full)
     [ "$tool" = racecheck ] && extra=(--racecheck-report analysis)
+    # --require-cuda-init no: a suite that checks host-side kernel arithmetic only
+    # (ad4_map_kernel_math) makes no CUDA call, which is not an error of the code under test.
     CUDA_VISIBLE_DEVICES=$gpu timeout -k 10 "$left" "$sanitizer" --tool "$tool" "${extra[@]}" \
-        --error-exitcode 99 --print-limit 50 "$C/bin/$name" > "$log" 2>&1
+        --require-cuda-init no --error-exitcode 99 --print-limit 50 "$C/bin/$name" $function \
+        > "$log" 2>&1
     echo $? > "$log.rc"
 }
 export -f run_one
@@ -118,7 +140,8 @@ cell() { # name tool: "errors result (QtTest passed/failed/skipped)"
     local log=$OUT/$1.$2.log rc errors totals result
     [ -f "$log" ] || { echo "-"; return; }
     rc=$(cat "$log.rc" 2>/dev/null || echo "?")
-    errors=$(grep -oE "ERROR SUMMARY: [0-9]+" "$log" | grep -oE "[0-9]+$" | tail -1)
+    errors=$(grep -oE "(ERROR SUMMARY: [0-9]+|RACECHECK SUMMARY: [0-9]+)" "$log" |
+        grep -oE "[0-9]+$" | tail -1)
     totals=$(grep -E "^Totals:" "$log" | tail -1 | awk '{print $2 "p/" $4 "f/" $6 "s"}')
     case $rc in
     0) result=clean ;;
@@ -134,8 +157,7 @@ printf '%-30s' suite
 for tool in $TOOLS; do printf ' | %-30s' "$tool: errors result (tests)"; done
 echo
 clean=0 total=0
-for name in "${suites[@]}"; do
-    [[ $name =~ $ONLY ]] || continue
+for name in "${entries[@]}"; do
     printf '%-30s' "$name"
     for tool in $TOOLS; do
         c=$(cell "$name" "$tool")
@@ -149,6 +171,27 @@ echo "clean (0 errors, suite passed): $clean of $total runs; logs in $OUT"
 echo "most frequent reports:"
 grep -hE "^========= (Invalid|Race|Error|Program hit|Leaked|Uninitialized)" "$OUT"/*.log 2>/dev/null |
     sed -E 's/0x[0-9a-f]+/0x../g' | sort | uniq -c | sort -rn | head -15
+
+# CLI_RUNS=1: gpu_test_gpu_sharing's own GPU work under the tools. That suite starts
+# posewright-cli with QProcess, and the test process crashed (SIGSEGV at address 0, before any
+# GPU work) when compute-sanitizer followed it into its children (--target-processes all, the
+# default). So the suite runs without the tool and starts each CLI job under it
+# (POSEWRIGHT_TEST_CLI_WRAPPER, tests/gpu/test_gpu_sharing.cpp): a sanitizer error exits 99, which
+# fails the suite's exit-code checks; each child's report is a log of its own.
+if [ "${CLI_RUNS:-0}" = 1 ] && [ -x "$C/bin/gpu_test_gpu_sharing" ]; then
+    for tool in $TOOLS; do
+        rm -f "$OUT"/gpu_sharing_child.$tool.*.log
+        CUDA_VISIBLE_DEVICES=${gpu_list[0]} POSEWRIGHT_TEST_CLI_WRAPPER="$sanitizer --tool $tool \
+--error-exitcode 99 --log-file $OUT/gpu_sharing_child.$tool.%p.log" timeout ${CLI_TIMEOUT:-600} \
+            "$C/bin/gpu_test_gpu_sharing" >"$OUT/gpu_sharing_wrapped.$tool.log" 2>&1
+        rc=$?
+        echo "gpu_test_gpu_sharing, every CLI job under $tool: exit $rc" \
+            "$(grep -E '^Totals' "$OUT/gpu_sharing_wrapped.$tool.log")" \
+            "children: $(ls "$OUT"/gpu_sharing_child.$tool.*.log 2>/dev/null | wc -l)," \
+            "$(cat "$OUT"/gpu_sharing_child.$tool.*.log 2>/dev/null |
+                grep -oE '(ERROR|RACECHECK) SUMMARY: [0-9]+' | sort | uniq -c | tr '\n' ' ')"
+    done
+fi
 
 # Issue 16 item 6, shown once on a GPU: gpu_test_lingo_cuda fails (neither passes nor skips) when
 # its shared data file is missing.

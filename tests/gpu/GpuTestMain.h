@@ -22,6 +22,28 @@ inline bool smallProblems() {
     return small;
 }
 
+// Racecheck mode (POSEWRIGHT_GPU_TEST_SMALL=2, implies small-problem mode): racecheck instruments
+// every shared-memory access, and the docking kernel keeps its whole state in shared memory, so
+// even small mode's single generation per run took a test function past QtTest's 5 minutes.
+// Docking searches then run a few generations of a small population with short local searches:
+// every code path of the kernel (initial population, selection, crossover, mutation, both local
+// searches, the reported terms, the observer copies) with far fewer accesses.
+inline bool racecheckProblems() {
+    static const bool tiny = qEnvironmentVariableIntValue("POSEWRIGHT_GPU_TEST_SMALL") >= 2;
+    return tiny;
+}
+
+// Cuts a docking search's options to racecheck size (nothing outside racecheck mode). The run
+// count is left to the test (sized): some tests check per-run bookkeeping.
+template <class DockOptionsT>
+void shrinkDockingForRacecheck(DockOptionsT& o, long maxEvaluations = 600) {
+    if (!racecheckProblems())
+        return;
+    o.lga.populationSize = 16;
+    o.lga.localSearchIterations = 10;
+    o.lga.maxEvaluations = maxEvaluations; // about three generations of 16 + 16 x 10
+}
+
 // `full` in a normal run, `small` in small-problem mode.
 inline int sized(int full, int small) { return smallProblems() ? small : full; }
 

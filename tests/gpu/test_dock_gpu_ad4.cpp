@@ -24,6 +24,7 @@
 
 using namespace pw;
 using pw::test::sized;
+using pw::test::shrinkDockingForRacecheck;
 using pw::test::smallProblems;
 
 namespace {
@@ -85,6 +86,7 @@ private slots:
             dock::DockOptions o = ad4Options(sized(32, 4), 7, ls);
             if (smallProblems())
                 o.lga.maxEvaluations = 60000; // about one generation
+            shrinkDockingForRacecheck(o);
             const auto runs = docker.dock(c.target, {c.ligand}, o);
             QCOMPARE(int(runs.size()), o.runs);
             int bound = 0;
@@ -150,6 +152,7 @@ private slots:
         cuda::CudaDocker docker(0);
         dock::DockOptions o = ad4Options(sized(8, 3), 5);
         o.lga.maxEvaluations = sized(200000, 20000);
+        shrinkDockingForRacecheck(o);
         const auto a = docker.dock(c.target, {c.ligand, c.ligand}, o);
         const auto b = docker.dock(c.target, {c.ligand, c.ligand}, o);
         o.seed = 6;
@@ -177,6 +180,7 @@ private slots:
         QVERIFY2(gpu && gpu->isGpu(), note.c_str());
         dock::DockOptions o = ad4Options(sized(16, 4), 3);
         o.lga.maxEvaluations = sized(300000, 60000);
+        shrinkDockingForRacecheck(o);
         std::vector<dock::LigandDockResult> g;
         const BatchStatus s = gpu->dock(c.target, {c.ligand}, o, g, nullptr, &c.ligand);
         QCOMPARE(s.done, long(o.runs));

@@ -58,6 +58,7 @@ dock::DockOptions options() {
     // Tens of generations: several looks at every run (small-problem mode: a few generations,
     // still several looks, since a sanitizer slows each generation past the report interval).
     o.lga.maxEvaluations = pw::test::sized(1500000, 200000);
+    pw::test::shrinkDockingForRacecheck(o, 3000); // ~17 generations: still several looks
     return o;
 }
 
@@ -154,6 +155,7 @@ private slots:
         dock::DockOptions o = options();
         o.runs = 300;
         o.lga.maxEvaluations = 20000;
+        pw::test::shrinkDockingForRacecheck(o, 200);
         std::map<int, long> runsSeen;
         o.onGeneration = [&](const dock::GenerationReport& r) { ++runsSeen[r.run]; };
         const auto runs = docker.dock(*c_.target, {c_.ligand}, o);

@@ -58,12 +58,13 @@ private slots:
         target.gridFor(DockingTarget::commonLigandTypes());
         const std::vector<Molecule> ligs = ligands();
         dock::DockOptions o;
-        o.runs = 8;
+        o.runs = pw::test::racecheckProblems() ? 2 : 8;
         o.seed = 11;
         o.lga.localSearch = dock::LocalSearchMethod::Bfgs;
         o.lga.populationSize = 40;
         o.lga.localSearchIterations = 30;
         o.lga.maxEvaluations = 40000;
+        pw::test::shrinkDockingForRacecheck(o, 300);
         cuda::CudaDocker docker(0);
         docker.setLongestFirst(false);
         const auto inputOrder = docker.dock(target, ligs, o);

@@ -108,6 +108,7 @@ private slots:
         options.seed = 11;
         if (pw::test::smallProblems())
             options.lga.maxEvaluations = 20000; // one generation: the split is what is checked
+        pw::test::shrinkDockingForRacecheck(options);
         std::vector<dock::LigandDockResult> a, b;
         QVERIFY(one_->dock(target, ligands, options, a, nullptr, nullptr, 100).complete());
         QVERIFY(many_->dock(target, ligands, options, b, nullptr, nullptr, 100).complete());
@@ -137,6 +138,7 @@ private slots:
         options.seed = 13;
         if (pw::test::smallProblems())
             options.lga.maxEvaluations = 20000;
+        pw::test::shrinkDockingForRacecheck(options, 300);
         std::vector<std::unique_ptr<Backend>> two;
         two.push_back(oneGpu());
         two.push_back(oneGpu());

@@ -613,6 +613,170 @@ private slots:
         QVERIFY(!decodeScreen(blob.data(), kScreenBytes - 1));
     }
 
+    // The screen read by key ranges on connections of their own, in parallel: the same index
+    // as one reader's, molecule for molecule; never while the connection's own writes are
+    // uncommitted (other connections would not see them); and the filter over it, with the
+    // answers by pose id, selects the same rows as one reader's index answering by SMILES.
+    void parallelLoadEqualsOneReader() {
+        const std::string path = dir_.filePath("screen.db").toStdString();
+        {
+            HitStore store(path, HitStore::Mode::ReadOnly);
+            ScreenIndex one, ranges;
+            one.load(store.handle(), store.path(), 1);
+            QVERIFY(!one.loadedInParallel());
+            ranges.load(store.handle(), store.path(), 4, 0);
+            QVERIFY(ranges.loadedInParallel());
+            QVERIFY(one.size() > PatternAnswers::kBulkAfter);
+            QCOMPARE(ranges.size(), one.size());
+            for (uint32_t i = 0; i < one.size(); ++i) {
+                QCOMPARE(ranges.smiles(i), one.smiles(i));
+                QVERIFY(ranges.fingerprint(i) == one.fingerprint(i));
+                QCOMPARE(ranges.binary(i), one.binary(i));
+                QCOMPARE(ranges.find(one.smiles(i)), std::optional<uint32_t>(i));
+            }
+            // Parsed from the binary molecule both ways (every other molecule has one).
+            for (uint32_t i = 0; i < one.size(); i += 97) {
+                const auto a = one.parsed(i), b = ranges.parsed(i);
+                QCOMPARE(bool(a), bool(b));
+            }
+        }
+        // A pose added inside an open transaction: one reader, which sees it.
+        const QString copy = dir_.filePath("screen_txn.db");
+        QVERIFY(QFile::copy(dir_.filePath("screen.db"), copy));
+        {
+            HitStore store(copy.toStdString(), HitStore::Mode::ReadWrite);
+            HitStore::Transaction tx(store);
+            PoseRecord p;
+            p.name = "added";
+            p.smiles = canonicalSmiles("CCOc1ccc2nc(S(N)(=O)=O)sc2c1");
+            p.screen = screenFingerprint(*p.smiles);
+            store.insertPose(p);
+            ScreenIndex index;
+            index.load(store.handle(), store.path(), 4, 0);
+            QVERIFY(!index.loadedInParallel());
+            QVERIFY(index.find(*p.smiles));
+        }
+        // The filter, with every load of the screen in parallel: the rows of one reader.
+        const std::vector<std::string> wheres{"smarts('c1ccccc1')", "smarts('[N+](=O)[O-]')",
+                                              "not smarts('C(=O)[OH]')",
+                                              "substructure('c1ccncc1') or smarts('[r5]')"};
+        std::vector<std::vector<long long>> expected;
+        {
+            HitStore store(path, HitStore::Mode::ReadOnly);
+            for (const std::string& w : wheres)
+                expected.push_back(selectedIds(store, {w, "", -1}));
+        }
+        struct Restore {
+            long long was = ScreenIndex::parallelLoadAfter();
+            ~Restore() { ScreenIndex::setParallelLoadAfter(was); }
+        } restore;
+        ScreenIndex::setParallelLoadAfter(0); // the answers by pose id too (SubstructureFunction)
+        HitStore store(path, HitStore::Mode::ReadOnly);
+        for (int round = 0; round < 2; ++round) // the second: every row answered by its id
+            for (size_t k = 0; k < wheres.size(); ++k) {
+                QVERIFY2(selectedIds(store, {wheres[k], "", -1}) == expected[k], wheres[k].c_str());
+                QVERIFY(!expected[k].empty());
+            }
+    }
+
+    // A connection kept open (the panel's) while another one changes the store: a deleted
+    // pose's id given to a new pose of another molecule gets that molecule's answer, not the
+    // answer kept by id (SQLite's data_version tells the kept connection).
+    void anotherConnectionsCommitIsSeen() {
+        const QString copy = dir_.filePath("screen_external.db");
+        QVERIFY(QFile::copy(dir_.filePath("screen.db"), copy));
+        struct Restore {
+            long long was = ScreenIndex::parallelLoadAfter();
+            ~Restore() { ScreenIndex::setParallelLoadAfter(was); }
+        } restore;
+        ScreenIndex::setParallelLoadAfter(0); // answers by id on this small store too
+        const std::string where = "smarts('c1ccccc1')";
+        HitStore kept(copy.toStdString(), HitStore::Mode::ReadOnly);
+        const std::vector<long long> before = selectedIds(kept, {where, "", -1});
+        QCOMPARE(selectedIds(kept, {where, "", -1}), before); // now answered by id
+        long long last = 0;
+        {
+            HitStore writer(copy.toStdString(), HitStore::Mode::ReadWrite);
+            // The last pose whose molecule is in the screen (answered by id), and those after it.
+            Statement maxId = writer.prepare(
+                "SELECT max(id) FROM poses WHERE smiles IN (SELECT smiles FROM pw_screen)");
+            QVERIFY(maxId.step());
+            last = maxId.integer(0);
+            const bool hadBenzene = std::binary_search(before.begin(), before.end(), last);
+            HitStore::Transaction tx(writer);
+            writer.exec("DELETE FROM poses WHERE id >= " + std::to_string(last));
+            PoseRecord p;
+            p.name = "replaced";
+            p.smiles = canonicalSmiles(hadBenzene ? "CCOC(=O)C1CCNCC1" : "Oc1ccccc1C(=O)O");
+            p.screen = screenFingerprint(*p.smiles);
+            QCOMPARE(writer.insertPose(p), last); // the id is given again
+            tx.commit();
+        }
+        std::vector<long long> expected;
+        {
+            HitStore fresh(copy.toStdString(), HitStore::Mode::ReadOnly);
+            expected = selectedIds(fresh, {where, "", -1});
+        }
+        QVERIFY(expected != before);
+        QCOMPARE(selectedIds(kept, {where, "", -1}), expected);
+    }
+
+    // A screen table larger than the slot table's parallel threshold (65,536 molecules), made
+    // without RDKit (the index does not read the SMILES): key ranges and parallel slots give
+    // one reader's molecules, fingerprints and binary molecules, and every look-up finds its
+    // own molecule and nothing else.
+    void largeIndexLoadsTheSameInParallel() {
+        const std::string path = dir_.filePath("large_index.db").toStdString();
+        constexpr int n = 80000;
+        std::mt19937_64 rng(8);
+        {
+            HitStore store(path, HitStore::Mode::Create);
+            HitStore::Transaction tx(store);
+            Statement pose = store.prepare("INSERT INTO poses(name, smiles) VALUES(?, ?)");
+            Statement screen = store.prepare("INSERT INTO pw_screen(smiles, fp, mol) VALUES(?, ?, ?)");
+            for (int k = 0; k < n; ++k) {
+                const std::string smiles = std::string(1 + k % 7, k % 3 ? 'C' : 'c') + "N" +
+                                           std::to_string((k * 7919) % n) + "O";
+                pose.bind(1, std::string_view("p"));
+                pose.bind(2, std::string_view(smiles));
+                pose.run();
+                ScreenFingerprint fp;
+                for (auto& w : fp)
+                    w = rng();
+                const auto blob = encodeScreen(fp);
+                const std::string mol(k % 5, char('a' + k % 26)); // none for one in five
+                screen.bind(1, std::string_view(smiles));
+                screen.bindBlobStatic(2, blob.data(), kScreenBytes);
+                if (mol.empty())
+                    screen.bindNull(3);
+                else
+                    screen.bindBlobStatic(3, mol.data(), static_cast<int>(mol.size()));
+                screen.run();
+            }
+            tx.commit();
+        }
+        HitStore store(path, HitStore::Mode::ReadOnly);
+        ScreenIndex one, ranges;
+        one.load(store.handle(), store.path(), 1);
+        ranges.load(store.handle(), store.path(), 4, 0);
+        QVERIFY(!one.loadedInParallel());
+        QVERIFY(ranges.loadedInParallel());
+        QCOMPARE(one.size(), size_t(n));
+        QCOMPARE(ranges.size(), size_t(n));
+        int withBinary = 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            const std::string smiles = one.smiles(i);
+            QCOMPARE(ranges.smiles(i), smiles);
+            QVERIFY(ranges.fingerprint(i) == one.fingerprint(i));
+            QCOMPARE(ranges.binary(i), one.binary(i));
+            withBinary += !one.binary(i).empty();
+            QCOMPARE(ranges.find(smiles), std::optional<uint32_t>(i));
+            QCOMPARE(one.find(smiles), std::optional<uint32_t>(i));
+            QVERIFY(!ranges.find(smiles + "O"));
+        }
+        QCOMPARE(withBinary, n - n / 5);
+    }
+
     // A store written before the screen (no pw_screen table) filters the same, read-only too.
     void storeWithoutScreenFiltersTheSame() {
         const QString copy = dir_.filePath("noscreen.db");
