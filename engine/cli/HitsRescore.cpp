@@ -94,8 +94,8 @@ void prepareBatch(Batch& b, const std::string& storePath, int threads) {
     const size_t n = b.records.size();
     b.prepared.assign(n, std::nullopt);
     b.warnings.assign(n, {});
+    prepareRdkitForThreads();
     parallelFor(static_cast<long>(n), threads, [&](long i) {
-        prepareRdkitForThreads();
         Molecule raw;
         std::string warning;
         if (!parseSdfRecord(b.records[i], storePath, {}, raw, warning)) {

@@ -208,6 +208,17 @@ private slots:
             }
         QCOMPARE(int(below.size()), expected);
         QVERIFY(expected > 0 && expected < 20);
+        // Export carries them as computed columns (pw_hit_ tags), like rank or cluster.
+        const QString out = dir.filePath("below.sdf");
+        r = runCli({"hits", "export", db, "--out", out, "--where",
+                    QString("rescore_affinity < %1").arg(cut, 0, 'g', 17)});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const std::vector<Molecule> exported = readMolecules(out.toStdString());
+        QCOMPARE(int(exported.size()), expected);
+        for (const Molecule& m : exported) {
+            const std::string* v = m.property("pw_hit_rescore_affinity");
+            QVERIFY(v && std::stod(*v) < cut);
+        }
 
         // A re-run (one batch at a time this time) replaces the values: same columns, same numbers.
         r = rescore(db, {"--batch", "3"});
