@@ -108,6 +108,11 @@ void prepareBatch(Batch& b, const std::string& storePath, int threads) {
             b.prepared[i] = prepareLigand(raw);
         } catch (const InputError& e) {
             b.warnings[i] = e.what();
+        } catch (const std::exception& e) {
+            // Whatever else RDKit throws on a strange molecule: this pose only, never an abort
+            // (an exception leaving a worker thread would end the process).
+            b.warnings[i] = storePath + ": pose " + std::to_string(b.ids[i]) +
+                            ": cannot be prepared as a ligand: " + e.what();
         }
     });
 }
