@@ -96,15 +96,15 @@ void prepareBatch(Batch& b, const std::string& storePath, int threads) {
     b.warnings.assign(n, {});
     prepareRdkitForThreads();
     parallelFor(static_cast<long>(n), threads, [&](long i) {
-        Molecule raw;
-        std::string warning;
-        if (!parseSdfRecord(b.records[i], storePath, {}, raw, warning)) {
-            b.warnings[i] = warning.empty() ? storePath + ": pose " + std::to_string(b.ids[i]) +
-                                                  ": no molecule in its stored molblock"
-                                            : warning;
-            return;
-        }
         try {
+            Molecule raw;
+            std::string warning;
+            if (!parseSdfRecord(b.records[i], storePath, {}, raw, warning)) {
+                b.warnings[i] = warning.empty() ? storePath + ": pose " + std::to_string(b.ids[i]) +
+                                                      ": no molecule in its stored molblock"
+                                                : warning;
+                return;
+            }
             b.prepared[i] = prepareLigand(raw);
         } catch (const InputError& e) {
             b.warnings[i] = e.what();
