@@ -84,6 +84,7 @@ std::string describeInputs(const CommandLine& cl, const TargetInputs& t) {
 struct Batch {
     std::vector<long long> ids;
     std::vector<SdfRecordText> records;
+    std::vector<std::string> names;                // for warnings
     std::vector<std::optional<Molecule>> prepared; // nullopt: refused (warning says why)
     std::vector<std::string> warnings;
 };
@@ -100,9 +101,7 @@ void prepareBatch(Batch& b, const std::string& storePath, int threads) {
             Molecule raw;
             std::string warning;
             if (!parseSdfRecord(b.records[i], storePath, {}, raw, warning)) {
-                b.warnings[i] = warning.empty() ? storePath + ": pose " + std::to_string(b.ids[i]) +
-                                                      ": no molecule in its stored molblock"
-                                                : warning;
+                b.warnings[i] = warning.empty() ? "no molecule in its stored molblock" : warning;
                 return;
             }
             b.prepared[i] = prepareLigand(raw);
@@ -111,8 +110,7 @@ void prepareBatch(Batch& b, const std::string& storePath, int threads) {
         } catch (const std::exception& e) {
             // Whatever else RDKit throws on a strange molecule: this pose only, never an abort
             // (an exception leaving a worker thread would end the process).
-            b.warnings[i] = storePath + ": pose " + std::to_string(b.ids[i]) +
-                            ": cannot be prepared as a ligand: " + e.what();
+            b.warnings[i] = std::string("cannot be prepared as a ligand: ") + e.what();
         }
     });
 }
@@ -187,7 +185,7 @@ int runHitsRescore(const std::vector<std::string>& args) {
                       << *writer.previousInputs() << "); cleared them in " << cleared << " poses\n";
         setMetaValue(store, kReceptorKey, cl.required("receptor") + " (" + inputs.boxSource + ")");
         setMetaValue(store, kDeviceKey, backend->description());
-        Statement fetch = store.prepare("SELECT " + store.blockColumns() + " FROM " +
+        Statement fetch = store.prepare("SELECT " + store.blockColumns() + ", poses.name FROM " +
                                         store.blocksFrom() + " WHERE poses.id = ?");
         std::vector<VinaScore> scores;
         for (size_t first = 0; first < ids.size(); first += batchSize) {
@@ -197,11 +195,15 @@ int runHitsRescore(const std::vector<std::string>& args) {
             for (long long id : b.ids) {
                 fetch.bind(1, id);
                 SdfRecordText record;
-                if (fetch.step())
+                std::string name;
+                if (fetch.step()) {
                     record.text = fetch.text(0) + "$$$$\n";
+                    name = fetch.text(2);
+                }
                 record.record = id; // messages name the pose by its id
                 fetch.reset();
                 b.records.push_back(std::move(record));
+                b.names.push_back(std::move(name));
             }
             double t = benchNow();
             prepareBatch(b, store.path(), threads);
@@ -217,7 +219,8 @@ int runHitsRescore(const std::vector<std::string>& args) {
             for (size_t i = 0; i < b.ids.size(); ++i) {
                 if (!b.prepared[i]) {
                     if (++refused <= kMaxWarnings)
-                        std::cerr << "warning: " << b.warnings[i] << " (left empty)\n";
+                        std::cerr << "warning: " << store.path() << ": pose " << b.ids[i] << " '"
+                                  << b.names[i] << "' left empty: " << b.warnings[i] << "\n";
                     writer.write(b.ids[i], {std::nullopt, std::nullopt, std::nullopt});
                     continue;
                 }
