@@ -129,6 +129,19 @@ bool ScreenIndex::appendRow(sqlite3_stmt* s) {
     return true;
 }
 
+std::pair<long long, long long> poseIdRange(sqlite3* db) {
+    long long lo = 0, hi = -1;
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db, "SELECT min(id), max(id) FROM poses", -1, &s, nullptr) ==
+            SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL) {
+        lo = sqlite3_column_int64(s, 0);
+        hi = sqlite3_column_int64(s, 1);
+    }
+    sqlite3_finalize(s);
+    return {lo, hi};
+}
+
 namespace {
 
 // A read-only connection of a worker; closed on every path.
@@ -146,18 +159,10 @@ struct ReaderConnection {
 // is one B-tree descent). Sorted, distinct, in SQLite's BINARY order (bytes, then length).
 std::vector<std::string> splitPoints(sqlite3* db, int ranges, long long parallelAfter) {
     std::vector<std::string> points;
-    sqlite3_stmt* s = nullptr;
-    long long lo = 0, hi = -1;
-    if (sqlite3_prepare_v2(db, "SELECT min(id), max(id) FROM poses", -1, &s, nullptr) ==
-            SQLITE_OK &&
-        sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL) {
-        lo = sqlite3_column_int64(s, 0);
-        hi = sqlite3_column_int64(s, 1);
-    }
-    sqlite3_finalize(s);
+    const auto [lo, hi] = poseIdRange(db);
     if (hi - lo + 1 < parallelAfter || hi < lo)
         return points;
-    s = nullptr;
+    sqlite3_stmt* s = nullptr;
     if (sqlite3_prepare_v2(db, "SELECT smiles FROM poses WHERE id >= ? AND smiles IS NOT NULL "
                                "ORDER BY id LIMIT 1",
                            -1, &s, nullptr) != SQLITE_OK) {

@@ -41,6 +41,9 @@ std::optional<ScreenFingerprint> decodeScreen(const void* data, int bytes);
 // read, or that are not its canonical form, get none (the filter matches those from SMILES).
 long addMissingScreens(HitStore& store, int threads);
 
+// The smallest and largest pose id of the store (first > second when it has no pose).
+std::pair<long long, long long> poseIdRange(sqlite3* db);
+
 class ScreenIndex {
 public:
     // Molecules kept parsed per session, for the next pattern: ~10-12 KB each (RDKit's graph),

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string_view>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -169,14 +170,7 @@ void answersById(SubstructureState& state, PatternEntry& entry) {
             wal = std::string_view(reinterpret_cast<const char*>(sqlite3_column_text(s, 0))) ==
                   "wal";
         sqlite3_finalize(s);
-        s = nullptr;
-        if (sqlite3_prepare_v2(db, "SELECT min(id), max(id) FROM poses", -1, &s, nullptr) ==
-                SQLITE_OK &&
-            sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL) {
-            lo = sqlite3_column_int64(s, 0);
-            hi = sqlite3_column_int64(s, 1);
-        }
-        sqlite3_finalize(s);
+        std::tie(lo, hi) = poseIdRange(db);
     }
     if (wal || hi < lo || hi - lo + 1 < ScreenIndex::parallelLoadAfter() ||
         hi - lo + 1 > (1LL << 26)) // a byte per id: at most 64 MiB a pattern

@@ -207,19 +207,9 @@ std::vector<WorkChunk> MultiDeviceBackend::minimizePieces(const std::vector<Mole
 void MultiDeviceBackend::minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
                                   const MinimizeBatchOptions& options,
                                   std::vector<RefinementResult>& results, Progress* progress) {
-    const std::vector<WorkChunk> chunks = minimizePieces(ligands);
-    results.assign(ligands.size(), {});
-    ProgressSum sum(progress, chunks.size(), long(ligands.size()));
-    ChunkQueue queue(devices_.size(), chunks.size(), progress);
-    queue.run([&](size_t d, size_t c, Progress& child) {
-        const WorkChunk& w = chunks[c];
-        wire(child, progress, sum, c, w.begin);
-        const std::vector<Molecule> part(ligands.begin() + long(w.begin),
-                                         ligands.begin() + long(w.end));
-        std::vector<RefinementResult> out;
-        devices_[d]->minimize(target, part, options, out, progress ? &child : nullptr);
-        std::move(out.begin(), out.end(), results.begin() + long(w.begin));
-    });
+    // One copy of the batch, lent piece by piece (the same work as a copy per piece).
+    std::vector<Molecule> copy(ligands);
+    minimizeLent(target, copy, options, results, progress);
 }
 
 void MultiDeviceBackend::minimizeLent(const DockingTarget& target, std::vector<Molecule>& ligands,
