@@ -276,7 +276,9 @@ private slots:
                        "   15.0000   54.0000   17.0000 Xe  0  0  0  0  0  0  0  0  0  0  0  0\n"
                        "M  END\n$$$$\n");
         QCOMPARE(runCli({"hits", "import", db, odd}).exitCode, 0);
-        const CliRun r = rescore(db);
+        // Without --device (auto): the GPU where one is usable, else the CPU, said on stderr.
+        const CliRun r = runCli(QStringList{"hits", "rescore", db, "--json"} + targetArgs());
+        QVERIFY2(r.err.contains("hits rescore: device: "), r.err.constData());
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject summary = jsonLines(r.out).value(0);
         QCOMPARE(summary["selected"].toInt(), 21);
