@@ -4,6 +4,7 @@
 // waits 120 s before it goes on. Points (tests/cli/test_cli_signals.cpp kills minimize at each):
 //   before-rename  AtomicFile: the temporary output is complete and closed, not yet renamed
 //   after-rename   RankedSdfWriter: the output was replaced, its spool not yet removed
+//   rescore-batch  hits rescore: a batch's values written, more to come, the transaction open
 #pragma once
 
 #include <string>

@@ -4,6 +4,7 @@
 #include "BenchClock.h"
 #include "CommandLine.h"
 #include "Commands.h"
+#include "HitsRescore.h"
 #include "Json.h"
 #include "chem/MoleculeReader.h"
 #include "hits/HitClustering.h"
@@ -333,8 +334,10 @@ int runHits(const std::vector<std::string>& args) {
         return runExport(rest);
     if (sub == "upgrade")
         return runUpgrade(rest);
+    if (sub == "rescore")
+        return runHitsRescore(rest);
     throw UsageError("unknown hits subcommand '" + sub +
-                     "': expected import, query, columns, cluster, export or upgrade");
+                     "': expected import, query, columns, cluster, export, upgrade or rescore");
 }
 
 } // namespace pw::cli

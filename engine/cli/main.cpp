@@ -64,7 +64,10 @@ const std::vector<Command>& commands() {
          "      posewright-cli hits export STORE.db --out OUT.sdf|OUT.csv [--where EXPR] [--order "
          "...] [--limit N] [--columns a,b (CSV)]\n"
          "      posewright-cli hits upgrade STORE.db [--threads N] [--json]  (screening "
-         "fingerprints for a store written before them)",
+         "fingerprints for a store written before them)\n"
+         "      posewright-cli hits rescore STORE.db --receptor R.pdbqt --box B.txt [--scoring "
+         "vina|vinardo] [--where EXPR] [--device cpu|cuda|auto] [--threads N] [--batch N] [--json]"
+         "  (exact energies into rescore_* columns)",
          runHits},
         {"merge", "join the outputs of --shard K/N runs into the single run's file",
          "merge OUT.sdf SHARD.sdf...  (minimize, dock, overlay)\n"

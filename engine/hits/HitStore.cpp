@@ -185,7 +185,8 @@ void HitStore::loadColumns() {
         c.type = type == "INTEGER" ? ColumnType::Integer
                  : type == "TEXT"  ? ColumnType::Text
                                    : ColumnType::Real;
-        c.origin = ColumnOrigin::Tag;
+        // Tag columns come from import; derived ones from a command over the store (rescore).
+        c.origin = s.text(2) == "derived" ? ColumnOrigin::Derived : ColumnOrigin::Tag;
         c.sdTag = s.text(3);
         columns_.push_back(std::move(c));
     }
@@ -260,6 +261,27 @@ const ColumnInfo& HitStore::ensureColumn(const ColumnInfo& wanted) {
     s.bind(4, static_cast<long long>(columns_.size()));
     s.run();
     columns_.push_back(std::move(added));
+    insertPose_ = Statement(); // its column list changed
+    return columns_.back();
+}
+
+const ColumnInfo& HitStore::ensureDerivedColumn(const std::string& name, ColumnType type) {
+    if (readOnly_)
+        throw StoreError(path_ + ": opened read-only");
+    if (const ColumnInfo* c = column(name)) {
+        if (c->origin == ColumnOrigin::Derived && !isFixedColumn(name) && c->type == type)
+            return *c;
+        throw StoreError(path_ + ": the store already has a column '" + name + "' (" +
+                         originName(c->origin) + ", " + typeName(c->type) +
+                         ") that is not a computed " + typeName(type) + " column");
+    }
+    exec("ALTER TABLE poses ADD COLUMN " + quoteIdentifier(name) + " " + typeName(type));
+    Statement s = prepare("INSERT INTO pw_columns VALUES(?, ?, 'derived', '', ?)");
+    s.bind(1, std::string_view(name));
+    s.bind(2, std::string_view(typeName(type)));
+    s.bind(3, static_cast<long long>(columns_.size()));
+    s.run();
+    columns_.push_back({name, type, ColumnOrigin::Derived, ""});
     insertPose_ = Statement(); // its column list changed
     return columns_.back();
 }

@@ -99,6 +99,10 @@ public:
     // Inside a transaction: adds the pose (and its interactions); returns its id. Tag columns the
     // store does not have yet are added (typed, NULL for the rows already there).
     long long insertPose(const PoseRecord& pose);
+    // Inside a transaction: the column `name` that a command computes over the store (origin
+    // Derived, such as `hits rescore`'s energies; import leaves it NULL), added when missing.
+    // Throws StoreError when the name is taken by a fixed, tag or differently typed column.
+    const ColumnInfo& ensureDerivedColumn(const std::string& name, ColumnType type);
     // Ranks every pose by one column (1 = best; NULL where the column is NULL).
     void assignRanks(const std::string& column, bool ascending);
     // The column that ranks by default: dock_score, min_affinity (lower is better), then
