@@ -2,6 +2,7 @@
 // for the CLI test suites.
 #pragma once
 
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -30,6 +31,22 @@ inline CliRun runCli(const QStringList& args, int timeoutMs = 300000) {
     p.start(POSEWRIGHT_CLI, args);
     const int code = normalExitCode(p, timeoutMs);
     return {code, p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+// Waits until p says on stderr that it stalled at a test hook (POSEWRIGHT_STALL_OUTPUT,
+// engine/chem/OutputStall.h); false if it ended first. Everything it wrote to stderr is appended
+// to err.
+inline bool waitForStall(QProcess& p, QByteArray& err) {
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 240000 && !err.contains("(POSEWRIGHT_STALL_OUTPUT)")) {
+        if (p.state() != QProcess::Running)
+            break;
+        p.waitForReadyRead(100);
+        err += p.readAllStandardError();
+    }
+    err += p.readAllStandardError();
+    return err.contains("(POSEWRIGHT_STALL_OUTPUT)");
 }
 
 inline QString testData(const QString& rel) { return QString(POSEWRIGHT_TEST_DATA) + "/" + rel; }

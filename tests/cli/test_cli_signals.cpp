@@ -76,21 +76,6 @@ QStringList filesStartingWith(const QTemporaryDir& dir, const QString& prefix) {
     return found;
 }
 
-// Waits until p says on stderr that its output stalled (POSEWRIGHT_STALL_OUTPUT); false if it
-// ended first. Everything it wrote to stderr is appended to err.
-bool waitForStall(QProcess& p, QByteArray& err) {
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < 240000 && !err.contains("(POSEWRIGHT_STALL_OUTPUT)")) {
-        if (p.state() != QProcess::Running)
-            break;
-        p.waitForReadyRead(100);
-        err += p.readAllStandardError();
-    }
-    err += p.readAllStandardError();
-    return err.contains("(POSEWRIGHT_STALL_OUTPUT)");
-}
-
 } // namespace
 
 class TestCliSignals : public QObject {

@@ -152,20 +152,6 @@ void compareEnergies(const Energies& got, const Energies& want, int record, doub
                             .arg(want.intra, 0, 'g', 17)));
 }
 
-// Waits until p says on stderr that it stalled (POSEWRIGHT_STALL_OUTPUT); false if it ended first.
-bool waitForStall(QProcess& p, QByteArray& err) {
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < 240000 && !err.contains("(POSEWRIGHT_STALL_OUTPUT)")) {
-        if (p.state() != QProcess::Running)
-            break;
-        p.waitForReadyRead(100);
-        err += p.readAllStandardError();
-    }
-    err += p.readAllStandardError();
-    return err.contains("(POSEWRIGHT_STALL_OUTPUT)");
-}
-
 } // namespace
 
 class TestHitsRescore : public QObject {
