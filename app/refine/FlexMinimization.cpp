@@ -47,6 +47,106 @@ std::shared_ptr<const FlexSetup> withSideChainsAt(const FlexSetup& setup,
     return moved;
 }
 
+// One start: the prepared ligand at its pose, the side chains where `setup` has them. Fills
+// everything of `out` but ligand's preparation and the error.
+void minimizeFrom(std::shared_ptr<const FlexSetup> setup, MinimizeJobResult& out,
+                  const std::atomic<bool>* cancel,
+                  const std::function<bool(TrajectoryPoint&&)>& onFrame) {
+    const DockingTarget& rigid = *setup->target;
+    LigandScorer exact(out.ligand, rigid.scoring(), rigid.receptor());
+    FlexScorer scorer(exact, *setup->flex, setup->grid);
+    LigandScorer onGrid(out.ligand, rigid.scoring(), rigid.receptor(), setup->grid);
+    const FlexVinaPath vina{&onGrid, setup->grid};
+
+    // Every descent's steps, split where a descent starts again at iteration 0.
+    std::vector<std::vector<TrajectoryPoint>> descents;
+    int step = 0;
+    const size_t ligandAtoms = out.ligand.atoms.size();
+    MinimizeOptions options = flexMinimizeOptions();
+    options.cancel = cancel;
+    options.progress = [&](const MinimizeProgress& p) {
+        if (!p.coordinates || p.coordinates->size() < ligandAtoms)
+            return !(cancel && cancel->load());
+        if (p.iteration == 0 || descents.empty())
+            descents.emplace_back();
+        TrajectoryPoint point;
+        point.iteration = step++;
+        point.energy = p.energy;
+        point.coordinates.assign(p.coordinates->begin(),
+                                 p.coordinates->begin() + static_cast<long>(ligandAtoms));
+        point.flexCoordinates.assign(p.coordinates->begin() + static_cast<long>(ligandAtoms),
+                                     p.coordinates->end());
+        // Vina's parts of this step: ligand-receptor terms on the rigid part, ligand-flex,
+        // and the intramolecular parts of ligand and side chains together.
+        const FlexScore parts = scorer.finalScore(point.coordinates, point.flexCoordinates);
+        ScoreBreakdown terms;
+        exact.evaluate(point.coordinates, nullptr, &terms);
+        point.interTerms = terms.interWeighted;
+        point.ligandFlex = parts.ligandFlex;
+        point.intra = parts.intra();
+        descents.back().push_back(point);
+        return onFrame ? onFrame(std::move(point)) : !(cancel && cancel->load());
+    };
+    const FlexRefinementResult r = refineWithFlex(out.ligand, scorer, options, &vina);
+
+    FlexOutcome flex;
+    flex.setup = setup;
+    flex.ligandCoordinates = r.ligandCoordinates;
+    flex.flexCoordinates = r.flexCoordinates;
+    flex.start = r.start;
+    flex.score = r.score;
+    flex.path = QString::fromLatin1(r.path);
+    out.cancelled = r.reason == StopReason::Cancelled || (cancel && cancel->load());
+
+    // The trajectory kept: the start, then the steps of the descent that gave the result.
+    std::vector<TrajectoryPoint> kept;
+    if (!descents.empty() && !descents.front().empty())
+        kept.push_back(descents.front().front());
+    const int chosen = descentOfPath(flex.path);
+    if (out.cancelled) {
+        kept.clear();
+        for (const auto& d : descents)
+            kept.insert(kept.end(), d.begin(), d.end());
+    } else if (chosen >= 0 && chosen < static_cast<int>(descents.size())) {
+        const auto& d = descents[static_cast<size_t>(chosen)];
+        kept.insert(kept.end(), d.begin() + (chosen == 0 ? 1 : 0), d.end());
+    }
+    if (!out.cancelled && (kept.empty() || kept.back().coordinates != r.ligandCoordinates ||
+                           kept.back().flexCoordinates != r.flexCoordinates)) {
+        // The result itself (Vina's path on its maps, or the start) as the last frame.
+        TrajectoryPoint last;
+        last.energy = r.score.inter() + r.score.intra();
+        last.coordinates = r.ligandCoordinates;
+        last.flexCoordinates = r.flexCoordinates;
+        ScoreBreakdown terms;
+        exact.evaluate(last.coordinates, nullptr, &terms);
+        last.interTerms = terms.interWeighted;
+        last.ligandFlex = r.score.ligandFlex;
+        last.intra = r.score.intra();
+        kept.push_back(std::move(last));
+    }
+    for (size_t i = 0; i < kept.size(); ++i)
+        kept[i].iteration = static_cast<int>(i);
+    out.trajectory = std::move(kept);
+
+    // The ligand's part as the rigid workflow reports it, with the flexible numbers.
+    out.refinement.coordinates = r.ligandCoordinates;
+    out.refinement.pose = r.pose;
+    std::vector<Vec3> startCoordinates;
+    for (const Atom& a : out.ligand.atoms)
+        startCoordinates.push_back(a.position);
+    out.refinement.start = flexAsVinaScore(r.start, exact.finalScore(startCoordinates));
+    out.refinement.score = flexAsVinaScore(r.score, exact.finalScore(r.ligandCoordinates));
+    out.refinement.energy = r.energy;
+    out.refinement.rmsdFromStart = r.ligandRmsd;
+    out.refinement.iterations = r.iterations;
+    out.refinement.evaluations = r.evaluations;
+    out.refinement.reason = r.reason;
+    for (size_t i = 0; i < out.ligand.atoms.size() && i < r.ligandCoordinates.size(); ++i)
+        out.ligand.atoms[i].position = r.ligandCoordinates[i];
+    out.flex = std::move(flex);
+}
+
 } // namespace
 
 MinimizeJobResult
@@ -55,111 +155,51 @@ runFlexMinimization(const ScoringTarget& target, const Molecule& ligand,
                     const std::function<bool(TrajectoryPoint&&)>& onFrame,
                     const std::function<void(const Molecule&)>& onPrepared,
                     const std::function<void(std::shared_ptr<const FlexSetup>)>& onFlexPrepared,
-                    const std::vector<Vec3>& sideChains) {
+                    const std::vector<FlexStart>& starts) {
     MinimizeJobResult out;
     try {
-        out.ligand = prepareLigand(ligand);
+        const Molecule prepared = prepareLigand(ligand);
+        out.ligand = prepared;
         if (onPrepared)
-            onPrepared(out.ligand);
+            onPrepared(prepared);
         const int threads = std::max(1, QThread::idealThreadCount());
-        std::shared_ptr<const FlexSetup> setup = buildFlexSetup(target, specs, out.ligand, threads);
-        if (!sideChains.empty())
-            setup = withSideChainsAt(*setup, sideChains, ligand.sourceFile);
-        if (onFlexPrepared)
-            onFlexPrepared(setup);
-        const DockingTarget& rigid = *setup->target;
-        LigandScorer exact(out.ligand, rigid.scoring(), rigid.receptor());
-        FlexScorer scorer(exact, *setup->flex, setup->grid);
-        LigandScorer onGrid(out.ligand, rigid.scoring(), rigid.receptor(), setup->grid);
-        const FlexVinaPath vina{&onGrid, setup->grid};
-
-        // Every descent's steps, split where a descent starts again at iteration 0.
-        std::vector<std::vector<TrajectoryPoint>> descents;
-        int step = 0;
-        const size_t ligandAtoms = out.ligand.atoms.size();
-        MinimizeOptions options = flexMinimizeOptions();
-        options.cancel = cancel;
-        options.progress = [&](const MinimizeProgress& p) {
-            if (!p.coordinates || p.coordinates->size() < ligandAtoms)
-                return !(cancel && cancel->load());
-            if (p.iteration == 0 || descents.empty())
-                descents.emplace_back();
-            TrajectoryPoint point;
-            point.iteration = step++;
-            point.energy = p.energy;
-            point.coordinates.assign(p.coordinates->begin(),
-                                     p.coordinates->begin() + static_cast<long>(ligandAtoms));
-            point.flexCoordinates.assign(p.coordinates->begin() + static_cast<long>(ligandAtoms),
-                                         p.coordinates->end());
-            // Vina's parts of this step: ligand-receptor terms on the rigid part, ligand-flex,
-            // and the intramolecular parts of ligand and side chains together.
-            const FlexScore parts = scorer.finalScore(point.coordinates, point.flexCoordinates);
-            ScoreBreakdown terms;
-            exact.evaluate(point.coordinates, nullptr, &terms);
-            point.interTerms = terms.interWeighted;
-            point.ligandFlex = parts.ligandFlex;
-            point.intra = parts.intra();
-            descents.back().push_back(point);
-            return onFrame ? onFrame(std::move(point)) : !(cancel && cancel->load());
+        // The maps and the rigid part are built once; each start differs only in its side chains.
+        const std::shared_ptr<const FlexSetup> asRead =
+            buildFlexSetup(target, specs, prepared, threads);
+        const std::vector<FlexStart> tried =
+            starts.empty() ? std::vector<FlexStart>{FlexStart{}} : starts;
+        // One frame numbering over every start, so that a live curve runs on.
+        int frames = 0;
+        const auto numbered = [&](TrajectoryPoint&& p) {
+            p.iteration = frames++;
+            return onFrame ? onFrame(std::move(p)) : !(cancel && cancel->load());
         };
-        const FlexRefinementResult r = refineWithFlex(out.ligand, scorer, options, &vina);
-
-        FlexOutcome flex;
-        flex.setup = setup;
-        flex.ligandCoordinates = r.ligandCoordinates;
-        flex.flexCoordinates = r.flexCoordinates;
-        flex.start = r.start;
-        flex.score = r.score;
-        flex.path = QString::fromLatin1(r.path);
-        out.cancelled = r.reason == StopReason::Cancelled || (cancel && cancel->load());
-
-        // The trajectory kept: the start, then the steps of the descent that gave the result.
-        std::vector<TrajectoryPoint> kept;
-        if (!descents.empty() && !descents.front().empty())
-            kept.push_back(descents.front().front());
-        const int chosen = descentOfPath(flex.path);
-        if (out.cancelled) {
-            kept.clear();
-            for (const auto& d : descents)
-                kept.insert(kept.end(), d.begin(), d.end());
-        } else if (chosen >= 0 && chosen < static_cast<int>(descents.size())) {
-            const auto& d = descents[static_cast<size_t>(chosen)];
-            kept.insert(kept.end(), d.begin() + (chosen == 0 ? 1 : 0), d.end());
+        for (const FlexStart& start : tried) {
+            std::shared_ptr<const FlexSetup> setup =
+                start.sideChains.empty() ? asRead
+                                         : withSideChainsAt(*asRead, start.sideChains,
+                                                            ligand.sourceFile);
+            if (onFlexPrepared)
+                onFlexPrepared(setup);
+            MinimizeJobResult one;
+            one.ligand = prepared;
+            minimizeFrom(std::move(setup), one, cancel, numbered);
+            if (one.cancelled) { // the partial run on show, as with one start
+                out.trajectory = std::move(one.trajectory);
+                out.cancelled = true;
+                return out;
+            }
+            if (tried.size() > 1)
+                out.flexStarts.push_back({start.name, one.flex->start, one.flex->score});
+            const auto objective = [](const FlexScore& s) { return s.inter() + s.intra(); };
+            if (!out.flex || objective(one.flex->score) < objective(out.flex->score)) {
+                std::vector<MinimizeJobResult::FlexStartEnd> kept = std::move(out.flexStarts);
+                out = std::move(one);
+                out.flexStarts = std::move(kept);
+                if (tried.size() > 1)
+                    out.flexStartKept = static_cast<int>(out.flexStarts.size()) - 1;
+            }
         }
-        if (!out.cancelled && (kept.empty() || kept.back().coordinates != r.ligandCoordinates ||
-                               kept.back().flexCoordinates != r.flexCoordinates)) {
-            // The result itself (Vina's path on its maps, or the start) as the last frame.
-            TrajectoryPoint last;
-            last.energy = r.score.inter() + r.score.intra();
-            last.coordinates = r.ligandCoordinates;
-            last.flexCoordinates = r.flexCoordinates;
-            ScoreBreakdown terms;
-            exact.evaluate(last.coordinates, nullptr, &terms);
-            last.interTerms = terms.interWeighted;
-            last.ligandFlex = r.score.ligandFlex;
-            last.intra = r.score.intra();
-            kept.push_back(std::move(last));
-        }
-        for (size_t i = 0; i < kept.size(); ++i)
-            kept[i].iteration = static_cast<int>(i);
-        out.trajectory = std::move(kept);
-
-        // The ligand's part as the rigid workflow reports it, with the flexible numbers.
-        out.refinement.coordinates = r.ligandCoordinates;
-        out.refinement.pose = r.pose;
-        std::vector<Vec3> startCoordinates;
-        for (const Atom& a : out.ligand.atoms)
-            startCoordinates.push_back(a.position);
-        out.refinement.start = flexAsVinaScore(r.start, exact.finalScore(startCoordinates));
-        out.refinement.score = flexAsVinaScore(r.score, exact.finalScore(r.ligandCoordinates));
-        out.refinement.energy = r.energy;
-        out.refinement.rmsdFromStart = r.ligandRmsd;
-        out.refinement.iterations = r.iterations;
-        out.refinement.evaluations = r.evaluations;
-        out.refinement.reason = r.reason;
-        for (size_t i = 0; i < out.ligand.atoms.size() && i < r.ligandCoordinates.size(); ++i)
-            out.ligand.atoms[i].position = r.ligandCoordinates[i];
-        out.flex = std::move(flex);
     } catch (const InputError& e) {
         out.error = flexMessage(e.what());
     } catch (const std::exception& e) {

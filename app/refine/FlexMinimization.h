@@ -12,15 +12,17 @@
 namespace pw {
 
 // Runs now, on the calling thread. specs: non-empty. onFrame sees every accepted step of every
-// descent (iteration counts on across descents); onFlexPrepared receives the setup before the
-// first frame. The result's trajectory holds the descent that was kept (after the start); its
-// flex field holds the side chains and Vina's numbers. sideChains: where the side chains start
-// (FlexModel's flat order: a docked pose's); empty: where the receptor has them.
+// descent of every start (iteration counts on across descents and starts); onFlexPrepared
+// receives each start's setup before its first frame. starts: empty for one start from the
+// receptor; else each is minimized in turn (the ligand at the same pose) and the end with the
+// lowest inter + intra (Vina's reported numbers, as refineWithFlex picks among its descents) is
+// kept, the first on a tie. The result's trajectory holds the descent that was kept (after its
+// start); its flex field holds the side chains and Vina's numbers; flexStarts every start's.
 MinimizeJobResult runFlexMinimization(
     const ScoringTarget& target, const Molecule& ligand, const std::vector<FlexResidueSpec>& specs,
     const std::atomic<bool>* cancel, const std::function<bool(TrajectoryPoint&&)>& onFrame,
     const std::function<void(const Molecule&)>& onPrepared = {},
     const std::function<void(std::shared_ptr<const FlexSetup>)>& onFlexPrepared = {},
-    const std::vector<Vec3>& sideChains = {});
+    const std::vector<FlexStart>& starts = {});
 
 } // namespace pw

@@ -61,10 +61,10 @@ MinimizeJobResult runMinimization(const ScoringTarget& target, const Molecule& l
 }
 
 MinimizeJob::MinimizeJob(std::shared_ptr<const ScoringTarget> target, Molecule ligand, int paceMs,
-                         std::vector<FlexResidueSpec> flex, std::vector<Vec3> sideChains,
+                         std::vector<FlexResidueSpec> flex, std::vector<FlexStart> starts,
                          QObject* parent)
     : QObject(parent), target_(std::move(target)), ligand_(std::move(ligand)), paceMs_(paceMs),
-      flex_(std::move(flex)), sideChains_(std::move(sideChains)), cancel_(std::make_shared<std::atomic<bool>>(false)) {
+      flex_(std::move(flex)), starts_(std::move(starts)), cancel_(std::make_shared<std::atomic<bool>>(false)) {
     qRegisterMetaType<TrajectoryPoint>();
     qRegisterMetaType<MinimizeJobResult>();
     qRegisterMetaType<Molecule>();
@@ -87,8 +87,8 @@ void MinimizeJob::start() {
     const Molecule ligand = ligand_;
     const int pace = paceMs_;
     const std::vector<FlexResidueSpec> flex = flex_;
-    const std::vector<Vec3> sideChains = sideChains_;
-    future_ = QtConcurrent::run([self, target, cancel, ligand, pace, flex, sideChains] {
+    const std::vector<FlexStart> starts = starts_;
+    future_ = QtConcurrent::run([self, target, cancel, ligand, pace, flex, starts] {
         RefinementOptions options = appRefinementOptions();
         options.minimize.cancel = cancel.get();
         auto last = std::chrono::steady_clock::now();
@@ -121,7 +121,7 @@ void MinimizeJob::start() {
         MinimizeJobResult result =
             flex.empty() ? runMinimization(*target, ligand, options, onFrame, onPrepared)
                          : runFlexMinimization(*target, ligand, flex, cancel.get(), onFrame,
-                                               onPrepared, onFlexPrepared, sideChains);
+                                               onPrepared, onFlexPrepared, starts);
         if (cancel->load())
             result.cancelled = true;
         if (flex.empty())

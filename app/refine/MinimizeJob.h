@@ -16,6 +16,14 @@
 
 namespace pw {
 
+// A place the side chains start from: `sideChains` in FlexModel's flat order (a docked pose's,
+// or a previous minimization's result), or empty for where the receptor has them; `name` says
+// which in the status bar ("the docked side chains").
+struct FlexStart {
+    QString name;
+    std::vector<Vec3> sideChains;
+};
+
 struct MinimizeJobResult {
     Molecule ligand; // prepared, at the minimized coordinates
     RefinementResult refinement;
@@ -26,6 +34,14 @@ struct MinimizeJobResult {
     // With flexible residues: the side chains' result (refinement then holds the ligand's part
     // and Vina's flexible numbers as a VinaScore: flexAsVinaScore).
     std::optional<FlexOutcome> flex;
+    // With several side-chain starts (runFlexMinimization): each start's name and Vina's numbers
+    // at its start and end, in the order run; flexStartKept indexes the one kept (-1: one start).
+    struct FlexStartEnd {
+        QString name;
+        FlexScore start, end;
+    };
+    std::vector<FlexStartEnd> flexStarts;
+    int flexStartKept = -1;
     bool ok() const { return error.isEmpty() && !cancelled; }
 };
 
@@ -41,10 +57,10 @@ class MinimizeJob : public QObject {
 public:
     // paceMs: the least time between two steps, so that a fast minimization is still seen
     // moving (0: full speed).
-    // flex: the flexible residues (none: the rigid receptor, as before). sideChains: where they
-    // start (FlexModel's flat order; a docked pose's); empty: as in the receptor.
+    // flex: the flexible residues (none: the rigid receptor, as before). starts: where the side
+    // chains start (runFlexMinimization: empty for the receptor's side chains alone).
     MinimizeJob(std::shared_ptr<const ScoringTarget> target, Molecule ligand, int paceMs,
-                std::vector<FlexResidueSpec> flex = {}, std::vector<Vec3> sideChains = {},
+                std::vector<FlexResidueSpec> flex = {}, std::vector<FlexStart> starts = {},
                 QObject* parent = nullptr);
     ~MinimizeJob() override; // cancels and waits: the worker never outlives its job
 
@@ -66,7 +82,7 @@ private:
     Molecule ligand_;
     int paceMs_;
     std::vector<FlexResidueSpec> flex_;
-    std::vector<Vec3> sideChains_;
+    std::vector<FlexStart> starts_;
     std::shared_ptr<std::atomic<bool>> cancel_;
     QFuture<void> future_;
     bool running_ = false;

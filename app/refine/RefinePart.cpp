@@ -313,10 +313,14 @@ void RefinePart::startMinimization() {
                   "step of each descent)")
              : tr("Watched minimization (CPU reference, every accepted step)"));
     jobFlex_.reset();
+    jobNote_.clear();
+    std::vector<FlexStart> starts;
+    if (flex)
+        starts = sideChainStartsFor(jobLigand_, &jobNote_);
+    const int startCount = std::max<int>(1, static_cast<int>(starts.size()));
     job_ = std::make_unique<MinimizeJob>(context_->targets().current(), trajectoryLigand_,
                                          context_->settings()->livePaceMs(), flexSpecs_,
-                                         flex ? sideChainStartFor(jobLigand_)
-                                              : std::vector<Vec3>{});
+                                         std::move(starts));
     connect(job_.get(), &MinimizeJob::prepared, this, &RefinePart::onJobPrepared);
     connect(job_.get(), &MinimizeJob::flexPrepared, this,
             [this](std::shared_ptr<const FlexSetup> setup) { jobFlex_ = std::move(setup); });
@@ -324,11 +328,15 @@ void RefinePart::startMinimization() {
     connect(job_.get(), &MinimizeJob::finished, this, &RefinePart::onJobFinished);
     // Said every time: the Device setting is for batches, this one is watched on the CPU.
     // Flexible residues run on the CPU whatever the Device setting (as --flex does in the CLI).
-    const QString what =
+    QString what =
         flex ? tr("Minimizing with flexible side chains (%1) on the CPU: flexible residues run "
                   "on the CPU whatever the Device setting...")
                    .arg(flexResidueText())
              : tr("Minimizing on the CPU reference (watched step by step)...");
+    if (startCount > 1)
+        what += tr(" (2 starts of the side chains, the better kept)");
+    if (!jobNote_.isEmpty())
+        what = jobNote_ + QLatin1Char(' ') + what;
     jobId_ = context_->jobs().begin(what, false, JobRunner::Kind::MovesLigands, [this] {
         if (job_)
             job_->cancel(); // finished() arrives, cancelled
@@ -402,7 +410,7 @@ void RefinePart::onJobFinished(const MinimizeJobResult& result) {
                                                       tr("Minimize")));
     updateFlexHighlights();
     if (result.flex) {
-        context_->statusBar()->showMessage(
+        QString message =
             tr("Minimized with flexible side chains (%1) on the CPU in %2 steps: %3 kcal/mol "
                "(from %4; ligand-flex %5), RMSD %6 Å")
                 .arg(result.flex->setup->labels.join(QStringLiteral(", ")))
@@ -410,18 +418,33 @@ void RefinePart::onJobFinished(const MinimizeJobResult& result) {
                 .arg(result.flex->score.affinity, 0, 'f', 3)
                 .arg(result.flex->start.affinity, 0, 'f', 3)
                 .arg(result.flex->score.ligandFlex, 0, 'f', 3)
-                .arg(result.refinement.rmsdFromStart, 0, 'f', 2),
-            8000);
+                .arg(result.refinement.rmsdFromStart, 0, 'f', 2);
+        // Which start won, and where the other ended.
+        if (result.flexStartKept >= 0) {
+            QStringList others;
+            for (int i = 0; i < static_cast<int>(result.flexStarts.size()); ++i)
+                if (i != result.flexStartKept)
+                    others << tr("from %1: %2")
+                                  .arg(result.flexStarts[static_cast<size_t>(i)].name)
+                                  .arg(result.flexStarts[static_cast<size_t>(i)].end.affinity, 0,
+                                       'f', 3);
+            message += tr("; started from %1 (better than %2)")
+                           .arg(result.flexStarts[static_cast<size_t>(result.flexStartKept)].name,
+                                others.join(QStringLiteral(", ")));
+        }
+        if (!jobNote_.isEmpty())
+            message = jobNote_ + QLatin1Char(' ') + message;
+        lastMessage_ = message;
+        context_->statusBar()->showMessage(message, 8000);
         emit minimizationFinished(true);
         return;
     }
-    context_->statusBar()->showMessage(
-        tr("Minimized on the CPU in %1 steps: %2 kcal/mol (from %3), RMSD %4 Å")
-            .arg(result.refinement.iterations)
-            .arg(result.refinement.score.affinity, 0, 'f', 3)
-            .arg(result.refinement.start.affinity, 0, 'f', 3)
-            .arg(result.refinement.rmsdFromStart, 0, 'f', 2),
-        8000);
+    lastMessage_ = tr("Minimized on the CPU in %1 steps: %2 kcal/mol (from %3), RMSD %4 Å")
+                       .arg(result.refinement.iterations)
+                       .arg(result.refinement.score.affinity, 0, 'f', 3)
+                       .arg(result.refinement.start.affinity, 0, 'f', 3)
+                       .arg(result.refinement.rmsdFromStart, 0, 'f', 2);
+    context_->statusBar()->showMessage(lastMessage_, 8000);
     emit minimizationFinished(true);
 }
 
@@ -620,26 +643,59 @@ void RefinePart::forgetFlexResults() {
     sideChainStart_.reset();
 }
 
-std::vector<Vec3> RefinePart::sideChainStartFor(int ligand) const {
-    const Document& document = context_->document();
-    if (!sideChainStart_ || sideChainStart_->ligand != ligand || ligand < 0 ||
-        ligand >= static_cast<int>(document.ligands().size()))
-        return {};
-    try { // the docked choice, as the Energy panel writes it
-        if (flexChoiceText(parseFlexChoice(sideChainStart_->choice)) != flexResidueText())
-            return {};
+namespace {
+
+// The choice as the Energy panel writes it ("A:THR315,A:LYS271"); empty for text it cannot read.
+QString normalizedChoice(const QString& text) {
+    try {
+        return flexChoiceText(parseFlexChoice(text));
     } catch (const std::exception&) {
         return {};
     }
-    // Still the docked pose: not dragged, minimized, undone or replaced since.
-    const Molecule& m = document.ligands()[static_cast<size_t>(ligand)];
-    const std::vector<Vec3>& c = sideChainStart_->ligandCoordinates;
+}
+
+bool samePositions(const Molecule& m, const std::vector<Vec3>& c) {
     if (m.atoms.size() != c.size())
-        return {};
+        return false;
     for (size_t i = 0; i < c.size(); ++i)
         if ((m.atoms[i].position - c[i]).norm() > 1e-6)
-            return {};
-    return sideChainStart_->sideChains;
+            return false;
+    return true;
+}
+
+} // namespace
+
+std::vector<FlexStart> RefinePart::sideChainStartsFor(int ligand, QString* note) const {
+    const Document& document = context_->document();
+    note->clear();
+    if (ligand < 0 || ligand >= static_cast<int>(document.ligands().size()))
+        return {};
+    const QString now = flexResidueText();
+    const FlexStart receptor{tr("the receptor's side chains"), {}};
+    // The last flexible minimization's result, while the ligand is still at its pose.
+    if (const FlexOutcome* previous = flexResult(ligand)) {
+        const QString before = flexChoiceText(previous->setup->specs);
+        if (before == now)
+            return {FlexStart{tr("the previous result's side chains"), previous->flexCoordinates},
+                    receptor};
+        *note = tr("The flexible residues changed since the last minimization (%1, now %2): the "
+                   "side chains start from the receptor.")
+                    .arg(before, now);
+        return {};
+    }
+    // A docked pose handed over with its side chains, while the ligand is still at that pose.
+    if (!sideChainStart_ || sideChainStart_->ligand != ligand ||
+        !samePositions(document.ligands()[static_cast<size_t>(ligand)],
+                       sideChainStart_->ligandCoordinates))
+        return {};
+    const QString docked = normalizedChoice(sideChainStart_->choice);
+    if (docked != now) {
+        *note = tr("The flexible residues changed since docking (docked with %1, now %2): the "
+                   "side chains start from the receptor, not from the docked pose.")
+                    .arg(docked.isEmpty() ? sideChainStart_->choice : docked, now);
+        return {};
+    }
+    return {FlexStart{tr("the docked side chains"), sideChainStart_->sideChains}, receptor};
 }
 
 void RefinePart::updateFlexHighlights(const std::vector<Vec3>* frameFlex) {

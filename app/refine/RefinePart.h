@@ -48,6 +48,9 @@ public:
     // Frames of the active ligand's last watched minimization (live, then replayed by the
     // player; restored from sessions).
     const std::vector<TrajectoryPoint>& trajectory() const { return trajectory_; }
+    // The status bar's line for the last minimization that finished (kept after the status bar
+    // moves on): its energies, which side-chain start was kept, why a kept start was not used.
+    const QString& lastMessage() const { return lastMessage_; }
 
     // Flexible side chains (issue 18): the residues whose side chains move with the ligand in
     // Minimize pose (on the CPU). Sets the choice from text as --flex-residues takes it, checked
@@ -122,8 +125,14 @@ private:
         std::vector<Vec3> sideChains;
     };
     std::optional<SideChainStart> sideChainStart_;
-    // The side chains' start for minimizing `ligand` now (empty: as in the receptor).
-    std::vector<Vec3> sideChainStartFor(int ligand) const;
+    // Where the side chains start when minimizing `ligand` now with the chosen residues: where
+    // its previous flexible minimization left them, else where docking left them (while the
+    // ligand is still at that pose), each followed by the receptor's side chains as a second
+    // start (the better end is kept); empty: the receptor's alone. note: set when a kept start
+    // is not used because the choice of residues changed since (one line for the status bar).
+    std::vector<FlexStart> sideChainStartsFor(int ligand, QString* note) const;
+    QString lastMessage_;
+    QString jobNote_; // the running minimization's sideChainStartsFor note
 
     PartContext* context_ = nullptr;
     QAction* minimizeAction_ = nullptr;

@@ -10,6 +10,7 @@
 // per run), 2 runs, seed 0: under a second on one core.
 #include "DockPanel.h"
 #include "DockPart.h"
+#include "FlexMinimization.h"
 #include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "MoleculeView.h"
@@ -43,6 +44,8 @@ const QString kReceptor = kFlex + QStringLiteral("1fpu_receptor_whole.pdbqt");
 const QString kLigand = kFlex + QStringLiteral("1iep_ligand.pdbqt");
 const QString kBox = kFlex + QStringLiteral("1fpu_receptor.box.txt");
 const QString kThr315 = QStringLiteral("A:THR315");
+// Another choice than the docked one (THR 315 and a neighbour in the pocket).
+const QString kOtherChoice = QStringLiteral("A:THR315,A:LYS271");
 
 // Opens 1fpu, its box and imatinib, and waits until the maps are built and the pose scored.
 bool openFlexExample(MainWindow& w) {
@@ -173,7 +176,8 @@ private slots:
     void flexibleNeedsVinaAndRunsOnTheCpu();
     void cancelKeepsThePreviousResults();
     void untickedDocksRigid();
-    void refineStartsFromTheDockedSideChains();
+    void refineKeepsTheBetterOfTheDockedAndTheReceptorStarts();
+    void refineSaysWhenTheChoiceChangedSinceDocking();
 };
 
 void TestDockFlex::docksWithTheChosenSideChainsAsTheCli() {
@@ -396,10 +400,54 @@ void TestDockFlex::untickedDocksRigid() {
     QVERIFY(part->shownSideChains().empty());
 }
 
-// Refine on a flexibly docked pose: the minimization starts with the side chains where that run
-// docked them (its first frame, and the side chains' model the result refers to), not where the
-// receptor file has them, so it starts at the docked energy and ends no higher.
-void TestDockFlex::refineStartsFromTheDockedSideChains() {
+namespace {
+
+double worstApart(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+    double worst = a.size() == b.size() ? 0 : 1e9;
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+        worst = std::max(worst, (a[i] - b[i]).norm());
+    return worst;
+}
+
+double objective(const FlexScore& s) {
+    return s.inter() + s.intra();
+}
+
+// Clicks the panel's Refine on the selected pose (or minimizes the active ligand when `button` is
+// null) and waits: the refine part's result for the active ligand, null on failure.
+const FlexOutcome* refineAndWait(MainWindow& w, QPushButton* button) {
+    auto* refine = w.part<RefinePart>();
+    QSignalSpy minimized(refine, &RefinePart::minimizationFinished);
+    if (button)
+        QTest::mouseClick(button, Qt::LeftButton);
+    else
+        refine->minimize();
+    if (!received(minimized, kDockTimeoutMs) || !minimized.front().front().toBool()) {
+        qWarning("%s", qPrintable(w.lastError()));
+        return nullptr;
+    }
+    return refine->flexResult(w.document().activeLigand());
+}
+
+// One start alone, as the app's worker runs it (no frames): the reference the two-start rule is
+// checked against.
+MinimizeJobResult oneStart(MainWindow& w, const Molecule& ligand, const QString& name,
+                           const std::vector<Vec3>& sideChains) {
+    std::vector<FlexStart> starts;
+    if (!sideChains.empty())
+        starts.push_back(FlexStart{name, sideChains});
+    return runFlexMinimization(*w.targets().current(), ligand, parseFlexChoice(kThr315), nullptr,
+                               {}, {}, {}, starts);
+}
+
+} // namespace
+
+// Refine on a flexibly docked pose tries two starts of the side chains, where the docking left
+// them and where the receptor has them (the ligand at the docked pose in both), and keeps the
+// lower end: never worse than either start alone (each run here by itself as the reference), and
+// the status line says which start won. A second Refine continues from that result's side chains
+// (again with the receptor's as the other start), never ending above the first result.
+void TestDockFlex::refineKeepsTheBetterOfTheDockedAndTheReceptorStarts() {
     MainWindow w;
     QVERIFY(openFlexExample(w));
     auto* part = w.part<DockPart>();
@@ -411,47 +459,112 @@ void TestDockFlex::refineStartsFromTheDockedSideChains() {
     QVERIFY2(ok, qPrintable(w.lastError()));
     const DockedPose docked = part->outcome().poses.front();
     QVERIFY(!docked.flexCoordinates.empty());
-    // The docked side chain is not where the receptor has it (else this test could not tell).
+    // The docked side chain is not where the receptor has it (else the starts would not differ).
     const std::vector<Vec3> asRead =
         flexModelSetup(*w.targets().current(), parseFlexChoice(kThr315))->flex->referenceCoordinates();
-    QCOMPARE(asRead.size(), docked.flexCoordinates.size());
-    double apart = 0;
-    for (size_t i = 0; i < asRead.size(); ++i)
-        apart = std::max(apart, (asRead[i] - docked.flexCoordinates[i]).norm());
-    QVERIFY2(apart > 0.1, qPrintable(QString::number(apart)));
+    const double apart = worstApart(asRead, docked.flexCoordinates);
+    QVERIFY2(apart > 0.1 && apart < 1e9, qPrintable(QString::number(apart)));
 
-    QSignalSpy minimized(refine, &RefinePart::minimizationFinished);
     auto* button = part->panel()->findChild<QPushButton*>(QStringLiteral("dockRefineButton"));
     QVERIFY(button && button->isEnabled());
-    QTest::mouseClick(button, Qt::LeftButton);
-    QVERIFY(received(minimized, kDockTimeoutMs));
-    QVERIFY2(minimized.front().front().toBool(), qPrintable(w.lastError()));
-    const int active = w.document().activeLigand();
-    const FlexOutcome* result = refine->flexResult(active);
-    QVERIFY(result && result->setup);
-    const auto near = [](const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
-        double worst = a.size() == b.size() ? 0 : 1e9;
-        for (size_t i = 0; i < a.size() && i < b.size(); ++i)
-            worst = std::max(worst, (a[i] - b[i]).norm());
-        return worst;
-    };
-    const double modelOff = near(result->setup->flex->referenceCoordinates(), docked.flexCoordinates);
-    QVERIFY2(modelOff < 1e-6, qPrintable(QStringLiteral("the side chains started %1 Å from the "
-                                                         "docked ones")
-                                              .arg(modelOff)));
-    QVERIFY(!refine->trajectory().empty());
-    const double frameOff = near(refine->trajectory().front().flexCoordinates, docked.flexCoordinates);
-    QVERIFY2(frameOff < 1e-6, qPrintable(QString::number(frameOff)));
-    // The start is the docked pose: its energy (Vina's numbers, as dock reports them), and the
-    // minimization keeps the start when nothing scores better (inter + intra decides).
-    qInfo("docked %.5f, refine start %.5f, refined %.5f", docked.score, result->start.affinity,
-          result->score.affinity);
-    QVERIFY2(std::abs(result->start.affinity - docked.score) < 1e-3,
+    const FlexOutcome* first = refineAndWait(w, button);
+    QVERIFY(first && first->setup);
+    const FlexOutcome result = *first;
+
+    // Each start alone, from the docked ligand pose.
+    const MinimizeJobResult fromDocked =
+        oneStart(w, docked.molecule, QStringLiteral("docked"), docked.flexCoordinates);
+    const MinimizeJobResult fromReceptor = oneStart(w, docked.molecule, QString(), {});
+    QVERIFY2(fromDocked.ok() && fromReceptor.ok(),
+             qPrintable(fromDocked.error + fromReceptor.error));
+    // The docked start is the docked state: its energy is the one docking reported.
+    QVERIFY2(std::abs(fromDocked.flex->start.affinity - docked.score) < 1e-3,
              qPrintable(QStringLiteral("start %1, docked %2")
-                            .arg(result->start.affinity)
+                            .arg(fromDocked.flex->start.affinity)
                             .arg(docked.score)));
-    QVERIFY(result->score.inter() + result->score.intra() <=
-            result->start.inter() + result->start.intra() + 1e-9);
+    qInfo("docked %.5f; alone from the docked side chains %.5f (inter + intra %.5f), from the "
+          "receptor's %.5f (%.5f); Refine %.5f (%.5f)",
+          docked.score, fromDocked.flex->score.affinity, objective(fromDocked.flex->score),
+          fromReceptor.flex->score.affinity, objective(fromReceptor.flex->score),
+          result.score.affinity, objective(result.score));
+    QVERIFY(objective(result.score) <= objective(fromDocked.flex->score) + 1e-9);
+    QVERIFY(objective(result.score) <= objective(fromReceptor.flex->score) + 1e-9);
+    // It is the better of the two, side chains and all, and the status line names it.
+    const bool receptorWon =
+        objective(fromReceptor.flex->score) < objective(fromDocked.flex->score);
+    const MinimizeJobResult& better = receptorWon ? fromReceptor : fromDocked;
+    QVERIFY(std::abs(result.score.affinity - better.flex->score.affinity) < 1e-9);
+    QVERIFY(worstApart(result.flexCoordinates, better.flex->flexCoordinates) < 1e-9);
+    QVERIFY(worstApart(result.ligandCoordinates, better.flex->ligandCoordinates) < 1e-9);
+    const QString winner = receptorWon ? QStringLiteral("started from the receptor's side chains")
+                                       : QStringLiteral("started from the docked side chains");
+    QVERIFY2(refine->lastMessage().contains(winner), qPrintable(refine->lastMessage()));
+    // The first frame is the kept start: the ligand at the docked pose, its side chains.
+    QVERIFY(!refine->trajectory().empty());
+    QVERIFY(worstApart(refine->trajectory().front().coordinates,
+                       better.trajectory.front().coordinates) < 1e-9);
+    QVERIFY(worstApart(refine->trajectory().front().flexCoordinates,
+                       receptorWon ? asRead : docked.flexCoordinates) < 1e-6);
+
+    // Refine again: the side chains go on from the first result's (the continued start), with
+    // the receptor's as the other start; the end is the better of those two runs alone.
+    const Molecule atFirst = w.document().ligands()[static_cast<size_t>(w.document().activeLigand())];
+    const FlexOutcome* second = refineAndWait(w, nullptr);
+    QVERIFY(second && second->setup);
+    const MinimizeJobResult fromPrevious =
+        oneStart(w, atFirst, QStringLiteral("previous"), result.flexCoordinates);
+    const MinimizeJobResult fromReceptorAgain = oneStart(w, atFirst, QString(), {});
+    QVERIFY(fromPrevious.ok() && fromReceptorAgain.ok());
+    qInfo("second Refine %.5f (inter + intra %.5f); alone from the previous result's side chains "
+          "%.5f (%.5f), from the receptor's %.5f (%.5f)",
+          second->score.affinity, objective(second->score), fromPrevious.flex->score.affinity,
+          objective(fromPrevious.flex->score), fromReceptorAgain.flex->score.affinity,
+          objective(fromReceptorAgain.flex->score));
+    // The continued start begins where the first Refine ended (its energy), and ends no higher.
+    QVERIFY(std::abs(objective(fromPrevious.flex->start) - objective(result.score)) < 1e-6);
+    QVERIFY(objective(second->score) <= objective(result.score) + 1e-9);
+    QVERIFY(objective(second->score) <= objective(fromPrevious.flex->score) + 1e-9);
+    QVERIFY(objective(second->score) <= objective(fromReceptorAgain.flex->score) + 1e-9);
+    const bool previousWon =
+        objective(fromPrevious.flex->score) <= objective(fromReceptorAgain.flex->score);
+    QVERIFY2(refine->lastMessage().contains(
+                 previousWon ? QStringLiteral("started from the previous result's side chains")
+                             : QStringLiteral("started from the receptor's side chains")),
+             qPrintable(refine->lastMessage()));
+    QVERIFY(worstApart(second->flexCoordinates, previousWon
+                                                    ? fromPrevious.flex->flexCoordinates
+                                                    : fromReceptorAgain.flex->flexCoordinates) <
+            1e-9);
+}
+
+// Docked with one choice of residues, refined with another: the docked side chains cannot be
+// used, the side chains start from the receptor (one start), and the status line says so.
+void TestDockFlex::refineSaysWhenTheChoiceChangedSinceDocking() {
+    MainWindow w;
+    QVERIFY(openFlexExample(w));
+    auto* part = w.part<DockPart>();
+    auto* refine = w.part<RefinePart>();
+    QVERIFY(refine->setFlexResidues(kThr315));
+    setQuick(*part, 1);
+    bool ok = false;
+    QVERIFY(dockAndWait(*part, &ok));
+    QVERIFY2(ok, qPrintable(w.lastError()));
+    const DockedPose docked = part->outcome().poses.front();
+    QVERIFY(refine->setFlexResidues(kOtherChoice));
+    auto* button = part->panel()->findChild<QPushButton*>(QStringLiteral("dockRefineButton"));
+    QVERIFY(button && button->isEnabled());
+    const FlexOutcome* result = refineAndWait(w, button);
+    QVERIFY2(result, qPrintable(w.lastError()));
+    const QString message = refine->lastMessage();
+    QVERIFY2(message.contains(QStringLiteral("changed since docking (docked with A:THR315, now ")),
+             qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("start from the receptor")), qPrintable(message));
+    QVERIFY2(!message.contains(QStringLiteral("started from")), qPrintable(message)); // one start
+    // The side chains' model is the receptor's, not the docked one.
+    const std::vector<Vec3> asRead =
+        flexModelSetup(*w.targets().current(), parseFlexChoice(kOtherChoice))
+            ->flex->referenceCoordinates();
+    QVERIFY(worstApart(result->setup->flex->referenceCoordinates(), asRead) < 1e-9);
 }
 
 QTEST_MAIN(TestDockFlex)
