@@ -53,6 +53,19 @@ void HitsPart::install(PartContext& context) {
             openStore(path);
     });
     context.addAction(PartMenu::File, open);
+    // Columns a command added after the store was opened (`hits rescore`'s exact energies, a
+    // later import) and changed values appear when the store is read again; the table starts
+    // over unsorted and unfiltered, as when opened.
+    reloadAction_ = new QAction(tr("&Reload hit store"), window);
+    reloadAction_->setObjectName(QStringLiteral("reloadHitStoreAction"));
+    reloadAction_->setStatusTip(tr("Read the open hit store again: columns and values written "
+                                   "since it was opened (posewright-cli hits rescore) appear"));
+    reloadAction_->setEnabled(false);
+    connect(reloadAction_, &QAction::triggered, this, [this] {
+        if (!storePath_.isEmpty())
+            openStore(storePath_);
+    });
+    context.addAction(PartMenu::File, reloadAction_);
 
     connect(table_, &HitTableView::selectionChanged, this, [this](const QList<qint64>& ids) {
         showPoses(ids);
@@ -131,6 +144,7 @@ void HitsPart::openStore(const QString& path) {
             return;
         }
         storePath_ = QFileInfo(path).absoluteFilePath();
+        reloadAction_->setEnabled(true);
         filterConnection_ = std::make_shared<StoreFilterConnection>(storePath_.toStdString());
         table_->setColumns(std::move(opened.columns));
         table_->setResidues(opened.residues);

@@ -87,6 +87,7 @@ private:
     void updateActions(const QList<qint64>& ids);
 
     PartContext* context_ = nullptr;
+    QAction* reloadAction_ = nullptr; // File > Reload hit store: the open store read again
     QAction* referenceAction_ = nullptr;
     QAction* refineAction_ = nullptr;
     QAction* overlayAction_ = nullptr;
