@@ -315,8 +315,9 @@ void RefinePart::startMinimization() {
     jobFlex_.reset();
     jobNote_.clear();
     std::vector<FlexStart> starts;
-    if (flex)
-        starts = sideChainStartsFor(jobLigand_, &jobNote_);
+    starts = sideChainStartsFor(jobLigand_, &jobNote_); // (rigid: only its note)
+    if (!flex)
+        starts.clear();
     const int startCount = std::max<int>(1, static_cast<int>(starts.size()));
     job_ = std::make_unique<MinimizeJob>(context_->targets().current(), trajectoryLigand_,
                                          context_->settings()->livePaceMs(), flexSpecs_,
@@ -444,6 +445,8 @@ void RefinePart::onJobFinished(const MinimizeJobResult& result) {
                        .arg(result.refinement.score.affinity, 0, 'f', 3)
                        .arg(result.refinement.start.affinity, 0, 'f', 3)
                        .arg(result.refinement.rmsdFromStart, 0, 'f', 2);
+    if (!jobNote_.isEmpty())
+        lastMessage_ = jobNote_ + QLatin1Char(' ') + lastMessage_;
     context_->statusBar()->showMessage(lastMessage_, 8000);
     emit minimizationFinished(true);
 }
@@ -678,9 +681,13 @@ std::vector<FlexStart> RefinePart::sideChainStartsFor(int ligand, QString* note)
         if (before == now)
             return {FlexStart{tr("the previous result's side chains"), previous->flexCoordinates},
                     receptor};
-        *note = tr("The flexible residues changed since the last minimization (%1, now %2): the "
-                   "side chains start from the receptor.")
-                    .arg(before, now);
+        *note = now.isEmpty()
+                    ? tr("No flexible residues are chosen now (the last minimization moved %1): "
+                         "the receptor is rigid.")
+                          .arg(before)
+                    : tr("The flexible residues changed since the last minimization (%1, now "
+                         "%2): the side chains start from the receptor.")
+                          .arg(before, now);
         return {};
     }
     // A docked pose handed over with its side chains, while the ligand is still at that pose.
@@ -689,6 +696,12 @@ std::vector<FlexStart> RefinePart::sideChainStartsFor(int ligand, QString* note)
                        sideChainStart_->ligandCoordinates))
         return {};
     const QString docked = normalizedChoice(sideChainStart_->choice);
+    if (now.isEmpty()) {
+        *note = tr("No flexible residues are chosen now (docked with %1): the receptor is rigid, "
+                   "the docked side chains are not used.")
+                    .arg(docked.isEmpty() ? sideChainStart_->choice : docked);
+        return {};
+    }
     if (docked != now) {
         *note = tr("The flexible residues changed since docking (docked with %1, now %2): the "
                    "side chains start from the receptor, not from the docked pose.")

@@ -537,8 +537,9 @@ void TestDockFlex::refineKeepsTheBetterOfTheDockedAndTheReceptorStarts() {
             1e-9);
 }
 
-// Docked with one choice of residues, refined with another: the docked side chains cannot be
-// used, the side chains start from the receptor (one start), and the status line says so.
+// Docked with one choice of residues, refined with another (or none): the docked side chains
+// cannot be used, the side chains start from the receptor (one start) or the receptor is rigid,
+// and the status line says so.
 void TestDockFlex::refineSaysWhenTheChoiceChangedSinceDocking() {
     MainWindow w;
     QVERIFY(openFlexExample(w));
@@ -565,6 +566,19 @@ void TestDockFlex::refineSaysWhenTheChoiceChangedSinceDocking() {
         flexModelSetup(*w.targets().current(), parseFlexChoice(kOtherChoice))
             ->flex->referenceCoordinates();
     QVERIFY(worstApart(result->setup->flex->referenceCoordinates(), asRead) < 1e-9);
+
+    // No residues chosen any more: Refine on the docked pose is rigid, and says the docked side
+    // chains are not used.
+    QVERIFY(refine->setFlexResidues(QString()));
+    QVERIFY(refine->flexResidueText().isEmpty());
+    QSignalSpy minimized(refine, &RefinePart::minimizationFinished);
+    QTest::mouseClick(button, Qt::LeftButton);
+    QVERIFY(received(minimized, kDockTimeoutMs));
+    QVERIFY2(minimized.front().front().toBool(), qPrintable(w.lastError()));
+    QVERIFY2(refine->lastMessage().startsWith(
+                 QStringLiteral("No flexible residues are chosen now (docked with A:THR315)")),
+             qPrintable(refine->lastMessage()));
+    QVERIFY(!refine->flexResult(w.document().activeLigand()));
 }
 
 QTEST_MAIN(TestDockFlex)
