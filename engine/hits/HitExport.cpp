@@ -3,7 +3,12 @@
 #include "HitFilter.h"
 #include "chem/AtomicFile.h"
 
+#include <algorithm>
 #include <charconv>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 namespace pw::hits {
 namespace {
@@ -93,7 +98,162 @@ private:
     bool open_ = false;
 };
 
+std::mutex tuningMutex;
+ExportTuning tuning_;
+
+// Pose `id` as an SD record into `record` (its stored molblock and tags, then every column in
+// `extraColumns` that is not NULL as a pw_hit_ tag); false when the pose is not there.
+bool formatRecord(Statement& fetch, long long id, const std::vector<std::string>& extraColumns,
+                  std::string& record) {
+    fetch.bind(1, id);
+    if (!fetch.step()) { // not there (cannot happen inside one read)
+        fetch.reset();
+        return false;
+    }
+    const int k = static_cast<int>(extraColumns.size());
+    record = fetch.text(k);
+    record += fetch.text(k + 1);
+    for (int i = 0; i < k; ++i) {
+        if (fetch.isNull(i))
+            continue;
+        record += "> <";
+        record += kExportTagPrefix;
+        record += extraColumns[i];
+        record += ">\n";
+        std::string v = cellText(fetch, i);
+        for (char& c : v)
+            if (c == '\n' || c == '\r')
+                c = ' ';
+        record += v.empty() ? " " : v;
+        record += "\n\n";
+    }
+    record += "$$$$\n";
+    fetch.reset();
+    return true;
+}
+
+// Large exports: the records are read and formatted on several threads, each with a read-only
+// connection of its own, in chunks of ids that the caller writes in order (a 1M-pose export took
+// 26 s on one core against 8 s for a plain write of as many bytes: formatting and page reads, not
+// the disk). Only where every connection sees the caller's snapshot: a rollback-journal store
+// whose shared lock the caller holds (no writer can commit meanwhile); false (nothing written)
+// where that cannot be, or for a small export.
+bool exportInParallel(const HitStore& store, const std::vector<long long>& ids,
+                      const std::vector<std::string>& extraColumns, const std::string& fetchSql,
+                      AtomicFile& out, long& written) {
+    const ExportTuning tuning = exportTuning();
+    const size_t kChunk = std::max<size_t>(1, tuning.chunk);
+    const int threads =
+        tuning.threads > 0
+            ? tuning.threads
+            : static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
+    if (threads < 2 || ids.size() < tuning.parallelAfter || store.path().empty() ||
+        store.path() == ":memory:" || sqlite3_txn_state(store.handle(), "main") != SQLITE_TXN_READ)
+        return false;
+    {
+        Statement mode = store.prepare("PRAGMA journal_mode");
+        if (!mode.step() || mode.text(0) == "wal")
+            return false;
+    }
+    const size_t chunks = (ids.size() + kChunk - 1) / kChunk;
+    const size_t window = 4 * static_cast<size_t>(threads); // chunks formatted ahead of the writer
+    std::vector<std::string> done(chunks);
+    std::vector<long> counts(chunks, 0);
+    std::vector<char> ready(chunks, 0);
+    std::mutex m;
+    std::condition_variable changed;
+    size_t next = 0, writtenChunks = 0;
+    bool failed = false;
+    std::exception_ptr error;
+    auto worker = [&] {
+        try {
+            sqlite3* db = nullptr;
+            if (sqlite3_open_v2(store.path().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) !=
+                SQLITE_OK) {
+                sqlite3_close(db);
+                throw StoreError(store.path() + ": cannot open it again for reading");
+            }
+            struct Closer {
+                sqlite3* db;
+                ~Closer() { sqlite3_close(db); }
+            } closer{db};
+            Statement fetch(db, fetchSql, store.path());
+            std::string record;
+            for (;;) {
+                size_t c;
+                {
+                    std::unique_lock lock(m);
+                    changed.wait(lock, [&] { return failed || next < writtenChunks + window; });
+                    if (failed || next >= chunks)
+                        return;
+                    c = next++;
+                }
+                std::string text;
+                long count = 0;
+                const size_t end = std::min(ids.size(), (c + 1) * kChunk);
+                for (size_t i = c * kChunk; i < end; ++i)
+                    if (formatRecord(fetch, ids[i], extraColumns, record)) {
+                        text += record;
+                        ++count;
+                    }
+                std::lock_guard lock(m);
+                done[c] = std::move(text);
+                counts[c] = count;
+                ready[c] = 1;
+                changed.notify_all();
+            }
+        } catch (...) {
+            std::lock_guard lock(m);
+            if (!error)
+                error = std::current_exception();
+            failed = true;
+            changed.notify_all();
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+        pool.emplace_back(worker);
+    try {
+        for (size_t c = 0; c < chunks; ++c) {
+            std::string text;
+            {
+                std::unique_lock lock(m);
+                changed.wait(lock, [&] { return failed || ready[c]; });
+                if (failed)
+                    break;
+                text = std::move(done[c]);
+                written += counts[c];
+            }
+            out.stream().write(text.data(), static_cast<std::streamsize>(text.size()));
+            std::lock_guard lock(m);
+            writtenChunks = c + 1;
+            changed.notify_all();
+        }
+    } catch (...) {
+        std::lock_guard lock(m);
+        if (!error)
+            error = std::current_exception();
+        failed = true;
+        changed.notify_all();
+    }
+    for (std::thread& t : pool)
+        t.join();
+    if (error)
+        std::rethrow_exception(error);
+    return true;
+}
+
 } // namespace
+
+void setExportTuning(const ExportTuning& tuning) {
+    std::lock_guard lock(tuningMutex);
+    tuning_ = tuning;
+}
+
+ExportTuning exportTuning() {
+    std::lock_guard lock(tuningMutex);
+    return tuning_;
+}
 
 std::string cellText(const Statement& s, int column) {
     switch (sqlite3_column_type(s.raw(), column)) {
@@ -132,39 +292,18 @@ long exportSdf(const HitStore& store, const Selection& selection, const std::str
     std::string sql = "SELECT ";
     for (const std::string& name : extraColumns)
         sql += "poses." + quoteIdentifier(name) + ", ";
-    Statement fetch = store.prepare(sql + store.blockColumns() + " FROM " + store.blocksFrom() +
-                                    " WHERE poses.id = ?");
+    const std::string fetchSql =
+        sql + store.blockColumns() + " FROM " + store.blocksFrom() + " WHERE poses.id = ?";
     AtomicFile out(path);
-    std::string record;
     long n = 0;
-    const int k = static_cast<int>(extraColumns.size());
-    for (long long id : ids) {
-        fetch.bind(1, id);
-        if (!fetch.step()) { // not there (cannot happen inside one read)
-            fetch.reset();
-            continue;
-        }
-        const Statement& s = fetch;
-        record = s.text(k);
-        record += s.text(k + 1);
-        for (int i = 0; i < k; ++i) {
-            if (s.isNull(i))
-                continue;
-            record += "> <";
-            record += kExportTagPrefix;
-            record += extraColumns[i];
-            record += ">\n";
-            std::string v = cellText(s, i);
-            for (char& c : v)
-                if (c == '\n' || c == '\r')
-                    c = ' ';
-            record += v.empty() ? " " : v;
-            record += "\n\n";
-        }
-        record += "$$$$\n";
-        out.stream().write(record.data(), static_cast<std::streamsize>(record.size()));
-        fetch.reset();
-        ++n;
+    if (!exportInParallel(store, ids, extraColumns, fetchSql, out, n)) {
+        Statement fetch = store.prepare(fetchSql);
+        std::string record;
+        for (long long id : ids)
+            if (formatRecord(fetch, id, extraColumns, record)) {
+                out.stream().write(record.data(), static_cast<std::streamsize>(record.size()));
+                ++n;
+            }
     }
     out.commit();
     return n;

@@ -27,7 +27,18 @@ long forEachSelected(const HitStore& store, const Selection& selection,
 // Text of a cell as the CLI, CSV and SD tags show it: shortest round-trip numbers, "" for NULL.
 std::string cellText(const Statement& s, int column);
 
+// Writes the selection to SDF. A large selection (ExportTuning) is read and formatted on several
+// threads, each with a read-only connection of its own, and written in order: the same bytes.
 long exportSdf(const HitStore& store, const Selection& selection, const std::string& path);
+
+// When exportSdf goes parallel (tests set small values to run that path on small stores).
+struct ExportTuning {
+    size_t parallelAfter = 16384; // poses
+    size_t chunk = 1024;          // poses a thread formats at a time
+    int threads = 0;              // 0: the cores, at most 8
+};
+void setExportTuning(const ExportTuning& tuning);
+ExportTuning exportTuning();
 long exportCsv(const HitStore& store, const Selection& selection, const std::string& path,
                const std::vector<std::string>& columns = {});
 

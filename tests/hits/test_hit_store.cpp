@@ -330,6 +330,52 @@ private slots:
         QVERIFY(text.contains("> <pw_hit_mw>"));
     }
 
+    // A large export is read and formatted on several threads (their own read-only connections)
+    // and written in order: the same bytes as one thread, for every selection; inside the
+    // caller's write transaction it stays on that connection.
+    void parallelExportWritesTheSameBytes() {
+        QTemporaryDir dir;
+        const std::string src = POSEWRIGHT_TEST_DATA "/shapes/cdk2.sdf";
+        HitStore s(dir.filePath("h.db").toStdString(), HitStore::Mode::Create);
+        {
+            HitStore::Transaction tx(s);
+            for (int copy = 0; copy < 3; ++copy)
+                importSdf(s, src, ImportOptions{});
+            tx.commit();
+        }
+        QVERIFY(s.poseCount() > 100);
+        const ExportTuning defaults = exportTuning();
+        struct Restore {
+            ExportTuning was;
+            ~Restore() { setExportTuning(was); }
+        } restore{defaults};
+        const Selection selections[] = {
+            {}, {"mw < 400", "-mw", -1}, {"", "name", 17}, {"mw < 0", "", -1}};
+        int k = 0;
+        for (const Selection& sel : selections) {
+            ExportTuning serial = defaults;
+            serial.parallelAfter = size_t(1) << 40;
+            setExportTuning(serial);
+            const QString a = dir.filePath(QString("serial%1.sdf").arg(k));
+            const long na = exportSdf(s, sel, a.toStdString());
+            ExportTuning parallel;
+            parallel.parallelAfter = 0;
+            parallel.chunk = 5; // many chunks, finished out of order by 3 threads
+            parallel.threads = 3;
+            setExportTuning(parallel);
+            const QString b = dir.filePath(QString("parallel%1.sdf").arg(k));
+            QCOMPARE(exportSdf(s, sel, b.toStdString()), na);
+            QCOMPARE(readBytes(b), readBytes(a));
+            ++k;
+        }
+        QVERIFY(readBytes(dir.filePath("serial0.sdf")).count("$$$$") > 100);
+        // Inside a write transaction: the caller's connection alone, the same bytes.
+        HitStore::Transaction tx(s);
+        const QString c = dir.filePath("in_transaction.sdf");
+        QCOMPARE(exportSdf(s, {}, c.toStdString()), s.poseCount());
+        QCOMPARE(readBytes(c), readBytes(dir.filePath("serial0.sdf")));
+    }
+
     void pipelinedImportKeepsFileOrderAndCounts() {
         // Small batches on two threads: batch k is inserted while k+1 is described; the rows
         // still come in file order, every batch is reported once, and a bad record is skipped.
