@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace pw {
@@ -61,6 +62,13 @@ public:
     bool hasIdFilter() const { return !keptById_.empty(); }
     void clearFilters(); // every filter, the id filter too
     bool hasRange(int dataColumn) const { return ranges_.count(dataColumn) != 0; }
+    // The range filters in force: data column, min, max (NaN: open on that side).
+    std::vector<std::tuple<int, double, double>> rangeFilters() const {
+        std::vector<std::tuple<int, double, double>> out;
+        for (const auto& [column, range] : ranges_)
+            out.emplace_back(column, range.min, range.max);
+        return out;
+    }
 
     // Visible row -> index into the HitColumns; the visible rows in order.
     int sourceRow(int visibleRow) const { return visible_.at(size_t(visibleRow)); }

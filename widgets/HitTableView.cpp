@@ -191,6 +191,40 @@ void HitTableView::setColumns(HitColumns columns) {
     updateStatus();
 }
 
+HitTableState HitTableView::tableState() const {
+    HitTableState state;
+    const HitColumns& data = model_->columns();
+    const QHeaderView* header = table_->horizontalHeader();
+    const int sorted = model_->dataColumn(header->sortIndicatorSection());
+    if (header->sortIndicatorSection() >= 0 && sorted >= 0 && sorted < int(data.columns.size())) {
+        state.sortColumn = data.columns[size_t(sorted)].name;
+        state.sortOrder = header->sortIndicatorOrder();
+    }
+    for (const auto& [column, min, max] : model_->rangeFilters())
+        state.ranges.emplace_back(data.columns[size_t(column)].name, min, max);
+    state.text = textFilter_->text();
+    state.rangeColumn = rangeColumn_->currentText();
+    state.rangeMin = rangeMin_->text();
+    state.rangeMax = rangeMax_->text();
+    return state;
+}
+
+void HitTableView::restoreTableState(const HitTableState& state) {
+    const HitColumns& data = model_->columns();
+    if (const int sorted = data.indexOf(state.sortColumn); !state.sortColumn.empty() && sorted >= 0)
+        table_->horizontalHeader()->setSortIndicator(model_->viewColumn(sorted), state.sortOrder);
+    for (const auto& [name, min, max] : state.ranges)
+        if (const int column = data.indexOf(name); column >= 0 && data.columns[size_t(column)].numeric)
+            model_->setRangeFilter(column, min, max);
+    if (const int item = rangeColumn_->findText(state.rangeColumn); item >= 0) {
+        rangeColumn_->setCurrentIndex(item);
+        rangeMin_->setText(state.rangeMin);
+        rangeMax_->setText(state.rangeMax);
+    }
+    textFilter_->setText(state.text); // filters through its textChanged
+    updateStatus();
+}
+
 void HitTableView::setDepictor(HitDepictionDelegate::Depictor depictor) {
     if (delegate_) {
         table_->setItemDelegateForColumn(0, nullptr);

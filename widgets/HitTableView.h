@@ -12,6 +12,8 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <string>
+#include <tuple>
 #include <vector>
 
 class QAction;
@@ -34,6 +36,16 @@ struct HitStoreFilter {
     bool isEmpty() const { return pattern.trimmed().isEmpty() && residue.trimmed().isEmpty(); }
 };
 
+// What the user set on the table, by column name, so that it outlives the table being filled
+// again from the same store (File > Reload hit store).
+struct HitTableState {
+    std::string sortColumn; // empty: the store's order
+    Qt::SortOrder sortOrder = Qt::AscendingOrder;
+    std::vector<std::tuple<std::string, double, double>> ranges; // name, min, max (NaN: open)
+    QString text;                                                // the text filter
+    QString rangeColumn, rangeMin, rangeMax;                     // the filter bar's fields
+};
+
 class HitHistogram;
 class HitTableModel;
 
@@ -43,6 +55,11 @@ public:
     explicit HitTableView(QWidget* parent = nullptr);
 
     void setColumns(HitColumns columns);
+    // The sort, the range and text filters and the range fields, by column name; restoring
+    // applies what still fits the columns (a column no longer there is skipped). The store's
+    // structure/interaction filter is not part of it (the store answers it, asynchronously).
+    HitTableState tableState() const;
+    void restoreTableState(const HitTableState& state);
     // Turns on the Structure column; depictions are drawn lazily through depictor and cached.
     void setDepictor(HitDepictionDelegate::Depictor depictor);
 

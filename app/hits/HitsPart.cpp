@@ -54,16 +54,20 @@ void HitsPart::install(PartContext& context) {
     });
     context.addAction(PartMenu::File, open);
     // Columns a command added after the store was opened (`hits rescore`'s exact energies, a
-    // later import) and changed values appear when the store is read again; the table starts
-    // over unsorted and unfiltered, as when opened.
+    // later import) and changed values appear when the store is read again; the sort and the
+    // range and text filters are kept (by column name), the store's structure filter is not.
     reloadAction_ = new QAction(tr("&Reload hit store"), window);
     reloadAction_->setObjectName(QStringLiteral("reloadHitStoreAction"));
     reloadAction_->setStatusTip(tr("Read the open hit store again: columns and values written "
                                    "since it was opened (posewright-cli hits rescore) appear"));
     reloadAction_->setEnabled(false);
     connect(reloadAction_, &QAction::triggered, this, [this] {
-        if (!storePath_.isEmpty())
-            openStore(storePath_);
+        if (storePath_.isEmpty())
+            return;
+        auto state = std::make_shared<HitTableState>(table_->tableState());
+        openStore(storePath_);
+        reloadState_ = std::move(state);
+        reloadGeneration_ = openGeneration_;
     });
     context.addAction(PartMenu::File, reloadAction_);
 
@@ -147,6 +151,9 @@ void HitsPart::openStore(const QString& path) {
         reloadAction_->setEnabled(true);
         filterConnection_ = std::make_shared<StoreFilterConnection>(storePath_.toStdString());
         table_->setColumns(std::move(opened.columns));
+        if (reloadState_ && reloadGeneration_ == generation)
+            table_->restoreTableState(*reloadState_);
+        reloadState_.reset();
         table_->setResidues(opened.residues);
         storeHasContacts_ = !opened.residues.isEmpty();
         context_->setLastDirectory(QFileInfo(path).absolutePath());

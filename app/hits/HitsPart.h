@@ -31,6 +31,7 @@ class HitStore;
 class HitTableView;
 class StoreFilterConnection;
 struct HitStoreFilter;
+struct HitTableState;
 
 class HitsPart : public WorkflowPart {
     Q_OBJECT
@@ -88,6 +89,9 @@ private:
 
     PartContext* context_ = nullptr;
     QAction* reloadAction_ = nullptr; // File > Reload hit store: the open store read again
+    // The table's sort and filters when a reload was asked for, restored when that read lands.
+    std::shared_ptr<const HitTableState> reloadState_;
+    int reloadGeneration_ = 0;
     QAction* referenceAction_ = nullptr;
     QAction* refineAction_ = nullptr;
     QAction* overlayAction_ = nullptr;

@@ -96,6 +96,23 @@ QString exportTag(const QString& column) {
            column;
 }
 
+// `posewright-cli hits rescore` of every pose with `scoring`, on one CPU thread.
+bool rescore(const QString& db, const QString& scoring) {
+    QProcess cli;
+    cli.start(QStringLiteral(POSEWRIGHT_CLI),
+              {QStringLiteral("hits"), QStringLiteral("rescore"), db, QStringLiteral("--receptor"),
+               kComplex + QStringLiteral("receptor.pdbqt"), QStringLiteral("--box"),
+               kComplex + QStringLiteral("box.txt"), QStringLiteral("--scoring"), scoring,
+               QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--threads"),
+               QStringLiteral("1")});
+    if (!cli.waitForFinished(300000) || cli.exitStatus() != QProcess::NormalExit ||
+        cli.exitCode() != 0) {
+        qWarning("%s", cli.readAllStandardError().constData());
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 class TestHitsRescore : public QObject {
@@ -121,15 +138,7 @@ void TestHitsRescore::rescoreColumnsShowSortFilterAndExport() {
         QCOMPARE(model->columns().indexOf(c.toStdString()), -1);
 
     // The rescore runs while the panel has the store open (its read-only connection included).
-    QProcess cli;
-    cli.start(QStringLiteral(POSEWRIGHT_CLI),
-              {QStringLiteral("hits"), QStringLiteral("rescore"), db, QStringLiteral("--receptor"),
-               kComplex + QStringLiteral("receptor.pdbqt"), QStringLiteral("--box"),
-               kComplex + QStringLiteral("box.txt"), QStringLiteral("--device"),
-               QStringLiteral("cpu"), QStringLiteral("--threads"), QStringLiteral("1")});
-    QVERIFY(cli.waitForFinished(300000));
-    QVERIFY2(cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 0,
-             cli.readAllStandardError().constData());
+    QVERIFY(rescore(db, QStringLiteral("vina")));
     const std::map<qint64, double> stored = storedAffinities(db);
     QCOMPARE(stored.size(), size_t(20));
     for (const auto& [id, value] : stored)
@@ -232,6 +241,31 @@ void TestHitsRescore::rescoreColumnsShowSortFilterAndExport() {
     const QString headerLine = QString::fromUtf8(f.readLine());
     for (const QString& c : kRescoreColumns)
         QVERIFY2(headerLine.contains(c), qPrintable(headerLine));
+
+    // Rescored again (Vinardo: new values) and reloaded: the sort and the range filter stay, on
+    // the new values: the rows in [lo, hi] now, in ascending order.
+    QVERIFY(rescore(db, QStringLiteral("vinardo")));
+    const std::map<qint64, double> again = storedAffinities(db);
+    QVERIFY(again != stored);
+    QVERIFY(openAndWait(part, [&] { reload->trigger(); }));
+    QCOMPARE(header->sortIndicatorSection(), model->viewColumn(model->columns().indexOf("rescore_affinity")));
+    QCOMPARE(header->sortIndicatorOrder(), Qt::AscendingOrder);
+    QCOMPARE(rangeColumn->currentText(), QStringLiteral("rescore_affinity"));
+    QCOMPARE(rangeMin->text(), QString::number(lo, 'g', 17));
+    QVERIFY(model->hasRange(model->columns().indexOf("rescore_affinity")));
+    std::vector<std::pair<double, qint64>> inRange;
+    for (const auto& [id, value] : again)
+        if (value >= lo && value <= hi)
+            inRange.emplace_back(value, id);
+    std::sort(inRange.begin(), inRange.end());
+    qInfo("after the Vinardo rescore, %d of 20 rows in the kept range", int(inRange.size()));
+    QCOMPARE(model->rowCount(), int(inRange.size()));
+    const int column = model->viewColumn(model->columns().indexOf("rescore_affinity"));
+    for (int r = 0; r < model->rowCount(); ++r) {
+        QCOMPARE(model->data(model->index(r, column), HitTableModel::ValueRole).toDouble(),
+                 inRange[size_t(r)].first);
+        QCOMPARE(model->rowId(r), inRange[size_t(r)].second);
+    }
     QVERIFY2(w.lastError().isEmpty(), qPrintable(w.lastError()));
 }
 
