@@ -106,8 +106,9 @@ public:
     // Side chains that go with a ligand's pose (issue 18): a docked pose handed to refinement
     // brings where docking left its flexible side chains (`choice` as flexResidueChoice() names
     // them, `sideChains` in FlexModel's flat order). The part that minimizes with side chains
-    // takes them (setSideChainsTaker at install) and starts from them while the ligand stays at
-    // that pose with that choice; without a taker handSideChains does nothing.
+    // takes them (setSideChainsTaker at install) and starts from them (besides the receptor's)
+    // while the ligand stays at that pose with that choice; without a taker handSideChains does
+    // nothing.
     using SideChainsTaker =
         std::function<void(int ligand, const QString& choice, const std::vector<Vec3>& sideChains)>;
     virtual void setSideChainsTaker(SideChainsTaker taker) = 0;

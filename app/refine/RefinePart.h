@@ -116,8 +116,8 @@ private:
     std::map<int, FlexOutcome> flexResults_;   // by ligand index
     std::shared_ptr<const FlexSetup> jobFlex_; // the running minimization's side chains
     // Where a docked pose's side chains were (PartContext::handSideChains): a flexible
-    // minimization of that ligand starts them there while the ligand is still at that pose and
-    // the choice is the one it was docked with.
+    // minimization of that ligand starts them there (and from the receptor's, keeping the better
+    // end) while the ligand is still at that pose and the choice is the one it was docked with.
     struct SideChainStart {
         int ligand = -1;
         std::vector<Vec3> ligandCoordinates;
