@@ -139,4 +139,14 @@ std::optional<ColumnInfo> columnForTag(const std::string& tag, std::string_view 
     return c;
 }
 
+bool recomputedOnImport(std::string_view tag) {
+    if (!tag.starts_with(kExportTagPrefix))
+        return false;
+    const std::string_view name = tag.substr(kExportTagPrefix.size());
+    for (const ColumnInfo& c : fixedColumns())
+        if (c.name == name)
+            return true;
+    return false;
+}
+
 } // namespace pw::hits

@@ -39,8 +39,10 @@ std::optional<ColumnInfo> columnForTag(const std::string& tag, std::string_view 
 // Whole value (surrounding blanks allowed) as a finite number.
 bool parseNumber(std::string_view text, double& out);
 
-// Tags that export writes for columns not read from tags (pw_hit_mw, ...): import skips them,
-// since they are recomputed.
+// Tags that export writes for columns not read from tags (pw_hit_mw, ...). Import skips those of
+// the fixed columns, since it computes them again; the others (hits rescore's rescore_affinity,
+// ...: nothing at import can compute them) stay, as Tag columns under the tag's own name.
 inline constexpr std::string_view kExportTagPrefix = "pw_hit_";
+bool recomputedOnImport(std::string_view tag); // pw_hit_ + a fixed column's name
 
 } // namespace pw::hits

@@ -83,8 +83,10 @@ bool splitRecordText(std::string_view text, size_t& molblockEnd, std::string& ta
         next = next == std::string_view::npos ? tagText.size() : next + 2;
         const std::string_view entry = tagText.substr(at, next - at);
         const size_t open = entry.find('<');
+        const size_t close = open == std::string_view::npos ? open : entry.find('>', open);
         const bool exported = open != std::string_view::npos && open < entry.find('\n') &&
-                              entry.substr(open + 1).starts_with(kExportTagPrefix);
+                              close != std::string_view::npos &&
+                              recomputedOnImport(entry.substr(open + 1, close - open - 1));
         if (exported)
             ++droppedExportTags;
         else
@@ -273,10 +275,9 @@ namespace {
 PoseRecord buildPoseRecord(Molecule& m, const ImportOptions& options, std::string* warning,
                            DescriptorCache* cache, std::string_view recordText,
                            std::string* ownedRecordText) {
-    // Tags that export added for computed columns are recomputed, not kept.
+    // Tags that export added for the fixed columns are recomputed, not kept.
     const size_t tagCount = m.properties.size();
-    std::erase_if(m.properties,
-                  [](const auto& p) { return p.first.rfind(kExportTagPrefix, 0) == 0; });
+    std::erase_if(m.properties, [](const auto& p) { return recomputedOnImport(p.first); });
     PoseRecord r;
     r.name = m.name;
     r.sourceFile = std::move(m.sourceFile); // only its atoms, bonds and tags are read below

@@ -205,6 +205,25 @@ private slots:
             const std::string* v = m.property("pw_hit_rescore_affinity");
             QVERIFY(v && std::stod(*v) < cut);
         }
+        // Imported again, they are kept (nothing at import can compute them), as Tag columns
+        // under the tag's name, with the exported values; pw_hit_mw and the like are computed.
+        const QString again = dir.filePath("again.db");
+        r = runCli({"hits", "import", again, out});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = runCli({"hits", "query", again, "--columns",
+                    "name,mw,pw_hit_rescore_affinity,pw_hit_rescore_inter,pw_hit_rescore_intra",
+                    "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QList<QJsonObject> rows = jsonLines(r.out);
+        QCOMPARE(int(rows.size()), expected);
+        for (const QJsonObject& o : rows) {
+            QVERIFY(o["pw_hit_rescore_affinity"].isDouble() && o["pw_hit_rescore_inter"].isDouble() &&
+                    o["pw_hit_rescore_intra"].isDouble());
+            QVERIFY(o["pw_hit_rescore_affinity"].toDouble() < cut);
+            QVERIFY(o["mw"].toDouble() > 0);
+        }
+        r = runCli({"hits", "columns", again});
+        QVERIFY2(r.exitCode == 0 && !r.out.contains("pw_hit_mw"), r.out.constData());
 
         // A re-run (one batch at a time this time) replaces the values: same columns, same numbers.
         r = rescore(db, {"--batch", "3"});
