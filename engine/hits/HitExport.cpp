@@ -165,19 +165,19 @@ bool exportInParallel(const HitStore& store, const std::vector<long long>& ids,
     size_t next = 0, writtenChunks = 0;
     bool failed = false;
     std::exception_ptr error;
+    auto fail = [&] { // inside a catch: the first error wins, every thread stops
+        std::lock_guard lock(m);
+        if (!error)
+            error = std::current_exception();
+        failed = true;
+        changed.notify_all();
+    };
     auto worker = [&] {
         try {
-            sqlite3* db = nullptr;
-            if (sqlite3_open_v2(store.path().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) !=
-                SQLITE_OK) {
-                sqlite3_close(db);
+            ReaderConnection connection(store.path(), nullptr);
+            if (!connection.ok())
                 throw StoreError(store.path() + ": cannot open it again for reading");
-            }
-            struct Closer {
-                sqlite3* db;
-                ~Closer() { sqlite3_close(db); }
-            } closer{db};
-            Statement fetch(db, fetchSql, store.path());
+            Statement fetch(connection.db, fetchSql, store.path());
             std::string record;
             for (;;) {
                 size_t c;
@@ -203,11 +203,7 @@ bool exportInParallel(const HitStore& store, const std::vector<long long>& ids,
                 changed.notify_all();
             }
         } catch (...) {
-            std::lock_guard lock(m);
-            if (!error)
-                error = std::current_exception();
-            failed = true;
-            changed.notify_all();
+            fail();
         }
     };
     std::vector<std::thread> pool;
@@ -230,11 +226,7 @@ bool exportInParallel(const HitStore& store, const std::vector<long long>& ids,
             changed.notify_all();
         }
     } catch (...) {
-        std::lock_guard lock(m);
-        if (!error)
-            error = std::current_exception();
-        failed = true;
-        changed.notify_all();
+        fail();
     }
     for (std::thread& t : pool)
         t.join();

@@ -144,16 +144,6 @@ std::pair<long long, long long> poseIdRange(sqlite3* db) {
 
 namespace {
 
-// A read-only connection of a worker; closed on every path.
-struct ReaderConnection {
-    sqlite3* db = nullptr;
-    sqlite3_stmt* stmt = nullptr;
-    ~ReaderConnection() {
-        sqlite3_finalize(stmt);
-        sqlite3_close(db);
-    }
-};
-
 // Split points for key ranges of pw_screen of about equal size: the SMILES of poses at evenly
 // spaced ids (a pose's molecule is a pw_screen key; ids are the table's rowid, so each look-up
 // is one B-tree descent). Sorted, distinct, in SQLite's BINARY order (bytes, then length).
@@ -222,15 +212,13 @@ bool ScreenIndex::loadInParallel(sqlite3* db, int threads, long long parallelAft
     parallelFor(ranges, threads, [&](long r) {
         if (failed)
             return;
-        ReaderConnection c;
         std::string sql = std::string("SELECT smiles, fp, mol FROM ") + kScreenTable;
         if (r > 0)
             sql += " WHERE smiles >= ?1";
         if (r + 1 < ranges)
             sql += r > 0 ? " AND smiles < ?2" : " WHERE smiles < ?2";
-        if (sqlite3_open_v2(path.c_str(), &c.db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
-                            nullptr) != SQLITE_OK ||
-            sqlite3_prepare_v2(c.db, sql.c_str(), -1, &c.stmt, nullptr) != SQLITE_OK) {
+        ReaderConnection c(path, sql.c_str());
+        if (!c.ok()) {
             failed = true;
             return;
         }

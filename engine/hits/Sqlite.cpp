@@ -130,4 +130,15 @@ std::string quoteIdentifier(std::string_view name) {
     return out + "\"";
 }
 
+ReaderConnection::ReaderConnection(const std::string& path, const char* sql) {
+    ok_ = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                          nullptr) == SQLITE_OK &&
+          (!sql || sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK);
+}
+
+ReaderConnection::~ReaderConnection() {
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+}
+
 } // namespace pw::hits

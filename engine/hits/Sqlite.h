@@ -62,6 +62,22 @@ private:
     std::string path_;
 };
 
+// A worker thread's read-only connection of its own on a store file and, when sql is given, one
+// statement prepared on it; both closed on every path. ok() is false when either could not be
+// made (the caller then falls back to its own connection or reports the store).
+struct ReaderConnection {
+    sqlite3* db = nullptr;
+    sqlite3_stmt* stmt = nullptr;
+    ReaderConnection(const std::string& path, const char* sql);
+    ~ReaderConnection();
+    ReaderConnection(const ReaderConnection&) = delete;
+    ReaderConnection& operator=(const ReaderConnection&) = delete;
+    bool ok() const { return ok_; }
+
+private:
+    bool ok_ = false;
+};
+
 // Quotes an identifier for SQL ("name" with inner quotes doubled); used only on names the store's
 // column registry knows, never on user text.
 std::string quoteIdentifier(std::string_view name);

@@ -140,16 +140,6 @@ signed char answerFor(SubstructureState& state, PatternEntry& entry, std::string
     return answer;
 }
 
-// A read-only connection of a worker; closed on every path.
-struct IdRangeReader {
-    sqlite3* db = nullptr;
-    sqlite3_stmt* stmt = nullptr;
-    ~IdRangeReader() {
-        sqlite3_finalize(stmt);
-        sqlite3_close(db);
-    }
-};
-
 // Fills entry.byId: the poses read by id ranges on read-only connections of their own, in
 // parallel, each SMILES looked up in the (complete) screen answers. Not when other connections
 // would see another store than this one (uncommitted writes of its own, WAL), for small stores,
@@ -186,13 +176,9 @@ void answersById(SubstructureState& state, PatternEntry& entry) {
         const long long from = lo + c * step, to = std::min(hi + 1, from + step);
         if (failed || from >= to)
             return;
-        IdRangeReader r;
-        if (sqlite3_open_v2(path.c_str(), &r.db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
-                            nullptr) != SQLITE_OK ||
-            sqlite3_prepare_v2(r.db,
-                               "SELECT id, smiles FROM poses WHERE id >= ? AND id < ? AND "
-                               "smiles IS NOT NULL",
-                               -1, &r.stmt, nullptr) != SQLITE_OK) {
+        ReaderConnection r(path, "SELECT id, smiles FROM poses WHERE id >= ? AND id < ? AND "
+                                 "smiles IS NOT NULL");
+        if (!r.ok()) {
             failed = true;
             return;
         }
