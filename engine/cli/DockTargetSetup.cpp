@@ -25,7 +25,8 @@ std::map<std::string, OptionKind> dockSearchOptionSpec() {
             {"ls-iterations", OptionKind::Value}, {"ls-rate", OptionKind::Value},
             {"no-autostop", OptionKind::Flag},    {"adadelta-stop", OptionKind::Value},
             {"adadelta-tolerance", OptionKind::Value}, {"budget-scale", OptionKind::Value},
-            {"autostop-tolerance", OptionKind::Value}};
+            {"autostop-tolerance", OptionKind::Value},
+            {"autostop-quorum", OptionKind::Value},   {"autostop-window", OptionKind::Value}};
 }
 
 void readDockSearchOptions(const CommandLine& cl, dock::DockOptions& o) {
@@ -53,6 +54,10 @@ void readDockSearchOptions(const CommandLine& cl, dock::DockOptions& o) {
     o.lga.budgetScale = cl.doubleValue("budget-scale", o.lga.budgetScale, 0.001, 1000);
     o.lga.autoStopTolerance =
         cl.doubleValue("autostop-tolerance", o.lga.autoStopTolerance, 0, 1000);
+    // AutoStop's quorum (percent of a ligand's runs) and window (generations without progress).
+    o.lga.autoStopQuorum =
+        cl.doubleValue("autostop-quorum", o.lga.autoStopQuorum * 100, 0, 100) / 100;
+    o.lga.autoStopWindow = cl.intValue("autostop-window", o.lga.autoStopWindow, 1, 100000);
 }
 
 DockTargetSetup::DockTargetSetup(const CommandLine& cl, const std::string& fallbackLigandFile,

@@ -93,7 +93,9 @@ DockParamsGpu dockParams(const dock::DockOptions& options, const SearchBox& box,
     p.tournamentRate = static_cast<float>(o.tournamentRate);
     p.mutationPosition = static_cast<float>(o.maxTranslationMutation);
     p.mutationAngle = static_cast<float>(o.maxAngleMutationDegrees * 3.14159265358979 / 180.0);
-    p.autostopEvery = o.autoStop ? o.autoStopFrequency : 0;
+    // The kernel's own per-run test, checked every 5 generations (AD-GPU's --asfreq) as before
+    // the CPU engine's AutoStop was pooled over a ligand's runs (dock::PooledAutoStop).
+    p.autostopEvery = o.autoStop ? 5 : 0;
     p.autostopStd = static_cast<float>(o.autoStopTolerance);
     for (int d = 0; d < 3; ++d)
         p.boxHalf[d] = static_cast<float>(0.5 * box.size[d]);

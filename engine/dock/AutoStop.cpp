@@ -2,39 +2,51 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace pw::dock {
 
-bool AutoStop::converged(long generation, const std::vector<double>& energies) {
-    if (frequency_ <= 0 || energies.empty() || generation % frequency_ != 0)
-        return false;
-    sorted_ = energies;
-    const int cream = std::max<int>(1, static_cast<int>(energies.size()) / 10);
-    std::partial_sort(sorted_.begin(), sorted_.begin() + cream, sorted_.end());
-    Record r;
-    r.best = sorted_[0];
-    for (int i = 0; i < cream; ++i) {
-        r.sum += sorted_[i];
-        r.sumSquares += sorted_[i] * sorted_[i];
-    }
-    r.count = cream;
-    window_[recorded_ % window_.size()] = r;
-    ++recorded_;
-    if (recorded_ < static_cast<int>(window_.size()))
-        return false;
-    double sum = 0, sumSquares = 0, n = 0, bestMean = 0;
-    for (const Record& w : window_) {
-        sum += w.sum;
-        sumSquares += w.sumSquares;
-        n += w.count;
-        bestMean += w.best / window_.size();
-    }
-    const double mean = sum / n;
-    const double sd = std::sqrt(std::max(0.0, sumSquares / n - mean * mean));
-    double bestSpread = 0;
-    for (const Record& w : window_)
-        bestSpread = std::max(bestSpread, std::abs(w.best - bestMean));
-    return sd < tolerance_ && bestSpread < 1e-4;
+namespace {
+
+// ceil(share x runs), at least kMinAgreeingRuns, at most the runs; never below 2 (so a single
+// run, which cannot have two agreeing, never stops).
+int quorumOf(double share, int runs) {
+    const int wanted = static_cast<int>(std::ceil(share * runs - 1e-9));
+    return std::max(std::min(std::max(wanted, kMinAgreeingRuns), runs), 2);
+}
+
+} // namespace
+
+PooledAutoStop::PooledAutoStop(const LgaOptions& o, int runs)
+    : on_(o.autoStop && o.autoStopFrequency > 0), frequency_(std::max(o.autoStopFrequency, 1)),
+      window_(std::max(o.autoStopWindow, 1)), quorum_(quorumOf(o.autoStopQuorum, runs)),
+      maxGenerations_(std::max(o.maxGenerations, 1L)), tolerance_(o.autoStopTolerance),
+      progress_(o.autoStopProgress) {}
+bool PooledAutoStop::isCheckpoint(long generation) const {
+    return on_ && generation > 0 && generation % frequency_ == 0;
+}
+
+long PooledAutoStop::nextCheckpoint(long generation) const {
+    if (!on_)
+        return maxGenerations_;
+    return std::min(maxGenerations_, (generation / frequency_ + 1) * frequency_);
+}
+
+bool PooledAutoStop::check(long generation, const std::vector<double>& runBest) {
+    AutoStopCheck c;
+    c.generation = generation;
+    c.best = std::numeric_limits<double>::infinity();
+    for (double e : runBest)
+        c.best = std::min(c.best, e);
+    for (double e : runBest)
+        c.agreeing += e <= c.best + tolerance_;
+    // No progress: the overall best `window` checkpoints ago is at most `progress_` above today's
+    // (the best never rises: elitism keeps every run's best).
+    const int n = static_cast<int>(trace_.size());
+    const bool settled = n >= window_ && trace_[n - window_].best - c.best <= progress_;
+    c.converged = settled && c.agreeing >= quorum_;
+    trace_.push_back(c);
+    return c.converged;
 }
 
 } // namespace pw::dock

@@ -85,12 +85,18 @@ struct LgaOptions {
     int localSearchIterations = 300; // AD-GPU --lsit; for BFGS: its iteration cap
     SolisWetsOptions solisWets;
     AdadeltaOptions adadelta;
-    // AutoStop (AD-GPU --autostop 1 --asfreq 5 --stopstd 0.15): every autoStopFrequency
-    // generations the run checks the spread (standard deviation, kcal/mol) of its best energies;
-    // when it is below autoStopTolerance the run has converged and stops.
+    // AutoStop, pooled over a ligand's runs (dock::PooledAutoStop; AD-GPU's --autostop pools its
+    // runs too): every autoStopFrequency generations the engine looks at the best energy of each
+    // run; the ligand stops (all its runs) once its overall best has improved by at most
+    // autoStopProgress over the last autoStopWindow checkpoints and at least autoStopQuorum of
+    // its runs (at least 3) have a best within autoStopTolerance of it. With BFGS a run does few
+    // generations, each a full local minimization of the population, hence a check every one.
     bool autoStop = true;
-    int autoStopFrequency = 5;
-    double autoStopTolerance = 0.15;
+    int autoStopFrequency = 1;       // generations between checkpoints
+    int autoStopWindow = 4;          // checkpoints without progress
+    double autoStopTolerance = 0.15; // kcal/mol: a run "agrees" with the overall best
+    double autoStopQuorum = 0.25;    // share of the runs that must agree
+    double autoStopProgress = 0.01;  // kcal/mol: less counts as no progress
     // Mutation ranges: a mutated gene moves uniformly within +-these (AD-GPU --dmov 6, --dang 90).
     double maxTranslationMutation = 6.0;   // Å
     double maxAngleMutationDegrees = 90.0; // orientation (about a random axis) and torsions

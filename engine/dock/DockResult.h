@@ -39,6 +39,14 @@ struct DockRun {
     std::optional<double> rmsdToReference; // when a reference ligand was given
 };
 
+// One AutoStop checkpoint of a ligand (dock::PooledAutoStop), as the test saw it.
+struct AutoStopCheck {
+    long generation = 0;
+    double best = 0;  // lowest searched energy over every run's population (kcal/mol)
+    int agreeing = 0; // runs whose best is within the tolerance of `best`
+    bool converged = false;
+};
+
 struct DockCluster {
     int rank = 0;             // 1 = lowest energy
     std::vector<int> members; // run indices (DockRun::run), best score first
@@ -54,6 +62,11 @@ struct LigandDockResult {
     long evaluationBudget = 0;         // per run
     std::vector<DockRun> runs;         // indexed by run
     std::vector<DockCluster> clusters; // ranked by bestScore
+    // AutoStop: the generation at which the ligand's runs were stopped together (0: they ran
+    // to their budgets), and every checkpoint's record (same on every device for the same
+    // per-run energies; the JSON summary does not print it).
+    long autoStopGeneration = 0;
+    std::vector<AutoStopCheck> autoStopTrace;
     bool cancelled = false;            // some runs did not finish (their results are partial)
     std::string error; // non-empty when the ligand could not be docked (bad input, with reason)
 };

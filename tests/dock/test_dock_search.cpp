@@ -242,25 +242,79 @@ private slots:
         const DockRun d = runLga(s);
         QVERIFY(c.pose.position != d.pose.position);
     }
-    void autoStopWaitsForFourAgreeingChecks() {
-        AutoStop stop(0.15, 5);
-        std::vector<double> flat(150, -7.0);
+    // The pooled test: a quorum of runs at the overall best, and no progress over the window.
+    void pooledAutoStopNeedsAQuorumAndNoProgress() {
+        LgaOptions o; // frequency 1, window 4, tolerance 0.15, quorum 0.25 (at least 3 runs)
+        PooledAutoStop stop(o, 20);
+        QCOMPARE(stop.quorum(), 5);
+        std::vector<double> best(20, -5.0);
+        for (int r = 0; r < 5; ++r)
+            best[r] = -8.0 + 0.01 * r; // 5 runs within 0.15 of -8
         int stoppedAt = -1;
-        for (int g = 1; g <= 40 && stoppedAt < 0; ++g)
-            if (stop.converged(g, flat))
+        for (int g = 1; g <= 10 && stoppedAt < 0; ++g)
+            if (stop.check(g, best))
                 stoppedAt = g;
-        QCOMPARE(stoppedAt, 20); // checks at 5, 10, 15, 20
-        AutoStop improving(0.15, 5);
-        for (int g = 1; g <= 100; ++g) {
-            std::vector<double> e(150, -1.0 - 0.1 * g);
-            QVERIFY(!improving.converged(g, e));
+        QCOMPARE(stoppedAt, 5); // checks 1..4 fill the window; 5 is 4 checks after 1
+        QCOMPARE(int(stop.trace().size()), 5);
+        QCOMPARE(stop.trace().back().agreeing, 5);
+        QCOMPARE(stop.trace().back().best, -8.0);
+        QVERIFY(stop.trace().back().converged && !stop.trace()[3].converged);
+
+        PooledAutoStop fewAgree(o, 20);
+        best[4] = -7.8; // 4 runs only
+        for (int g = 1; g <= 20; ++g)
+            QVERIFY(!fewAgree.check(g, best));
+
+        PooledAutoStop improving(o, 20);
+        for (int g = 1; g <= 20; ++g) {
+            std::vector<double> e(20, -6.0 - 0.02 * g); // every run agrees, the best moves
+            QVERIFY(!improving.check(g, e));
         }
-        AutoStop spread(0.15, 5);
-        std::vector<double> wide(150);
-        for (int i = 0; i < 150; ++i)
-            wide[i] = -7.0 + 0.1 * i; // best tenth spans 1.4 kcal/mol
-        for (int g = 1; g <= 100; ++g)
-            QVERIFY(!spread.converged(g, wide));
+        // A small batch needs 3 runs (or all, below 3); a single run never stops.
+        QCOMPARE(PooledAutoStop(o, 8).quorum(), 3);
+        QCOMPARE(PooledAutoStop(o, 100).quorum(), 25);
+        QCOMPARE(PooledAutoStop(o, 2).quorum(), 2);
+        QCOMPARE(PooledAutoStop(o, 1).quorum(), 2);
+        PooledAutoStop single(o, 1);
+        for (int g = 1; g <= 10; ++g)
+            QVERIFY(!single.check(g, {-8.0}));
+    }
+    void autoStopCheckpoints() {
+        LgaOptions o;
+        o.autoStopFrequency = 5;
+        o.maxGenerations = 12;
+        PooledAutoStop stop(o, 20);
+        QVERIFY(!stop.isCheckpoint(0) && stop.isCheckpoint(5) && !stop.isCheckpoint(6));
+        QCOMPARE(stop.nextCheckpoint(0), 5L);
+        QCOMPARE(stop.nextCheckpoint(5), 10L);
+        QCOMPARE(stop.nextCheckpoint(10), 12L); // the cap
+        o.autoStop = false;
+        PooledAutoStop off(o, 20);
+        QVERIFY(!off.isCheckpoint(5));
+        QCOMPARE(off.nextCheckpoint(0), 12L);
+    }
+    // A run advanced in steps searches exactly as one advanced at once.
+    void aRunInStepsEqualsOneStep() {
+        LgaRunSetup s;
+        s.kinematics = &kin_;
+        s.scoring = &scoring_;
+        s.box = testBox();
+        s.options.populationSize = 30;
+        s.options.localSearchIterations = 30;
+        s.evaluationBudget = 40000;
+        s.seed = 5;
+        const DockRun whole = runLga(s);
+        LgaRun stepped(s);
+        for (long g = 1; !stepped.ended(); ++g) {
+            stepped.advance(g);
+            QVERIFY(stepped.generation() <= g);
+        }
+        const DockRun r = stepped.result();
+        QCOMPARE(r.searchEnergy, whole.searchEnergy);
+        QCOMPARE(r.generations, whole.generations);
+        QCOMPARE(r.evaluations, whole.evaluations);
+        QVERIFY(r.pose.position == whole.pose.position && r.pose.torsions == whole.pose.torsions);
+        QCOMPARE(stepped.bestEnergy(), whole.searchEnergy);
     }
 };
 
