@@ -74,8 +74,12 @@ BatchStatus dockBatchOnGpu(CudaDocker& docker, const dock::DockTarget& target,
     status.total = static_cast<long>(valid.size()) * runs;
     for (size_t v = 0; v < valid.size(); ++v)
         results[validIndex[v]].runs.resize(runs);
-    for (const GpuDockRun& g : gpu)
+    for (const GpuDockRun& g : gpu) {
         results[validIndex[g.ligand]].evaluationBudget = g.budget;
+        results[validIndex[g.ligand]].autoStopGeneration = g.autoStopGeneration;
+    }
+    for (size_t v = 0; v < valid.size() && v < docker.lastAutoStopTraces().size(); ++v)
+        results[validIndex[v]].autoStopTrace = docker.lastAutoStopTraces()[v];
     // Exact re-scoring on the CPU (the reported numbers do not depend on the device).
     PhaseTimer rescoreTimer(options.timings, "rescore", group);
     parallelFor(static_cast<long>(gpu.size()), threads, [&](long q) {

@@ -9,6 +9,7 @@
 #include "core/LigandKinematics.h"
 #include "core/ParallelFor.h"
 #include "core/LongestFirst.h"
+#include "dock/AutoStop.h"
 
 #include <cuda_runtime_api.h>
 
@@ -18,6 +19,7 @@
 #include <cmath>
 #include <exception>
 #include <cstring>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -93,10 +95,6 @@ DockParamsGpu dockParams(const dock::DockOptions& options, const SearchBox& box,
     p.tournamentRate = static_cast<float>(o.tournamentRate);
     p.mutationPosition = static_cast<float>(o.maxTranslationMutation);
     p.mutationAngle = static_cast<float>(o.maxAngleMutationDegrees * 3.14159265358979 / 180.0);
-    // The kernel's own per-run test, checked every 5 generations (AD-GPU's --asfreq) as before
-    // the CPU engine's AutoStop was pooled over a ligand's runs (dock::PooledAutoStop).
-    p.autostopEvery = o.autoStop ? 5 : 0;
-    p.autostopStd = static_cast<float>(o.autoStopTolerance);
     for (int d = 0; d < 3; ++d)
         p.boxHalf[d] = static_cast<float>(0.5 * box.size[d]);
     p.seed = options.seed;
@@ -218,6 +216,9 @@ struct CudaDocker::Impl {
     DeviceBuffer<RunInputGpu> runs;
     DeviceBuffer<RunResultGpu> results;
     DeviceBuffer<float> population;
+    DeviceBuffer<RunStateGpu> state; // per run of a chunk: where it paused
+    DeviceBuffer<float> energies;    // per run of a chunk: its paused population's energies
+    DeviceBuffer<int> live;          // the runs of a chunk still going (AutoStop)
     DeviceBuffer<int> control; // [0] cancel flag, [1] finished runs
     PinnedBuffer<int> hControl;
     MappedWatchSlots watch; // the live view's slots (only when an observer is set)
@@ -384,8 +385,17 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     const int maxTorsions = maxNodes - 1;
     const int genes = 7 + maxTorsions;
     const std::size_t perRun = std::size_t(2) * params.populationSize * genes * sizeof(float);
-    const long chunk = std::max<long>(1, std::min<long>(total, kMaxPopulationBytes / perRun));
+    // Launch chunks hold whole ligands: AutoStop tests all runs of a ligand at each checkpoint,
+    // and the launch order keeps a ligand's runs together (checked here).
+    for (long j = 0; j < total; ++j)
+        if (order[j] / runsPer != order[j - j % runsPer] / runsPer)
+            throw std::logic_error("CudaDocker: a ligand's runs are apart in the launch order");
+    const long fit = std::max<long>(1, static_cast<long>(kMaxPopulationBytes / perRun));
+    const long chunk = std::min<long>(total, std::max<long>(1, fit / runsPer) * runsPer);
     im.population.reserve(static_cast<std::size_t>(chunk) * perRun / sizeof(float));
+    im.state.reserve(chunk);
+    im.energies.reserve(static_cast<std::size_t>(chunk) * params.populationSize);
+    im.live.reserve(chunk);
     im.runs.reserve(chunk);
     im.results.reserve(chunk);
     im.final.reserve(static_cast<std::size_t>(chunk) * maxAtoms);
@@ -437,10 +447,22 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     check(cudaStreamSynchronize(im.controlStream), "control reset");
     im.hControl.p[0] = 1;
     bool cancelSent = false;
+    auto sendCancel = [&] {
+        check(cudaMemcpyAsync(im.control.p, im.hControl.p, sizeof(int), cudaMemcpyHostToDevice,
+                              im.controlStream),
+              "cancel");
+        check(cudaStreamSynchronize(im.controlStream), "cancel");
+        cancelSent = true;
+    };
     std::vector<RunInputGpu> runs;
     std::vector<RunResultGpu> results;
+    std::vector<RunStateGpu> states;
     std::vector<float3> finals;
-    long launchedRuns = 0;
+    std::vector<int> live;
+    std::vector<double> bests(runsPer);
+    const dock::PooledAutoStop schedule(options.lga, runsPer);
+    traces_.assign(nLig, {});
+    long launchedRuns = 0, stoppedRuns = 0; // stopped: by AutoStop (progress)
     for (long first = 0; first < total; first += chunk) {
         if (progress && progress->cancelled())
             break;
@@ -460,9 +482,11 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
             finalCoords += tg[k].atomCount;
         }
         uploadVector(im.runs, runs);
+        check(cudaMemset(im.state.p, 0, count * sizeof(RunStateGpu)), "state reset");
         DockBatchGpu b{};
         b.templates = im.templates.p, b.atoms = im.atoms.p, b.nodes = im.nodes.p;
-        b.pairs = im.pairs.p, b.runs = im.runs.p, b.runCount = static_cast<int>(count);
+        b.pairs = im.pairs.p, b.runs = im.runs.p;
+        b.state = im.state.p, b.energies = im.energies.p;
         b.charges = ad4 ? im.charges.p : nullptr;
         b.ad4Pairs = ad4 ? im.ad4Pairs.p : nullptr;
         b.reference = im.reference.p, b.final = im.final.p, b.results = im.results.p;
@@ -475,46 +499,94 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
             im.watch.reset(static_cast<std::size_t>(b.watchCount));
             b.watch = im.watch.device;
         }
-        const double g0 = now();
-        check(launchDock(b, scoring, params, sp, warpsPerBlock_, im.stream), "dock launch");
         launchedRuns = first + count;
-        if (progress || b.watchCount > 0) {
-            double lastReport = 0, lastWatch = now();
-            for (;;) {
-                const cudaError_t q = cudaStreamQuery(im.stream);
-                if (q == cudaSuccess)
-                    break;
-                if (q != cudaErrorNotReady)
-                    check(q, "docking");
-                if (b.watchCount > 0 && now() - lastWatch > kWatchInterval) {
-                    reportGenerations(first, count);
-                    lastWatch = now();
-                }
-                if (!progress) {
-                    std::this_thread::sleep_for(kPollSleep);
-                    continue;
-                }
-                if (progress->cancelled() && !cancelSent) {
-                    check(cudaMemcpyAsync(im.control.p, im.hControl.p, sizeof(int),
-                                          cudaMemcpyHostToDevice, im.controlStream),
-                          "cancel");
-                    cancelSent = true;
-                }
-                if (progress->onProgress && now() - lastReport > 1.0 / 30) {
-                    check(cudaMemcpyAsync(im.hControl.p + 1, im.control.p + 1, sizeof(int),
-                                          cudaMemcpyDeviceToHost, im.controlStream),
-                          "progress");
-                    check(cudaStreamSynchronize(im.controlStream), "progress");
-                    progress->onProgress(std::min<long>(total, im.hControl.p[1]), total);
-                    lastReport = now();
-                }
-                std::this_thread::sleep_for(kPollSleep);
+
+        // Launches from checkpoint to checkpoint (one launch when AutoStop is off) until every
+        // run has ended or its ligand has converged (dock::PooledAutoStop, the CPU engine's
+        // test on the same values: each run's best at the checkpoint).
+        std::vector<dock::PooledAutoStop> stops(count / runsPer,
+                                                dock::PooledAutoStop(options.lga, runsPer));
+        std::vector<char> autostopped(count, 0);
+        std::vector<long> stopGeneration(count / runsPer, 0);
+        states.assign(count, {});
+        live.resize(count);
+        std::iota(live.begin(), live.end(), 0);
+        for (long generation = 0; !live.empty();) {
+            if (progress && progress->cancelled() && !cancelSent)
+                sendCancel(); // the live runs end at their next generation
+            const long until = schedule.nextCheckpoint(generation);
+            b.untilGeneration = static_cast<int>(std::min<long>(until, 1L << 30));
+            b.runCount = static_cast<int>(live.size());
+            b.live = nullptr;
+            if (live.size() < static_cast<std::size_t>(count)) {
+                uploadVector(im.live, live);
+                b.live = im.live.p;
             }
+            const double g0 = now();
+            check(launchDock(b, scoring, params, sp, warpsPerBlock_, im.stream), "dock launch");
+            if (progress || b.watchCount > 0) {
+                double lastReport = 0, lastWatch = now();
+                for (;;) {
+                    const cudaError_t q = cudaStreamQuery(im.stream);
+                    if (q == cudaSuccess)
+                        break;
+                    if (q != cudaErrorNotReady)
+                        check(q, "docking");
+                    if (b.watchCount > 0 && now() - lastWatch > kWatchInterval) {
+                        reportGenerations(first, count);
+                        lastWatch = now();
+                    }
+                    if (!progress) {
+                        std::this_thread::sleep_for(kPollSleep);
+                        continue;
+                    }
+                    if (progress->cancelled() && !cancelSent)
+                        sendCancel();
+                    if (progress->onProgress && now() - lastReport > 1.0 / 30) {
+                        check(cudaMemcpyAsync(im.hControl.p + 1, im.control.p + 1, sizeof(int),
+                                              cudaMemcpyDeviceToHost, im.controlStream),
+                              "progress");
+                        check(cudaStreamSynchronize(im.controlStream), "progress");
+                        progress->onProgress(
+                            std::min<long>(total, im.hControl.p[1] + stoppedRuns), total);
+                        lastReport = now();
+                    }
+                    std::this_thread::sleep_for(kPollSleep);
+                }
+            }
+            check(cudaStreamSynchronize(im.stream), "docking");
+            timing_.gpu += now() - g0;
+            if (b.watchCount > 0)
+                reportGenerations(first, count); // every watched run's last generation
+            check(cudaMemcpy(states.data(), im.state.p, count * sizeof(RunStateGpu),
+                             cudaMemcpyDeviceToHost),
+                  "download");
+            generation = until;
+            // Each ligand's test (its runs are slots [l * runsPer, (l + 1) * runsPer)).
+            for (long l = 0; l < count / runsPer && schedule.isCheckpoint(generation); ++l) {
+                const long q0 = l * runsPer;
+                bool anyLive = false;
+                for (long q = q0; q < q0 + runsPer; ++q) {
+                    anyLive = anyLive || (!states[q].ended && !autostopped[q]);
+                    bests[q - q0] = states[q].best;
+                }
+                if (!anyLive || !stops[l].check(generation, bests))
+                    continue;
+                stopGeneration[l] = generation;
+                for (long q = q0; q < q0 + runsPer; ++q)
+                    if (!states[q].ended) {
+                        autostopped[q] = 1;
+                        ++stoppedRuns;
+                    }
+            }
+            live.clear();
+            for (long q = 0; q < count; ++q)
+                if (!states[q].ended && !autostopped[q])
+                    live.push_back(static_cast<int>(q));
         }
-        check(cudaStreamSynchronize(im.stream), "docking");
-        timing_.gpu += now() - g0;
-        if (b.watchCount > 0)
-            reportGenerations(first, count); // every watched run's last generation
+        for (long l = 0; l < count / runsPer; ++l)
+            traces_[order[first + l * runsPer] / runsPer] = stops[l].trace();
+
         results.resize(count);
         finals.resize(finalCoords);
         check(cudaMemcpy(results.data(), im.results.p, count * sizeof(RunResultGpu),
@@ -545,7 +617,8 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
             r.pose.torsions.assign(g.torsions, g.torsions + (h.gpu.nodeCount - 1));
             r.generations = g.generations;
             r.evaluations = g.evaluations;
-            r.autostopped = g.autostopped != 0;
+            r.autostopped = autostopped[q] != 0;
+            r.autoStopGeneration = stopGeneration[q / runsPer];
             r.finished = g.cancelled == 0;
         });
         timing_.unpack += now() - u0;

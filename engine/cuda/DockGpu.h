@@ -6,6 +6,7 @@
 #include "DockTypes.h"
 #include "backend/Backend.h"
 #include "dock/DockOptions.h"
+#include "dock/DockResult.h"
 #include "dock/DockTarget.h"
 
 #include <cstdint>
@@ -22,7 +23,8 @@ struct GpuDockRun {
     std::vector<Vec3> coordinates;     // every atom of the ligand, molecule order
     int generations = 0;
     long evaluations = 0, budget = 0;
-    bool autostopped = false;
+    bool autostopped = false;    // stopped with its ligand's other runs by AutoStop
+    long autoStopGeneration = 0; // the generation its ligand stopped at (0: not stopped)
     bool finished = false; // false: cancelled before or during the run (partial or no pose)
 };
 
@@ -65,6 +67,10 @@ public:
     void setLongestFirst(bool on) { longestFirst_ = on; }
 
     const DockGpuTiming& lastTiming() const { return timing_; }
+    // The last dock()'s AutoStop checkpoints, per ligand (dock::PooledAutoStop::trace).
+    const std::vector<std::vector<dock::AutoStopCheck>>& lastAutoStopTraces() const {
+        return traces_;
+    }
 
 private:
     // Exactly one of vina and ad4 is set.
@@ -76,6 +82,7 @@ private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
     DockGpuTiming timing_;
+    std::vector<std::vector<dock::AutoStopCheck>> traces_;
     int warpsPerBlock_ = 32; // fastest measured (tests/bench/RESULTS.md)
     bool longestFirst_ = true;
 };

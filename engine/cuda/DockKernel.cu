@@ -1,6 +1,8 @@
-// One block runs one docking run's whole Lamarckian GA (a persistent kernel: no launch per
-// generation, no host round trip); its warps share the population's evaluations and its local
-// searches. All warps of the block take the same decisions from shared values read after a barrier.
+// One block runs one docking run's Lamarckian GA up to the launch's generation (the next AutoStop
+// checkpoint, or the run's end when AutoStop is off): no launch per generation; between launches
+// the run's state waits in global memory (RunStateGpu) while the host tests AutoStop over each
+// ligand's runs. Its warps share the population's evaluations and its local searches. All warps of
+// the block take the same decisions from shared values read after a barrier.
 #include "DockKernel.cuh"
 #include "DockLocalSearch.cuh"
 #include "DockRandom.h"
@@ -12,17 +14,13 @@ namespace {
 
 using namespace mk;
 
-// evaluations, stop, best, autostopped, records, cancelled, next individual to search
+// evaluations, stop (1 ended, 2 paused), best, ended, (unused), cancelled, next individual to
+// search
 constexpr int kControlInts = 8;
-// AutoStop's window (dock::AutoStop): the last 4 records of (best, sum, sum of squares, count)
-// of the best tenth of the population, in doubles.
-constexpr int kAutoStopRecords = 4;
-constexpr int kAutoStopFloats = kAutoStopRecords * 4 * 2;
 
-// Floats of the block's own part: AutoStop window, energies (two generations), control,
-// kinematics.
+// Floats of the block's own part: energies (two generations), control, kinematics.
 __host__ __device__ int blockFloats(int population, int maxAtoms, int maxNodes) {
-    int f = kAutoStopFloats + 2 * population + kControlInts + 3 * maxAtoms + 6 * maxNodes;
+    int f = 2 * population + kControlInts + 3 * maxAtoms + 6 * maxNodes;
     return (f + 7) / 8 * 8;
 }
 
@@ -99,17 +97,18 @@ __global__ void __launch_bounds__(maxThreads)
     dockKernel(DockBatchGpu b, ScoringParamsGpu s, DockParamsGpu dp, SearchParamsGpu sp,
                int floatsPerBlock, int floatsPerWarp) {
     extern __shared__ __align__(128) float smem[];
-    const int run = blockIdx.x;
+    // The run this block continues: its slot in the batch's arrays (b.live lists the runs still
+    // going when AutoStop has ended some).
+    const int run = b.live ? b.live[blockIdx.x] : static_cast<int>(blockIdx.x);
     const int warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     const RunInputGpu in = b.runs[run];
+    RunStateGpu* state = b.state + run;
     const TemplateGpu tp = b.templates[in.templ];
     const int pop = dp.populationSize;
     const std::uint64_t key = dockRunKey(dp.seed, in.ligandIndex, in.runIndex);
 
     // The block's part.
     float* m = smem;
-    double* window = reinterpret_cast<double*>(m); // 8-byte aligned: first
-    m += kAutoStopFloats;
     float* energy = m;
     m += pop;
     float* nextEnergy = m;
@@ -180,18 +179,30 @@ __global__ void __launch_bounds__(maxThreads)
         for (int i = w.lane; i < w.A; i += 32)
             local[i] = w.coords[i] - w.origin[w.atoms[i] >> 8];
         if (w.lane == 0)
-            control[0] = pop, control[1] = 0, control[2] = 0, control[3] = 0, control[4] = 0,
-            control[5] = 0;
+            control[0] = state->started ? state->evaluations : pop, control[1] = 0,
+            control[2] = 0, control[3] = 0, control[4] = 0, control[5] = 0;
     }
     __syncthreads();
 
+    const bool resume = state->started != 0;
+    int generation = resume ? state->generation : 0;
+    // The current generation sits in the first half of the run's slice after an even number
+    // of generations (the halves swap every generation).
     float* current = b.population + static_cast<size_t>(run) * 2 * pop * b.genes;
     float* next = current + static_cast<size_t>(pop) * b.genes;
+    if (generation & 1) {
+        float* t = current;
+        current = next, next = t;
+    }
+    float* savedEnergy = b.energies + static_cast<size_t>(run) * pop;
     const int genes = 7 + w.T;
     const int blocks = 2 + w.T;
 
-    // Generation 0: random individuals in the box.
-    for (int i = warp; i < pop; i += warps) {
+    // Generation 0: random individuals in the box; or the energies of the paused population.
+    for (int i = warp; i < pop && resume; i += warps)
+        if (w.lane == 0)
+            energy[i] = savedEnergy[i];
+    for (int i = warp; i < pop && !resume; i += warps) {
         for (int f = w.lane; f < genes; f += 32) {
             if (f < 3)
                 w.x[f] = (2.0f * dockUniform(key, 0, i, kDrawInit, f) - 1.0f) * dp.boxHalf[f];
@@ -212,7 +223,6 @@ __global__ void __launch_bounds__(maxThreads)
     __syncthreads();
 
     const int lsCount = min(dp.lsPerGeneration, pop);
-    int generation = 0;
     for (;;) {
         // Warp 0: the stop decision (budget, generations, cancel) and the best individual.
         if (warp == 0) {
@@ -231,8 +241,12 @@ __global__ void __launch_bounds__(maxThreads)
                 publishGeneration(b.watch + run, current + static_cast<size_t>(bi) * b.genes, genes,
                                   energy, pop, be, generation, w.lane);
             if (w.lane == 0) {
-                int stop =
-                    control[0] >= in.budget || generation >= dp.maxGenerations || control[3] != 0;
+                // Ended (budget, cap, cancel) or paused at the launch's last generation; the
+                // budget and cap come first, so a run that spent its budget in the launch's last
+                // generation ends now (as dock::LgaRun::advance).
+                int stop = control[0] >= in.budget || generation >= dp.maxGenerations;
+                if (!stop && generation >= b.untilGeneration)
+                    stop = 2;
                 if (!stop && b.cancel && *static_cast<const volatile int*>(b.cancel))
                     stop = 1, control[5] = 1;
                 control[1] = stop, control[2] = bi;
@@ -339,53 +353,14 @@ __global__ void __launch_bounds__(maxThreads)
         }
         __syncthreads();
         ++generation;
-
-        // AutoStop (dock::AutoStop): every autostopEvery generations, record the best energy
-        // and the sums over the best tenth; converged when the last four records pool to a
-        // standard deviation below the tolerance and their best energies agree.
-        if (warp == 0 && dp.autostopEvery > 0 && generation % dp.autostopEvery == 0) {
-            const int cream = max(1, pop / 10);
-            double sum = 0, sum2 = 0;
-            float be = FLT_MAX;
-            for (int i = w.lane; i < pop; i += 32) {
-                const float ei = energy[i];
-                be = fminf(be, ei);
-                int rank = 0; // ties by index, as a stable sort
-                for (int j = 0; j < pop; ++j) {
-                    const float ej = energy[j];
-                    rank += (ej < ei) || (ej == ei && j < i);
-                }
-                if (rank < cream)
-                    sum += ei, sum2 += double(ei) * ei;
-            }
-            sum = warpSumD(sum), sum2 = warpSumD(sum2);
-            for (int off = 16; off > 0; off >>= 1)
-                be = fminf(be, __shfl_xor_sync(kFull, be, off));
-            if (w.lane == 0) {
-                const int recorded = control[4];
-                double* rec = window + 4 * (recorded % kAutoStopRecords);
-                rec[0] = be, rec[1] = sum, rec[2] = sum2, rec[3] = cream;
-                control[4] = recorded + 1;
-                if (recorded + 1 >= kAutoStopRecords) {
-                    double s1 = 0, s2 = 0, n = 0, bestMean = 0;
-                    for (int k = 0; k < kAutoStopRecords; ++k) {
-                        s1 += window[4 * k + 1], s2 += window[4 * k + 2], n += window[4 * k + 3];
-                        bestMean += window[4 * k] / kAutoStopRecords;
-                    }
-                    const double mean = s1 / n;
-                    const double sd = sqrt(fmax(0.0, s2 / n - mean * mean));
-                    double spread = 0;
-                    for (int k = 0; k < kAutoStopRecords; ++k)
-                        spread = fmax(spread, fabs(window[4 * k] - bestMean));
-                    if (sd < dp.autostopStd && spread < 1e-4)
-                        control[3] = 1; // seen by the stop decision at the loop's top
-                }
-            }
-        }
     }
 
-    // The run's result: its best individual, placed and scored (Vina: as Vina reports; AD4: the
-    // search's own terms) by warp 0.
+    // The paused (or ended) run's state, for the next launch and the host's AutoStop test.
+    for (int i = threadIdx.x; i < pop; i += blockDim.x)
+        savedEnergy[i] = energy[i];
+
+    // The run's result so far: its best individual, placed and scored (Vina: as Vina reports;
+    // AD4: the search's own terms) by warp 0.
     if (warp == 0) {
         const int best = control[2];
         for (int f = w.lane; f < genes; f += 32)
@@ -409,9 +384,15 @@ __global__ void __launch_bounds__(maxThreads)
                 r.orientation[d] = w.x[3 + d];
             r.generations = generation;
             r.evaluations = control[0];
-            r.autostopped = control[3];
             r.cancelled = control[5];
-            if (b.finished)
+            const bool ended = control[1] == 1;
+            state->started = 1;
+            state->generation = generation;
+            state->evaluations = control[0];
+            state->ended = ended;
+            state->cancelled = control[5];
+            state->best = energy[best];
+            if (b.finished && ended)
                 atomicAdd(b.finished, 1u);
         }
     }

@@ -1,6 +1,7 @@
-// DockKernel: the batched Lamarckian GA on the GPU: one block per run (every run of every ligand
-// of a batch in one launch), one warp per individual being evaluated or locally searched; the
-// population lives in global memory, the energies and the run's kinematics in shared memory.
+// DockKernel: the batched Lamarckian GA on the GPU: one block per run (every live run of every
+// ligand of a batch in one launch, up to the next AutoStop checkpoint), one warp per individual
+// being evaluated or locally searched; the population lives in global memory, the energies and
+// the run's kinematics in shared memory.
 #pragma once
 
 #include "DockTypes.h"
@@ -16,7 +17,13 @@ struct DockBatchGpu {
     const float* charges;    // AD4: per template atom (TemplateGpu::atomBegin); else null
     const Ad4PairGpu* ad4Pairs; // AD4: internal pairs (TemplateGpu::pairBegin); else null
     const RunInputGpu* runs;
-    int runCount;
+    int runCount; // blocks of this launch
+    // Block j continues run live[j] (indices into runs, state, results, population); null: block
+    // j runs run j.
+    const int* live;
+    RunStateGpu* state; // per run: where it paused (zeroed before its first launch)
+    float* energies;    // per run: populationSize energies of its paused population
+    int untilGeneration; // the launch pauses every run after this many generations (in all)
     const float3* reference; // per ligand, kinematic atom order, relative to the box centre
     float3* final;           // per run: the best individual's atoms
     RunResultGpu* results;

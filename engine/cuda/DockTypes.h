@@ -26,8 +26,6 @@ struct DockParamsGpu {
     float crossoverRate, mutationRate, tournamentRate;
     float mutationPosition; // A: uniform in [-x, x]
     float mutationAngle;    // rad: orientation and torsion mutations, uniform in [-x, x]
-    int autostopEvery;      // generations between AutoStop tests; 0: off
-    float autostopStd;      // kcal/mol (dock::AutoStop's tolerance)
     float boxHalf[3];       // A: positions stay (and start uniform) in [-half, half] of the centre
     std::uint64_t seed;
 };
@@ -49,8 +47,20 @@ struct RunResultGpu {
     float orientation[4];
     float torsions[kDockMaxTorsions];
     int generations, evaluations;
-    int autostopped;
     int cancelled; // stopped by the cancel flag before its budget or AutoStop
+};
+
+// What a run keeps in global memory between the launches of a batch (the host tests AutoStop over
+// each ligand's runs between launches, dock::PooledAutoStop): with the population (DockBatchGpu::
+// population, current generation first at (generation % 2)) and its energies, the run goes on
+// exactly where it paused. Zeroed by the host before a run's first launch.
+struct RunStateGpu {
+    int started;     // generation 0 made
+    int generation;  // generations done
+    int evaluations; // energy evaluations used
+    int ended;       // budget, generation cap or cancel reached: never launched again
+    int cancelled;
+    float best; // the population's lowest energy (the AutoStop test's input)
 };
 
 // The live view of a watched run (dock::DockOptions::onGeneration): its block's warp 0 writes it at
