@@ -77,6 +77,7 @@ private slots:
         dock::DockOptions once = options();
         once.runs = 4;
         once.lga.maxEvaluations = sized(60000, 8000);
+        once.lga.populationSize = sized(150, 30); // several generations in small mode too
         shrinkDockingForRacecheck(once);
         once.lga.autoStop = false;
         dock::DockOptions stepped = once;
