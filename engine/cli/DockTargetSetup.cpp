@@ -26,7 +26,8 @@ std::map<std::string, OptionKind> dockSearchOptionSpec() {
             {"no-autostop", OptionKind::Flag},    {"adadelta-stop", OptionKind::Value},
             {"adadelta-tolerance", OptionKind::Value}, {"budget-scale", OptionKind::Value},
             {"autostop-tolerance", OptionKind::Value},
-            {"autostop-quorum", OptionKind::Value},   {"autostop-window", OptionKind::Value}};
+            {"autostop-quorum", OptionKind::Value},   {"autostop-window", OptionKind::Value},
+            {"autostop-every", OptionKind::Value}};
 }
 
 void readDockSearchOptions(const CommandLine& cl, dock::DockOptions& o) {
@@ -58,6 +59,7 @@ void readDockSearchOptions(const CommandLine& cl, dock::DockOptions& o) {
     o.lga.autoStopQuorum =
         cl.doubleValue("autostop-quorum", o.lga.autoStopQuorum * 100, 0, 100) / 100;
     o.lga.autoStopWindow = cl.intValue("autostop-window", o.lga.autoStopWindow, 1, 100000);
+    o.lga.autoStopFrequency = cl.intValue("autostop-every", o.lga.autoStopFrequency, 1, 100000);
 }
 
 DockTargetSetup::DockTargetSetup(const CommandLine& cl, const std::string& fallbackLigandFile,

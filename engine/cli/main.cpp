@@ -51,10 +51,11 @@ const std::vector<Command>& commands() {
          "[--no-autostop] [--no-map-cache] [--batch N] [--shard K/N [--shard-block B]] "
          "[--flex FLEX.pdbqt] [--flex-residues A:THR315,...] [--flex-out F.pdbqt] [--timings] "
          "[--budget-scale F] [--adadelta-stop RHO] [--adadelta-tolerance E] "
-         "[--autostop-tolerance SD] [--autostop-quorum PCT] [--autostop-window G]\n"
-         "      AutoStop (default on): after every generation a ligand's runs are tested together; "
+         "[--autostop-tolerance SD] [--autostop-quorum PCT] [--autostop-window G] "
+         "[--autostop-every K]\n"
+         "      AutoStop (default on): every K (1) generations a ligand's runs are tested together; "
          "they all stop once the best energy over all of them has not improved for G (4) "
-         "generations and PCT (25) % of the runs, at least 3, have a best within SD (0.15) "
+         "tests and PCT (25) % of the runs, at least 3, have a best within SD (0.15) "
          "kcal/mol of it. --no-autostop runs every run to its evaluation budget.",
          runDock},
         {"hits", "hit store (SQLite): import results, query, columns, cluster, export",

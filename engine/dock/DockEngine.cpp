@@ -45,7 +45,7 @@ struct SearchContext {
     long firstLigand;
     int runs, threads;
     long total;
-    long done = 0;                  // runs ended (budget, cap or AutoStop), not cancelled
+    long done = 0;                   // runs ended (budget, cap or AutoStop), not cancelled
     std::map<int, int> finishedRuns; // per ligand
 };
 
@@ -234,7 +234,8 @@ BatchStatus dockLigands(const DockTarget& target, const std::vector<Molecule>& l
     long total = 0;
     for (int i = 0; i < n; ++i)
         total += ok[i] ? runs : 0;
-    SearchContext c{target, options, jobs, results, progress, firstLigand, runs, threads, total, 0, {}};
+    SearchContext c{target, options, jobs,  results, progress, firstLigand,
+                    runs,   threads, total, 0,       {}};
     // Ligands in groups (each live run holds two populations); a group holds whole ligands, and
     // a ligand's result does not depend on its group.
     const int groupSize = std::max(1, kMaxLiveRuns / runs);

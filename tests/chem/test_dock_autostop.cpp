@@ -120,6 +120,26 @@ private slots:
                  qPrintable(QString("%1 against %2").arg(bestOn).arg(bestOff)));
     }
 
+    // A criterion every checkpoint meets (any run agrees, any progress counts as none): the
+    // runs stop together at generation window + 1, the trace records the checks before it.
+    void anAlwaysMetCriterionStopsAfterTheWindow() {
+        const DockTarget t = DockTarget::forVina(target_);
+        DockOptions o = options(2);
+        o.lga.autoStopTolerance = 1000;
+        o.lga.autoStopProgress = 1000;
+        o.lga.autoStopWindow = 2;
+        std::vector<LigandDockResult> r;
+        dockLigands(t, {crystal_}, o, r);
+        QCOMPARE(r[0].autoStopGeneration, 3L);
+        QCOMPARE(int(r[0].autoStopTrace.size()), 3);
+        QVERIFY(r[0].autoStopTrace.back().converged && !r[0].autoStopTrace[1].converged);
+        QCOMPARE(r[0].autoStopTrace.back().agreeing, o.runs);
+        for (const DockRun& run : r[0].runs) {
+            QVERIFY(run.autoStopped);
+            QCOMPARE(run.generations, 3L);
+        }
+    }
+
     // Biotin alone (above) and followed by another ligand on other threads: the same runs, the
     // same stop.
     void aLigandsResultDoesNotDependOnItsBatch() {
