@@ -27,7 +27,7 @@ std::map<std::string, OptionKind> dockSearchOptionSpec() {
             {"adadelta-tolerance", OptionKind::Value}, {"budget-scale", OptionKind::Value},
             {"autostop-tolerance", OptionKind::Value},
             {"autostop-quorum", OptionKind::Value},   {"autostop-window", OptionKind::Value},
-            {"autostop-every", OptionKind::Value}};
+            {"autostop-every", OptionKind::Value},    {"autostop-stagnation", OptionKind::Value}};
 }
 
 void readDockSearchOptions(const CommandLine& cl, dock::DockOptions& o) {
@@ -60,6 +60,8 @@ void readDockSearchOptions(const CommandLine& cl, dock::DockOptions& o) {
         cl.doubleValue("autostop-quorum", o.lga.autoStopQuorum * 100, 0, 100) / 100;
     o.lga.autoStopWindow = cl.intValue("autostop-window", o.lga.autoStopWindow, 1, 100000);
     o.lga.autoStopFrequency = cl.intValue("autostop-every", o.lga.autoStopFrequency, 1, 100000);
+    o.lga.autoStopStagnation =
+        cl.intValue("autostop-stagnation", o.lga.autoStopStagnation, 0, 100000);
 }
 
 DockTargetSetup::DockTargetSetup(const CommandLine& cl, const std::string& fallbackLigandFile,

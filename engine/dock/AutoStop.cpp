@@ -20,6 +20,7 @@ int quorumOf(double share, int runs) {
 PooledAutoStop::PooledAutoStop(const LgaOptions& o, int runs)
     : on_(o.autoStop && o.autoStopFrequency > 0), frequency_(std::max(o.autoStopFrequency, 1)),
       window_(std::max(o.autoStopWindow, 1)), quorum_(quorumOf(o.autoStopQuorum, runs)),
+      stagnation_(std::max(o.autoStopStagnation, 0)),
       maxGenerations_(std::max(o.maxGenerations, 1L)), tolerance_(o.autoStopTolerance),
       progress_(o.autoStopProgress) {}
 bool PooledAutoStop::isCheckpoint(long generation) const {
@@ -43,8 +44,11 @@ bool PooledAutoStop::check(long generation, const std::vector<double>& runBest) 
     // No progress: the overall best `window` checkpoints ago is at most `progress_` above today's
     // (the best never rises: elitism keeps every run's best).
     const int n = static_cast<int>(trace_.size());
-    const bool settled = n >= window_ && trace_[n - window_].best - c.best <= progress_;
-    c.converged = settled && c.agreeing >= quorum_;
+    const auto stillFor = [&](int checks) {
+        return n >= checks && trace_[n - checks].best - c.best <= progress_;
+    };
+    c.converged = (stillFor(window_) && c.agreeing >= quorum_) ||
+                  (stagnation_ > 0 && stillFor(stagnation_));
     trace_.push_back(c);
     return c.converged;
 }

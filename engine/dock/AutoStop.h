@@ -41,7 +41,7 @@ public:
 
 private:
     bool on_;
-    int frequency_, window_, quorum_;
+    int frequency_, window_, quorum_, stagnation_;
     long maxGenerations_;
     double tolerance_, progress_;
     std::vector<AutoStopCheck> trace_;

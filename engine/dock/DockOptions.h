@@ -97,6 +97,10 @@ struct LgaOptions {
     double autoStopTolerance = 0.15; // kcal/mol: a run "agrees" with the overall best
     double autoStopQuorum = 0.25;    // share of the runs that must agree
     double autoStopProgress = 0.01;  // kcal/mol: less counts as no progress
+    // Stagnation (off: 0): the ligand also stops after this many checkpoints without progress,
+    // however few runs agree (closer to AutoDock-GPU's test, which needs no agreement between
+    // runs); a lever for screens whose flexible ligands never reach the quorum.
+    int autoStopStagnation = 0;
     // Mutation ranges: a mutated gene moves uniformly within +-these (AD-GPU --dmov 6, --dang 90).
     double maxTranslationMutation = 6.0;   // Å
     double maxAngleMutationDegrees = 90.0; // orientation (about a random axis) and torsions

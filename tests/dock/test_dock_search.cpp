@@ -278,6 +278,16 @@ private slots:
         PooledAutoStop single(o, 1);
         for (int g = 1; g <= 10; ++g)
             QVERIFY(!single.check(g, {-8.0}));
+        // Stagnation (off by default): stops without a quorum after that many still checks.
+        o.autoStopStagnation = 6;
+        PooledAutoStop stagnant(o, 20);
+        std::vector<double> lone(20, -5.0);
+        lone[0] = -9.0; // one run alone at the best
+        int stagnantAt = -1;
+        for (int g = 1; g <= 20 && stagnantAt < 0; ++g)
+            if (stagnant.check(g, lone))
+                stagnantAt = g;
+        QCOMPARE(stagnantAt, 7);
     }
     void autoStopCheckpoints() {
         LgaOptions o;
