@@ -319,10 +319,11 @@ void RefinePart::startMinimization() {
     if (!flex)
         starts.clear();
     const int startCount = std::max<int>(1, static_cast<int>(starts.size()));
-    if (startCount > 1) // the view goes back to the pose's start when the next start begins
+    if (startCount > 1) // the other starts run beside the one on show
         trajectoryNote_->setText(
-            tr("Watched minimization with flexible side chains from %1 starts: %2 first, then "
-               "%3 (CPU reference, every accepted step of each descent; the lower end is kept)")
+            tr("Watched minimization with flexible side chains from %1 starts at once: %2 on "
+               "show, %3 beside it (CPU reference, every accepted step of the descent on show; "
+               "the lower end is kept)")
                 .arg(startCount)
                 .arg(starts.front().name, starts.back().name));
     job_ = std::make_unique<MinimizeJob>(context_->targets().current(), trajectoryLigand_,
