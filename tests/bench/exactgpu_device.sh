@@ -3,7 +3,8 @@
 # "exactgpu"): its GPU tests and `bench minimize --exact` on cuda against the CPU on all cores of
 # the same host, and the grid path's speed with the binary before this change. Run from the
 # repository root on the GPU machine with the carried folder C (default .carry-exactgpu) holding
-# bin/ (posewright-cli, posewright-cli-before, gpu_test_minimize_exact, gpu_test_pair_score,
+# bin/ (posewright-cli, posewright-cli-before, gpu_test_minimize_exact,
+# gpu_test_minimize_exact_gradient, gpu_test_pair_score,
 # gpu_test_pair_backend, gpu_test_minimize) and libs/ or libs.tar.xz (bundle-libs.sh output of
 # those programs); bin/ may come as bin.tar.xz.
 # Usage: tests/bench/exactgpu_device.sh [tests|minimizetest|bench|grid]...  (default: tests bench grid)
@@ -28,7 +29,8 @@ fields() { grep '^{' | sed -E 's/.*"poses":([0-9]+).*"device":"([^"]*)".*"second
 for part in ${*:-tests bench grid}; do
     case $part in
     tests)
-        for t in gpu_test_minimize_exact gpu_test_pair_score gpu_test_pair_backend; do
+        for t in gpu_test_minimize_exact gpu_test_minimize_exact_gradient gpu_test_pair_score \
+            gpu_test_pair_backend; do
             timeout 300 "$C/bin/$t" 2>&1 | grep -vE "^PASS|^Config|^\*\*\*\*" | tee -a "$OUT/tests.log" | tail -14
         done
         ;;
