@@ -277,7 +277,7 @@ class TestMinimizeExactGpu : public QObject {
             gConv += g[i].reason == StopReason::Converged;
             cConv += r[i].reason == StopReason::Converged;
         }
-        qInfo("%s %s exact, near-native, well-conditioned: GPU-CPU %d/%d agree (worst in-box |d "
+        qInfo("%s %s exact, near-native, standard options without guard: GPU-CPU %d/%d agree (worst in-box |d "
               "aff| %.4g, worst RMSD %.4g); CPU-CPU(float start) %d, GPU-GPU(float start) %d; "
               "objective = CPU's at the GPU pose %d/%d (worst %.3g); converged GPU %d, CPU %d; "
               "median %.4f GPU, %.4f CPU",
