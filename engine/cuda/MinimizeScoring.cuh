@@ -145,9 +145,9 @@ __device__ inline float atomInter(const ScoringParamsGpu& s, int type, float3 p,
 // coordinates are relative to x.centre (the kernel's frame) and are scored in double.
 template <PairMode kMode>
 __device__ inline double atomInterExact(const ExactInterGpu& x, int type, float3 c, float3* g) {
-    const pairmath::AtomSpot spot = pairmath::locateAtom(
-        x.receptor, double(c.x) + x.centre[0], double(c.y) + x.centre[1],
-        double(c.z) + x.centre[2]);
+    const pairmath::AtomSpot spot =
+        pairmath::locateAtom(x.receptor, double(c.x) + x.centre[0], double(c.y) + x.centre[1],
+                             double(c.z) + x.centre[2]);
     double e = 0.0, gs[3] = {0.0, 0.0, 0.0};
     pairmath::sumSites<kMode>(x.scoring, type, spot, 0, 1, &e, gs);
     double scale;

@@ -32,8 +32,8 @@ template <bool kExact> struct LineOf {
 using Line = LineOf<false>; // the grid's (and the docking search's)
 
 template <class Phi>
-__device__ inline LineResult armijo(Phi& phi, float value0, float slope0,
-                                    const SearchParamsGpu& sp, float initial) {
+__device__ inline LineResult armijo(Phi& phi, float value0, float slope0, const SearchParamsGpu& sp,
+                                    float initial) {
     LineResult r;
     float alpha = initial;
     for (int trial = 0; trial < sp.armijoTrials; ++trial) {

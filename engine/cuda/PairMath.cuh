@@ -12,9 +12,9 @@
 
 namespace pw::cuda::pairmath {
 
-constexpr double kCurlV = 1000.0;       // VinaConstants.h kCurlV
-constexpr double kOutOfBoxSlope = 1e6;  // VinaConstants.h kOutOfBoxSlope
-constexpr double kSamplesPerA2 = 32.0;  // ScoringFunction::kTableSamplesPerA2
+constexpr double kCurlV = 1000.0;      // VinaConstants.h kCurlV
+constexpr double kOutOfBoxSlope = 1e6; // VinaConstants.h kOutOfBoxSlope
+constexpr double kSamplesPerA2 = 32.0; // ScoringFunction::kTableSamplesPerA2
 
 __device__ inline double curl(double e, double* scale) {
     if (e > 0.0) {
@@ -64,8 +64,8 @@ __device__ inline double splineEnergy(const PairScoringDev& s, const PairTypeInf
     const double tt = t * t, ttt = tt * t;
     double e = (2 * ttt - 3 * tt + 1) * f0 + (ttt - 2 * tt + t) * m0 + (-2 * ttt + 3 * tt) * f1 +
                (ttt - tt) * m1;
-    const double de = (6 * tt - 6 * t) * f0 + (3 * tt - 4 * t + 1) * m0 +
-                      (-6 * tt + 6 * t) * f1 + (3 * tt - 2 * t) * m1;
+    const double de = (6 * tt - 6 * t) * f0 + (3 * tt - 4 * t + 1) * m0 + (-6 * tt + 6 * t) * f1 +
+                      (3 * tt - 2 * t) * m1;
     double d2 = de * kSamplesPerA2;
     if (p.hydrophobic || p.hbond) {
         const double r = sqrt(r2);

@@ -188,12 +188,14 @@ PoseChecks checkPoseByPose(const Complex& c, const std::vector<Molecule>& ligand
         const VinaScore score = exact.finalScore(g.coordinates);
         if (!std::isfinite(g.score.affinity) || !std::isfinite(g.energy))
             fail(i, "not finite");
-        if (relErr(g.start.inter, start.inter) > 1e-4 || relErr(g.start.intra, start.intra) > 1e-4 ||
+        if (relErr(g.start.inter, start.inter) > 1e-4 ||
+            relErr(g.start.intra, start.intra) > 1e-4 ||
             relErr(g.start.affinity, start.affinity) > 1e-4)
             fail(i, "start reported " + std::to_string(g.start.inter) + "/" +
                         std::to_string(g.start.intra) + ", the exact scorer gives " +
                         std::to_string(start.inter) + "/" + std::to_string(start.intra));
-        if (relErr(g.score.inter, score.inter) > 1e-4 || relErr(g.score.intra, score.intra) > 1e-4 ||
+        if (relErr(g.score.inter, score.inter) > 1e-4 ||
+            relErr(g.score.intra, score.intra) > 1e-4 ||
             relErr(g.score.affinity, score.affinity) > 1e-4)
             fail(i, "minimized pose reported " + std::to_string(g.score.inter) + "/" +
                         std::to_string(g.score.intra) + ", the exact scorer gives " +
@@ -208,7 +210,8 @@ PoseChecks checkPoseByPose(const Complex& c, const std::vector<Molecule>& ligand
         // The kernel keeps the start when its end is higher (float rounding allowed for).
         const double begin = exactObjective(exact, ramps, coordsOf(ligands[i]));
         if (!(end <= begin + 0.01 + 1e-4 * std::abs(begin)))
-            fail(i, "ends at " + std::to_string(end) + ", above its start " + std::to_string(begin));
+            fail(i,
+                 "ends at " + std::to_string(end) + ", above its start " + std::to_string(begin));
     }
     return out;
 }
@@ -229,8 +232,8 @@ std::vector<Molecule> clashingAndOutside(const Complex& c, int perKind, int* out
         Molecule m = randomP.perturbed(31, i);
         const auto& site = sites[inBox[rng() % inBox.size()]];
         const Vec3 offset(0.3 + 0.7 * (rng() % 1000) / 1000.0, 0, 0);
-        const Vec3 shift = Vec3(site.x, site.y, site.z) + offset -
-                           m.atoms[rng() % m.atoms.size()].position;
+        const Vec3 shift =
+            Vec3(site.x, site.y, site.z) + offset - m.atoms[rng() % m.atoms.size()].position;
         for (Atom& a : m.atoms)
             a.position += shift;
         out.push_back(std::move(m));
@@ -277,8 +280,9 @@ class TestMinimizeExactGpu : public QObject {
             gConv += g[i].reason == StopReason::Converged;
             cConv += r[i].reason == StopReason::Converged;
         }
-        qInfo("%s %s exact, near-native, standard options without guard: GPU-CPU %d/%d agree (worst in-box |d "
-              "aff| %.4g, worst RMSD %.4g); CPU-CPU(float start) %d, GPU-GPU(float start) %d; "
+        qInfo("%s %s exact, near-native, standard options without guard: GPU-CPU %d/%d agree "
+              "(worst in-box |d aff| %.4g, worst RMSD %.4g); CPU-CPU(float start) %d, "
+              "GPU-GPU(float start) %d; "
               "objective = CPU's at the GPU pose %d/%d (worst %.3g); converged GPU %d, CPU %d; "
               "median %.4f GPU, %.4f CPU",
               id.c_str(), kind == ScoringKind::Vina ? "vina" : "vinardo", a.agree, a.total,
@@ -294,7 +298,9 @@ private slots:
     void nearNative1iep() { compareNearNative("1iep", ScoringKind::Vina, sized(200, 40)); }
     void nearNative1stp() { compareNearNative("1stp", ScoringKind::Vina, sized(200, 40)); }
     void nearNative3ce3() { compareNearNative("3ce3", ScoringKind::Vina, sized(200, 40)); }
-    void nearNative1iepVinardo() { compareNearNative("1iep", ScoringKind::Vinardo, sized(100, 20)); }
+    void nearNative1iepVinardo() {
+        compareNearNative("1iep", ScoringKind::Vinardo, sized(100, 20));
+    }
 
     // Clashing and out-of-box starts: complete, finite results reported by the exact scorer, no
     // pose above its start; a pushed-out pose comes back towards the box (its 1e6/A penalty

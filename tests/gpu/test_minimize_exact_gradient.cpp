@@ -139,8 +139,8 @@ private slots:
                                        objective.evaluate(minus, scratch.data())) /
                                       (2 * kH);
                     const double tol = 0.05 + 0.02 * std::abs(fd);
-                    const double d = std::max(std::abs(kernel[k] - fd),
-                                              std::abs(kernel[k] - analytic[k]));
+                    const double d =
+                        std::max(std::abs(kernel[k] - fd), std::abs(kernel[k] - analytic[k]));
                     worst = std::max(worst, d / (1.0 + std::abs(fd)));
                     if (std::abs(kernel[k] - fd) > tol ||
                         std::abs(kernel[k] - analytic[k]) > 0.05 + 0.02 * std::abs(analytic[k])) {
@@ -158,8 +158,8 @@ private slots:
             qInfo("%s: first trial taken on %d/%d poses; every gradient component within "
                   "0.05 + 2%% of the central difference and the CPU's analytic value on %d/%d; "
                   "worst |d|/(1+|fd|) %.3g%s%s",
-                  id, accepted, n, posesOk, accepted, worst, firstBad.empty() ? "" : "; first: ",
-                  firstBad.c_str());
+                  id, accepted, n, posesOk, accepted, worst,
+                  firstBad.empty() ? "" : "; first: ", firstBad.c_str());
             QVERIFY(accepted >= scaledCount(36, 40, n));
             QVERIFY2(posesOk >= accepted - scaledCount(2, 40, n), firstBad.c_str());
         }
