@@ -350,25 +350,32 @@ private slots:
     }
 
     // A target without grid is minimized exactly on the GPU (as the CPU backend does), with the
-    // same results as options.exact on a target that has a grid: the kernel reads no map.
+    // same results as options.exact on a target that has a grid, or a grid without the ligand's
+    // types (the exact templates ask for no map): the kernel reads none.
     void targetWithoutGridRunsExact() {
         Complex c = load("1stp");
         Complex withGrid = load("1stp");
         withGrid.target->gridFor(DockingTarget::commonLigandTypes());
+        Complex otherTypes = load("1stp");
+        otherTypes.target->gridFor({XsType::Br_H});
         auto gpu = gpuBackend();
         const std::vector<Molecule> ligands = poses(c.ligand, 5, sized(64, 16), nearNative());
         MinimizeBatchOptions noFlag = exactOptions();
         noFlag.exact = false;
         const auto a = minimizeOn(*gpu, *c.target, ligands, noFlag);
         const auto b = minimizeOn(*gpu, *withGrid.target, ligands, exactOptions());
-        QCOMPARE(a.size(), b.size());
-        for (size_t i = 0; i < a.size(); ++i) {
-            QCOMPARE(a[i].energy, b[i].energy);
-            QCOMPARE(a[i].iterations, b[i].iterations);
-            QCOMPARE(a[i].score.affinity, b[i].score.affinity);
-            QCOMPARE(a[i].coordinates.size(), b[i].coordinates.size());
-            for (size_t k = 0; k < a[i].coordinates.size(); ++k)
-                QVERIFY(a[i].coordinates[k] == b[i].coordinates[k]);
+        const auto o = minimizeOn(*gpu, *otherTypes.target, ligands, exactOptions());
+        QCOMPARE(a.size(), ligands.size());
+        for (const auto* x : {&b, &o}) {
+            QCOMPARE(x->size(), a.size());
+            for (size_t i = 0; i < a.size(); ++i) {
+                QCOMPARE((*x)[i].energy, a[i].energy);
+                QCOMPARE((*x)[i].iterations, a[i].iterations);
+                QCOMPARE((*x)[i].score.affinity, a[i].score.affinity);
+                QCOMPARE((*x)[i].coordinates.size(), a[i].coordinates.size());
+                for (size_t k = 0; k < a[i].coordinates.size(); ++k)
+                    QVERIFY((*x)[i].coordinates[k] == a[i].coordinates[k]);
+            }
         }
         // And the grid mover on the grid target gives other (grid-interpolated) trajectories.
         MinimizeBatchOptions grid = exactOptions();
