@@ -25,7 +25,8 @@ public:
 
 private:
     bool uploaded_ = false;
-    std::uint64_t gridKey_ = 0; // the uploaded grid's instanceId (an address could be reused); 0: none
+    // The uploaded grid's instanceId (an address could be reused); 0: none.
+    std::uint64_t gridKey_ = 0;
     ScoringKind kindKey_ = ScoringKind::Vina;
     std::vector<DeviceBuffer<float>> maps_;
     DeviceBuffer<float4> pairParams_;
