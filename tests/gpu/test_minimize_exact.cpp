@@ -97,7 +97,9 @@ std::vector<Vec3> coordsOf(const Molecule& m) {
 // exact landscape the searches end when no step lowers the energy (line search failed; the
 // inter ramps' kinks keep |g| from reaching 1e-5), on both devices. The CPU agrees with itself,
 // start rounded to float, on 189/200 (1iep), 180/200 (1stp), 167/200 (3ce3) and 77/100 (1iep
-// Vinardo) of these near-native starts (measured with the poses of compareNearNative).
+// Vinardo) of these near-native starts on the build machine, 185, 181, 160 and 76 on the H100's
+// host (another libm); the GPU with itself on 176, 153, 143, 71 and with the CPU on 172, 153,
+// 133, 69 there (tests/bench/RESULTS.md): hence the 10% margin below.
 MinimizeBatchOptions exactOptions() {
     MinimizeBatchOptions o;
     o.exact = true;
@@ -289,7 +291,7 @@ class TestMinimizeExactGpu : public QObject {
               a.worstAffinity, a.worstRmsd, self.agree, gs.agree, objectiveOk, n, worstObjective,
               gConv, cConv, median(g), median(r));
         QVERIFY(objectiveOk >= scaledCount(99, 100, n));
-        QVERIFY(a.agree >= std::min(self.agree, gs.agree) - scaledCount(5, 100, n));
+        QVERIFY(a.agree >= std::min(self.agree, gs.agree) - scaledCount(10, 100, n));
         QVERIFY(a.agree >= scaledCount(60, 100, n));
         QVERIFY(std::abs(median(g) - median(r)) <= 0.02);
     }
