@@ -110,7 +110,7 @@ long long buildStore(const std::string& smilesPath, long target, int posesPer, b
             try {
                 PoseRecord& p = records[i];
                 p.smiles = canonicalSmiles(candidates[i]);
-                p.screen = screenFingerprint(*p.smiles, &p.screenMolecule);
+                p.screen = screenFingerprint(*p.smiles, &p.screenMolecule, &p.screenCompact);
             } catch (const std::exception&) {
                 records[i].smiles.reset();
             }
@@ -134,6 +134,7 @@ long long buildStore(const std::string& smilesPath, long target, int posesPer, b
                 store.insertPose(p);
                 p.screen.reset(); // the import gives the first pose of a molecule its screen
                 p.screenMolecule.clear();
+                p.screenCompact.clear();
             }
             if (interleave && posesPer > 1)
                 later.push_back(std::move(p));

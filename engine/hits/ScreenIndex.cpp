@@ -18,17 +18,45 @@ namespace pw::hits {
 
 std::string createScreenTableSql() {
     return std::string("CREATE TABLE IF NOT EXISTS ") + kScreenTable +
-           "(smiles TEXT PRIMARY KEY, fp BLOB NOT NULL, mol BLOB) WITHOUT ROWID";
+           "(smiles TEXT PRIMARY KEY, fp BLOB NOT NULL, mol BLOB, cmol BLOB) WITHOUT ROWID";
 }
 
 void ensureScreenTable(HitStore& store) {
     store.exec(createScreenTableSql());
-    Statement has = store.prepare(std::string("SELECT count(*) FROM pragma_table_info('") +
-                                  kScreenTable + "') WHERE name = 'mol'");
-    has.step();
-    if (has.integer(0) == 0)
-        store.exec(std::string("ALTER TABLE ") + kScreenTable + " ADD COLUMN mol BLOB");
+    for (const char* column : {"mol", "cmol"}) { // added after the table's first version
+        Statement has = store.prepare(std::string("SELECT count(*) FROM pragma_table_info('") +
+                                      kScreenTable + "') WHERE name = '" + column + "'");
+        has.step();
+        if (has.integer(0) == 0)
+            store.exec(std::string("ALTER TABLE ") + kScreenTable + " ADD COLUMN " + column +
+                       " BLOB");
+    }
 }
+
+namespace {
+
+// The SELECT of the index's four columns, NULL for those the table lacks; empty when the
+// store has no pw_screen table.
+std::string screenSelectSql(sqlite3* db) {
+    bool table = false, mol = false, cmol = false;
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(
+            db, (std::string("SELECT name FROM pragma_table_info('") + kScreenTable + "')").c_str(),
+            -1, &s, nullptr) == SQLITE_OK)
+        while (sqlite3_step(s) == SQLITE_ROW) {
+            const std::string_view name(reinterpret_cast<const char*>(sqlite3_column_text(s, 0)));
+            table = true;
+            mol = mol || name == "mol";
+            cmol = cmol || name == "cmol";
+        }
+    sqlite3_finalize(s);
+    if (!table)
+        return {};
+    return std::string("SELECT smiles, fp, ") + (mol ? "mol" : "NULL") + ", " +
+           (cmol ? "cmol" : "NULL") + " FROM " + kScreenTable;
+}
+
+} // namespace
 
 std::array<unsigned char, kScreenBytes> encodeScreen(const ScreenFingerprint& fp) {
     std::array<unsigned char, kScreenBytes> out{};
@@ -66,18 +94,20 @@ long addMissingScreens(HitStore& store, int threads) {
             missing.push_back(s.text(0));
     }
     Statement insert = store.prepare(std::string("INSERT OR IGNORE INTO ") + kScreenTable +
-                                     "(smiles, fp, mol) VALUES(?, ?, ?)");
+                                     "(smiles, fp, mol, cmol) VALUES(?, ?, ?, ?)");
     long added = 0;
     constexpr size_t kChunk = 16384; // fingerprints in flight (memory), then written in order
     std::vector<std::optional<ScreenFingerprint>> fps;
-    std::vector<std::string> binary;
+    std::vector<std::string> binary, compact;
     prepareRdkitForThreads();
     for (size_t from = 0; from < missing.size(); from += kChunk) {
         const size_t n = std::min(kChunk, missing.size() - from);
         fps.assign(n, std::nullopt);
         binary.assign(n, std::string());
-        parallelFor(static_cast<long>(n), threads,
-                    [&](long i) { fps[i] = screenFingerprint(missing[from + i], &binary[i]); });
+        compact.assign(n, std::string());
+        parallelFor(static_cast<long>(n), threads, [&](long i) {
+            fps[i] = screenFingerprint(missing[from + i], &binary[i], &compact[i]);
+        });
         for (size_t i = 0; i < n; ++i) {
             if (!fps[i])
                 continue;
@@ -86,6 +116,8 @@ long addMissingScreens(HitStore& store, int threads) {
             insert.bindBlobStatic(2, blob.data(), kScreenBytes);
             if (!binary[i].empty())
                 insert.bindBlobStatic(3, binary[i].data(), static_cast<int>(binary[i].size()));
+            if (!compact[i].empty())
+                insert.bindBlobStatic(4, compact[i].data(), static_cast<int>(compact[i].size()));
             insert.run();
             ++added;
         }
@@ -101,6 +133,8 @@ void ScreenIndex::clear() {
     fps_.clear();
     binaryArena_.clear();
     binarySpans_.clear();
+    compactArena_.clear();
+    compactSpans_.clear();
     slots_.clear();
     parsed_.clear();
     parsedCount_ = 0;
@@ -125,6 +159,15 @@ bool ScreenIndex::appendRow(sqlite3_stmt* s) {
         binarySpans_.push_back(static_cast<std::uint64_t>(binaryArena_.size()) << 24 | molBytes);
         if (mol)
             binaryArena_.insert(binaryArena_.end(), mol, mol + molBytes);
+    }
+    const auto* cmol = static_cast<const char*>(sqlite3_column_blob(s, 3));
+    const auto cmolBytes = cmol ? static_cast<std::uint64_t>(sqlite3_column_bytes(s, 3)) : 0;
+    if (cmolBytes > kMaxLength) {
+        compactSpans_.push_back(0); // RDKit instead
+    } else {
+        compactSpans_.push_back(static_cast<std::uint64_t>(compactArena_.size()) << 24 | cmolBytes);
+        if (cmol)
+            compactArena_.insert(compactArena_.end(), cmol, cmol + cmolBytes);
     }
     return true;
 }
@@ -184,7 +227,8 @@ std::vector<std::string> splitPoints(sqlite3* db, int ranges, long long parallel
 
 } // namespace
 
-bool ScreenIndex::loadInParallel(sqlite3* db, int threads, long long parallelAfter) {
+bool ScreenIndex::loadInParallel(sqlite3* db, const std::string& select, int threads,
+                                 long long parallelAfter) {
     if (threads <= 0)
         threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const char* file = sqlite3_db_filename(db, "main");
@@ -212,7 +256,7 @@ bool ScreenIndex::loadInParallel(sqlite3* db, int threads, long long parallelAft
     parallelFor(ranges, threads, [&](long r) {
         if (failed)
             return;
-        std::string sql = std::string("SELECT smiles, fp, mol FROM ") + kScreenTable;
+        std::string sql = select;
         if (r > 0)
             sql += " WHERE smiles >= ?1";
         if (r + 1 < ranges)
@@ -242,17 +286,20 @@ bool ScreenIndex::loadInParallel(sqlite3* db, int threads, long long parallelAft
     // Joined in range order: the keys' order, as one reader reads them.
     // Where each range's molecules and bytes go; then every range copied in place at once.
     struct At {
-        size_t molecule = 0, byte = 0, binaryByte = 0;
+        size_t molecule = 0, byte = 0, binaryByte = 0, compactByte = 0;
     };
     std::vector<At> at(parts.size() + 1);
     for (size_t r = 0; r < parts.size(); ++r)
         at[r + 1] = {at[r].molecule + parts[r].spans_.size(), at[r].byte + parts[r].arena_.size(),
-                     at[r].binaryByte + parts[r].binaryArena_.size()};
+                     at[r].binaryByte + parts[r].binaryArena_.size(),
+                     at[r].compactByte + parts[r].compactArena_.size()};
     const At total = at.back();
     arena_.resize(total.byte);
     binaryArena_.resize(total.binaryByte);
     spans_.resize(total.molecule);
     binarySpans_.resize(total.molecule);
+    compactArena_.resize(total.compactByte);
+    compactSpans_.resize(total.molecule);
     fps_.resize(total.molecule);
     parallelFor(static_cast<long>(parts.size()), threads, [&](long r) {
         ScreenIndex& p = parts[static_cast<size_t>(r)];
@@ -260,18 +307,25 @@ bool ScreenIndex::loadInParallel(sqlite3* db, int threads, long long parallelAft
         std::copy(p.arena_.begin(), p.arena_.end(), arena_.begin() + static_cast<long>(to.byte));
         std::copy(p.binaryArena_.begin(), p.binaryArena_.end(),
                   binaryArena_.begin() + static_cast<long>(to.binaryByte));
+        std::copy(p.compactArena_.begin(), p.compactArena_.end(),
+                  compactArena_.begin() + static_cast<long>(to.compactByte));
         std::copy(p.fps_.begin(), p.fps_.end(), fps_.begin() + static_cast<long>(to.molecule));
         const std::uint64_t shift = static_cast<std::uint64_t>(to.byte) << 24,
-                            binaryShift = static_cast<std::uint64_t>(to.binaryByte) << 24;
+                            binaryShift = static_cast<std::uint64_t>(to.binaryByte) << 24,
+                            compactShift = static_cast<std::uint64_t>(to.compactByte) << 24;
         for (size_t i = 0; i < p.spans_.size(); ++i) {
             spans_[to.molecule + i] = p.spans_[i] + shift;
             const std::uint64_t b = p.binarySpans_[i];
             binarySpans_[to.molecule + i] = (b & kMaxLength) == 0 ? 0 : b + binaryShift;
+            const std::uint64_t c = p.compactSpans_[i];
+            compactSpans_[to.molecule + i] = (c & kMaxLength) == 0 ? 0 : c + compactShift;
         }
         p.arena_ = {}; // freed here, on this range's thread
         p.binaryArena_ = {};
         p.spans_ = {};
         p.binarySpans_ = {};
+        p.compactArena_ = {};
+        p.compactSpans_ = {};
         p.fps_ = {};
     });
     return true;
@@ -280,7 +334,13 @@ bool ScreenIndex::loadInParallel(sqlite3* db, int threads, long long parallelAft
 void ScreenIndex::load(sqlite3* db, const std::string& storePath, int threads,
                        long long parallelAfter) {
     clear();
-    if (loadInParallel(db, threads, parallelAfter < 0 ? parallelLoadAfter_.load() : parallelAfter)) {
+    const std::string select = screenSelectSql(db);
+    if (select.empty()) {
+        loaded_ = true; // a store written before the screen: nothing to screen with
+        return;
+    }
+    if (loadInParallel(db, select, threads,
+                       parallelAfter < 0 ? parallelLoadAfter_.load() : parallelAfter)) {
         buildSlots(threads);
         parsed_.resize(spans_.size());
         loaded_ = true;
@@ -289,20 +349,10 @@ void ScreenIndex::load(sqlite3* db, const std::string& storePath, int threads,
     }
     clear();
     sqlite3_stmt* s = nullptr;
-    // The binary molecules too, where the table has them (it did not at first).
-    std::string sql = std::string("SELECT smiles, fp, mol FROM ") + kScreenTable;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(db, select.c_str(), -1, &s, nullptr) != SQLITE_OK) {
+        const std::string why = sqlite3_errmsg(db);
         sqlite3_finalize(s);
-        s = nullptr;
-        sql = std::string("SELECT smiles, fp, NULL FROM ") + kScreenTable;
-        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
-            const std::string why = sqlite3_errmsg(db);
-            sqlite3_finalize(s);
-            if (why.find("no such table") == std::string::npos)
-                throw std::runtime_error(storePath + ": cannot read " + kScreenTable + ": " + why);
-            loaded_ = true; // a store written before the screen: nothing to screen with
-            return;
-        }
+        throw std::runtime_error(storePath + ": cannot read " + kScreenTable + ": " + why);
     }
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW)
@@ -373,6 +423,11 @@ std::shared_ptr<const ParsedMolecule> ScreenIndex::parsed(uint32_t i) {
     return mol;
 }
 
+PatternAnswers::PatternAnswers(const SubstructureQuery& query) : query_(query) {
+    if (compactEnabled_ && query.compactPattern())
+        compact_ = CompactMatcher::make(*query.compactPattern());
+}
+
 signed char PatternAnswers::compute(const SubstructureQuery& query, ScreenIndex& index,
                                     uint32_t i, ScreenCounts& counts) const {
     if (!passesScreen(query.screen(), index.fingerprint(i))) {
@@ -380,6 +435,14 @@ signed char PatternAnswers::compute(const SubstructureQuery& query, ScreenIndex&
         return 0;
     }
     ++counts.matched;
+    if (compact_) {
+        const std::string_view form = index.compact(i);
+        if (!form.empty())
+            if (const auto m = compact_->matches(form)) {
+                ++counts.compact;
+                return *m ? 1 : 0;
+            }
+    }
     try {
         if (auto mol = index.parsed(i))
             return query.matches(*mol) ? 1 : 0;
@@ -428,6 +491,7 @@ void PatternAnswers::answerAll(ScreenIndex& index, int threads) {
             std::lock_guard lock(countsMutex);
             counts_.screenedOut += mine.screenedOut;
             counts_.matched += mine.matched;
+            counts_.compact += mine.compact;
         } catch (...) {
             std::lock_guard lock(countsMutex);
             if (!failure)
