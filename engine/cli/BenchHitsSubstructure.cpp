@@ -7,6 +7,8 @@
 // filter on a fresh connection (open, screen load, match: "fresh"), cold (first use of the
 // pattern on the kept connection) and again, and RDKit's match of a
 // sample of the stored SMILES as the filter did before the screen (microseconds per molecule).
+// --rdkit-only: every survivor of the screen matched by RDKit, as before the compact matcher
+// (CompactSubstructure.h), to compare the two in one binary on one store.
 #include "BenchClock.h"
 #include "CommandLine.h"
 #include "Commands.h"
@@ -175,6 +177,7 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
                                 {"patterns", OptionKind::Value},
                                 {"sample", OptionKind::Value},
                                 {"reuse", OptionKind::Flag},
+                                {"rdkit-only", OptionKind::Flag},
                                 {"keep", OptionKind::Flag}});
     const std::string dir = cl.required("dir");
     struct stat st {};
@@ -189,6 +192,7 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
         splitList(cl.value("patterns", "c1ccccc1 [NX3;H2]c c1ccncc1 [N+](=O)[O-] C(=O)[OH] "
                                        "S(=O)(=O)N [r5]"),
                   ' '); // SMARTS use ';' and ','
+    PatternAnswers::setCompactEnabled(!cl.flag("rdkit-only"));
     if (!cl.flag("reuse")) { // --reuse: the store of an earlier run with --keep
         const std::string smilesPath = cl.required("smiles");
         std::remove(db.c_str());
@@ -271,6 +275,7 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
             .add("pattern", p)
             .add("matched", matched)
             .add("screen_survivors", survivors)
+            .add("compact", query.compactPattern() != nullptr && !cl.flag("rdkit-only"))
             .add("screen_only_seconds", screen.wall, 4)
             .add("fresh_seconds", freshCold.wall, 4)
             .add("fresh_cpu_seconds", freshCold.cpu, 4)
