@@ -24,6 +24,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <future>
 #include <iostream>
@@ -246,6 +247,10 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
             for (size_t i = 0; i < index.size(); ++i)
                 survivors += passesScreen(query.screen(), index.fingerprint(static_cast<uint32_t>(i)));
         });
+        // The match of the survivors alone, on one thread: its CPU cost per survivor, by the
+        // compact matcher where it answers, else RDKit.
+        PatternAnswers alone(query);
+        const Timed matchOnly = timed([&] { alone.answerAll(index, 1); });
         const std::string where = "smarts('" + p + "')";
         // Cold as `hits query` pays it: a fresh connection opens the store, loads the screen and
         // answers the pattern.
@@ -276,6 +281,10 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
             .add("matched", matched)
             .add("screen_survivors", survivors)
             .add("compact", query.compactPattern() != nullptr && !cl.flag("rdkit-only"))
+            .add("compact_answered", static_cast<long long>(alone.counts().compact))
+            .add("match_one_thread_cpu_seconds", matchOnly.cpu, 4)
+            .add("match_us_per_survivor",
+                 1e6 * matchOnly.cpu / double(std::max<size_t>(1, alone.counts().matched)), 4)
             .add("screen_only_seconds", screen.wall, 4)
             .add("fresh_seconds", freshCold.wall, 4)
             .add("fresh_cpu_seconds", freshCold.cpu, 4)

@@ -35,9 +35,9 @@ void ensureScreenTable(HitStore& store) {
 
 namespace {
 
-// The SELECT of the index's four columns, NULL for those the table lacks; empty when the
-// store has no pw_screen table.
-std::string screenSelectSql(sqlite3* db) {
+// The SELECT of the index's four columns, NULL for those the table lacks (and for mol unless
+// `binaries`); empty when the store has no pw_screen table. `hasMol`: whether it has mol.
+std::string screenSelectSql(sqlite3* db, bool binaries, bool& hasMol) {
     bool table = false, mol = false, cmol = false;
     sqlite3_stmt* s = nullptr;
     if (sqlite3_prepare_v2(
@@ -50,9 +50,10 @@ std::string screenSelectSql(sqlite3* db) {
             cmol = cmol || name == "cmol";
         }
     sqlite3_finalize(s);
+    hasMol = mol;
     if (!table)
         return {};
-    return std::string("SELECT smiles, fp, ") + (mol ? "mol" : "NULL") + ", " +
+    return std::string("SELECT smiles, fp, ") + (mol && binaries ? "mol" : "NULL") + ", " +
            (cmol ? "cmol" : "NULL") + " FROM " + kScreenTable;
 }
 
@@ -135,6 +136,8 @@ void ScreenIndex::clear() {
     binarySpans_.clear();
     compactArena_.clear();
     compactSpans_.clear();
+    binariesPending_ = false;
+    withoutCompact_ = 0;
     slots_.clear();
     parsed_.clear();
     parsedCount_ = 0;
@@ -227,25 +230,28 @@ std::vector<std::string> splitPoints(sqlite3* db, int ranges, long long parallel
 
 } // namespace
 
+bool ScreenIndex::readersSeeWhatDbSees(sqlite3* db) {
+    const char* file = sqlite3_db_filename(db, "main");
+    // Other connections see only what is committed: not with our own writes pending.
+    if (!file || !*file || sqlite3_txn_state(db, "main") == SQLITE_TXN_WRITE)
+        return false;
+    sqlite3_stmt* s = nullptr;
+    bool wal = false;
+    if (sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &s, nullptr) == SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW)
+        wal = std::string_view(reinterpret_cast<const char*>(sqlite3_column_text(s, 0))) ==
+              "wal"; // a reader's snapshot may be older than a new connection's
+    sqlite3_finalize(s);
+    return !wal;
+}
+
 bool ScreenIndex::loadInParallel(sqlite3* db, const std::string& select, int threads,
                                  long long parallelAfter) {
     if (threads <= 0)
         threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const char* file = sqlite3_db_filename(db, "main");
-    // Other connections see only what is committed: not with our own writes pending.
-    if (threads < 2 || !file || !*file || sqlite3_txn_state(db, "main") == SQLITE_TXN_WRITE)
+    if (threads < 2 || !readersSeeWhatDbSees(db))
         return false;
-    {
-        sqlite3_stmt* s = nullptr;
-        bool wal = false;
-        if (sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &s, nullptr) == SQLITE_OK &&
-            sqlite3_step(s) == SQLITE_ROW)
-            wal = std::string_view(reinterpret_cast<const char*>(sqlite3_column_text(s, 0))) ==
-                  "wal"; // a reader's snapshot may be older than a new connection's
-        sqlite3_finalize(s);
-        if (wal)
-            return false;
-    }
     const std::vector<std::string> points = splitPoints(db, threads * 4, parallelAfter);
     if (points.empty())
         return false;
@@ -332,18 +338,18 @@ bool ScreenIndex::loadInParallel(sqlite3* db, const std::string& select, int thr
 }
 
 void ScreenIndex::load(sqlite3* db, const std::string& storePath, int threads,
-                       long long parallelAfter) {
+                       long long parallelAfter, bool binaries) {
     clear();
-    const std::string select = screenSelectSql(db);
+    bool hasMol = false;
+    const std::string select = screenSelectSql(db, binaries, hasMol);
+    const bool pending = hasMol && !binaries;
     if (select.empty()) {
         loaded_ = true; // a store written before the screen: nothing to screen with
         return;
     }
     if (loadInParallel(db, select, threads,
                        parallelAfter < 0 ? parallelLoadAfter_.load() : parallelAfter)) {
-        buildSlots(threads);
-        parsed_.resize(spans_.size());
-        loaded_ = true;
+        finishLoad(threads, pending);
         loadedInParallel_ = true;
         return;
     }
@@ -361,9 +367,93 @@ void ScreenIndex::load(sqlite3* db, const std::string& storePath, int threads,
     if (rc != SQLITE_DONE)
         throw std::runtime_error(storePath + ": cannot read " + kScreenTable + ": " +
                                  sqlite3_errmsg(db));
+    finishLoad(threads, pending);
+}
+
+void ScreenIndex::finishLoad(int threads, bool binariesPending) {
+    binariesPending_ = binariesPending;
     buildSlots(threads);
     parsed_.resize(spans_.size());
+    withoutCompact_ = static_cast<size_t>(
+        std::count_if(compactSpans_.begin(), compactSpans_.end(),
+                      [](std::uint64_t span) { return (span & kMaxLength) == 0; }));
     loaded_ = true;
+}
+
+void ScreenIndex::loadBinaries(sqlite3* db, int threads) {
+    if (!binariesPending_)
+        return;
+    binariesPending_ = false;
+    if (threads <= 0)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const size_t n = spans_.size();
+    const bool parallel =
+        threads > 1 && static_cast<long long>(n) >= parallelLoadAfter_ && readersSeeWhatDbSees(db);
+    // Contiguous stretches of the index (which is in the table's key order), each read as the
+    // key range from its first SMILES to its last; a row is taken for molecule i only when its
+    // SMILES is molecule i's (rows the index left out are passed over; a molecule whose row is
+    // gone keeps no binary, and is parsed from its SMILES instead).
+    const long parts = parallel ? threads * 4L : 1L;
+    struct Part {
+        Buffer<char> arena;
+        std::vector<std::uint64_t> spans;
+    };
+    std::vector<Part> got(static_cast<size_t>(parts));
+    const std::string path = parallel ? sqlite3_db_filename(db, "main") : "";
+    const std::string sql = std::string("SELECT smiles, mol FROM ") + kScreenTable +
+                            " WHERE smiles >= ?1 AND smiles <= ?2";
+    parallelFor(parts, parallel ? threads : 1, [&](long c) {
+        const size_t from = n * static_cast<size_t>(c) / static_cast<size_t>(parts),
+                     to = n * static_cast<size_t>(c + 1) / static_cast<size_t>(parts);
+        Part& part = got[static_cast<size_t>(c)];
+        part.spans.assign(to - from, 0);
+        if (from == to)
+            return;
+        std::optional<ReaderConnection> own;
+        sqlite3_stmt* s = nullptr;
+        if (parallel) {
+            own.emplace(path, sql.c_str());
+            if (!own->ok())
+                return;
+            s = own->stmt;
+        } else if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
+            sqlite3_finalize(s);
+            return;
+        }
+        const std::string_view first = text(spans_[from]), last = text(spans_[to - 1]);
+        sqlite3_bind_text(s, 1, first.data(), static_cast<int>(first.size()), SQLITE_STATIC);
+        sqlite3_bind_text(s, 2, last.data(), static_cast<int>(last.size()), SQLITE_STATIC);
+        for (size_t i = from; i < to && sqlite3_step(s) == SQLITE_ROW;) {
+            const std::string_view smiles(reinterpret_cast<const char*>(sqlite3_column_text(s, 0)),
+                                          static_cast<size_t>(sqlite3_column_bytes(s, 0)));
+            if (smiles != text(spans_[i]))
+                continue;
+            const auto* mol = static_cast<const char*>(sqlite3_column_blob(s, 1));
+            const auto bytes = static_cast<std::uint64_t>(sqlite3_column_bytes(s, 1));
+            if (mol && bytes > 0 && bytes <= kMaxLength) {
+                part.spans[i - from] = static_cast<std::uint64_t>(part.arena.size()) << 24 | bytes;
+                part.arena.insert(part.arena.end(), mol, mol + bytes);
+            }
+            ++i;
+        }
+        if (!parallel)
+            sqlite3_finalize(s);
+    });
+    std::vector<size_t> at(got.size() + 1, 0);
+    for (size_t c = 0; c < got.size(); ++c)
+        at[c + 1] = at[c] + got[c].arena.size();
+    binaryArena_.resize(at.back());
+    binarySpans_.resize(n);
+    parallelFor(parts, parallel ? threads : 1, [&](long c) {
+        Part& part = got[static_cast<size_t>(c)];
+        std::copy(part.arena.begin(), part.arena.end(),
+                  binaryArena_.begin() + static_cast<long>(at[static_cast<size_t>(c)]));
+        const size_t from = n * static_cast<size_t>(c) / static_cast<size_t>(parts);
+        const std::uint64_t shift = static_cast<std::uint64_t>(at[static_cast<size_t>(c)]) << 24;
+        for (size_t k = 0; k < part.spans.size(); ++k)
+            binarySpans_[from + k] = part.spans[k] == 0 ? 0 : part.spans[k] + shift;
+        part = {};
+    });
 }
 
 void ScreenIndex::buildSlots(int threads) {

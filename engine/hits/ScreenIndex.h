@@ -64,8 +64,17 @@ public:
     // molecules spent ~0.7 s here, serial). One reader when that cannot be (a write
     // transaction open on `db`, an in-memory store, any error on the way).
     // parallelAfter < 0: parallelLoadAfter() (32,768 poses; tests set it lower).
+    // binaries = false: RDKit's binary molecules are left in the table (40% of the bytes read)
+    // until loadBinaries; the compact matcher does not need them.
     void load(sqlite3* db, const std::string& storePath, int threads = 0,
-              long long parallelAfter = -1);
+              long long parallelAfter = -1, bool binaries = true);
+    // Whether load left binary molecules in the table; then loadBinaries reads them (each
+    // checked against its molecule's SMILES), in parallel where load may. Until then, or for a
+    // molecule whose row changed, RDKit parses the SMILES instead: slower, the same answer.
+    bool binariesPending() const { return binariesPending_; }
+    void loadBinaries(sqlite3* db, int threads = 0);
+    // Molecules without a compact form (their matches need RDKit).
+    size_t withoutCompact() const { return withoutCompact_; }
     static long long parallelLoadAfter() { return parallelLoadAfter_; }
     static void setParallelLoadAfter(long long poses) { parallelLoadAfter_ = poses; }
     bool loaded() const { return loaded_; }
@@ -110,9 +119,15 @@ private:
     bool appendRow(sqlite3_stmt* s);
     bool loadInParallel(sqlite3* db, const std::string& select, int threads,
                         long long parallelAfter);
+    // Whether read-only connections of their own see what `db` sees (a file, no pending
+    // writes of `db`, not WAL).
+    static bool readersSeeWhatDbSees(sqlite3* db);
+    void finishLoad(int threads, bool binariesPending);
     static inline std::atomic<long long> parallelLoadAfter_{32768};
     bool loaded_ = false;
     bool loadedInParallel_ = false;
+    bool binariesPending_ = false;
+    size_t withoutCompact_ = 0;
     // Vectors whose resize leaves new elements uninitialized (they are copied over at once,
     // on every core, when key ranges are joined: zeroing first was a serial pass of its own).
     template <class T> struct Uninitialized : std::allocator<T> {

@@ -267,6 +267,28 @@ private slots:
             for (uint32_t i = 0; i < index.size(); ++i)
                 withForm += !index.compact(i).empty();
             QCOMPARE(withForm, withColumn ? molecules_.size() - (molecules_.size() + 2) / 5 : 0);
+            QCOMPARE(index.withoutCompact(), index.size() - withForm);
+
+            // Binary molecules read later, by one reader and by key ranges on connections of
+            // their own: the same bytes, molecule by molecule, as read with the index.
+            const long long parallelAfter = ScreenIndex::parallelLoadAfter();
+            for (const long long after : {1LL << 30, 0LL}) {
+                ScreenIndex later;
+                later.load(store.handle(), store.path(), 2, 1 << 30, /*binaries=*/false);
+                QVERIFY(later.binariesPending());
+                QVERIFY(later.binary(3).empty());
+                ScreenIndex::setParallelLoadAfter(after);
+                later.loadBinaries(store.handle(), 3);
+                ScreenIndex::setParallelLoadAfter(parallelAfter);
+                QVERIFY(!later.binariesPending());
+                size_t withBinary = 0;
+                for (uint32_t i = 0; i < index.size(); ++i) {
+                    QCOMPARE(later.binary(i), index.binary(i));
+                    QCOMPARE(later.compact(i), index.compact(i));
+                    withBinary += !later.binary(i).empty();
+                }
+                QCOMPARE(withBinary, index.size());
+            }
             for (const char* pattern : {"c1ccccc1", "[NX3;H2]c", "[$(C=O)N]", "[R2]"}) {
                 const SubstructureQuery q(pattern, SubstructureQuery::Syntax::Smarts);
                 PatternAnswers answers(q);
