@@ -126,6 +126,44 @@ long addMissingScreens(HitStore& store, int threads) {
     return added;
 }
 
+long addMissingCompactForms(HitStore& store, int threads) {
+    if (threads <= 0)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    ensureScreenTable(store);
+    std::vector<std::string> missing;
+    {
+        Statement s = store.prepare(std::string("SELECT smiles FROM ") + kScreenTable +
+                                    " WHERE cmol IS NULL");
+        while (s.step())
+            missing.push_back(s.text(0));
+    }
+    Statement update =
+        store.prepare(std::string("UPDATE ") + kScreenTable + " SET cmol = ? WHERE smiles = ?");
+    long added = 0;
+    constexpr size_t kChunk = 16384;
+    std::vector<std::string> compact;
+    prepareRdkitForThreads();
+    for (size_t from = 0; from < missing.size(); from += kChunk) {
+        const size_t n = std::min(kChunk, missing.size() - from);
+        compact.assign(n, std::string());
+        parallelFor(static_cast<long>(n), threads, [&](long i) {
+            if (!screenFingerprint(missing[from + i], nullptr, &compact[i]))
+                compact[i].clear();
+        });
+        static const char kEmpty = 0;
+        for (size_t i = 0; i < n; ++i) {
+            if (compact[i].empty())
+                update.bindBlobStatic(1, &kEmpty, 0); // an empty BLOB, not NULL: tried
+            else
+                update.bindBlobStatic(1, compact[i].data(), static_cast<int>(compact[i].size()));
+            update.bind(2, std::string_view(missing[from + i]));
+            update.run();
+            added += !compact[i].empty();
+        }
+    }
+    return added;
+}
+
 void ScreenIndex::clear() {
     loaded_ = false;
     loadedInParallel_ = false;

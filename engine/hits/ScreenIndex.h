@@ -43,6 +43,10 @@ std::optional<ScreenFingerprint> decodeScreen(const void* data, int bytes);
 // Must run inside a HitStore::Transaction. Returns how many were added; SMILES that RDKit cannot
 // read, or that are not its canonical form, get none (the filter matches those from SMILES).
 long addMissingScreens(HitStore& store, int threads);
+// Gives every pw_screen row without a compact form (written before cmol) one, on `threads`
+// threads; a molecule that does not fit gets an empty one, so that it is not tried again (RDKit
+// matches it). Inside a HitStore::Transaction. Returns how many rows got a non-empty one.
+long addMissingCompactForms(HitStore& store, int threads);
 
 // The smallest and largest pose id of the store (first > second when it has no pose).
 std::pair<long long, long long> poseIdRange(sqlite3* db);
