@@ -68,7 +68,7 @@ public:
     // molecules spent ~0.7 s here, serial). One reader when that cannot be (a write
     // transaction open on `db`, an in-memory store, any error on the way).
     // parallelAfter < 0: parallelLoadAfter() (32,768 poses; tests set it lower).
-    // binaries = false: RDKit's binary molecules are left in the table (40% of the bytes read)
+    // binaries = false: RDKit's binary molecules are left in the table (~45% of a row's bytes)
     // until loadBinaries; the compact matcher does not need them.
     void load(sqlite3* db, const std::string& storePath, int threads = 0,
               long long parallelAfter = -1, bool binaries = true);
