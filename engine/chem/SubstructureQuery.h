@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace RDKit {
 class ROMol;
@@ -62,7 +63,7 @@ public:
     // nullptr when the text does not parse (then match the SMILES with matchesSmiles instead).
     static std::shared_ptr<const ParsedMolecule> fromCleanSmiles(const std::string& smiles);
     // From screenFingerprint's binary form; nullptr when it cannot be read (then the SMILES).
-    static std::shared_ptr<const ParsedMolecule> fromBinary(const std::string& bytes);
+    static std::shared_ptr<const ParsedMolecule> fromBinary(std::string_view bytes);
     ~ParsedMolecule();
     const RDKit::ROMol& mol() const { return *mol_; }
 

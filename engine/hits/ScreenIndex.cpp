@@ -542,8 +542,8 @@ std::shared_ptr<const ParsedMolecule> ScreenIndex::parsed(uint32_t i) {
     const std::uint64_t span = binarySpans_[i];
     std::shared_ptr<const ParsedMolecule> mol;
     if ((span & kMaxLength) != 0)
-        mol = ParsedMolecule::fromBinary(std::string(binaryArena_.data() + (span >> 24),
-                                                     static_cast<size_t>(span & kMaxLength)));
+        mol = ParsedMolecule::fromBinary(std::string_view(binaryArena_.data() + (span >> 24),
+                                                          static_cast<size_t>(span & kMaxLength)));
     if (!mol)
         mol = ParsedMolecule::fromCleanSmiles(smiles(i));
     if (mol && spans_.size() <= kParsedCapacity && parsedCount_.fetch_add(1) < kParsedCapacity)

@@ -201,6 +201,25 @@ private slots:
         QVERIFY(compared > 150 * 480);
     }
 
+    // RDKit's path for the patterns it keeps: the binary molecule read back (a reused stream
+    // per thread) answers as RDKit's own parse of the SMILES, for every molecule.
+    void binaryMoleculesMatchAsSmiles() {
+        std::vector<SubstructureQuery> queries;
+        for (const char* p : {"[$(C=O)N]", "[R2]", "c1ccccc1", "[NX3;H2]c", "C@C", "[2H]"})
+            queries.emplace_back(p, SubstructureQuery::Syntax::Smarts);
+        queries.emplace_back("c1ccncc1", SubstructureQuery::Syntax::Smiles);
+        for (const std::string& smiles : molecules_) {
+            std::string binary;
+            QVERIFY(screenFingerprint(smiles, &binary));
+            const auto parsed = ParsedMolecule::fromBinary(binary);
+            QVERIFY2(parsed, smiles.c_str());
+            for (const SubstructureQuery& q : queries)
+                QVERIFY2(q.matches(*parsed) == *q.matchesSmiles(smiles), smiles.c_str());
+        }
+        QVERIFY(!ParsedMolecule::fromBinary(""));
+        QVERIFY(!ParsedMolecule::fromBinary("not a pickle"));
+    }
+
     void patternsLeftToRdkit() {
         int read = 0;
         for (const char* p : kRdkitPatterns) {
