@@ -12,12 +12,15 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace RDKit {
 class ROMol;
 }
 
 namespace pw {
+
+struct CompactPattern; // hits/CompactSubstructure.h
 
 // A pattern RDKit cannot read; what() says so and quotes the pattern.
 class PatternError : public std::invalid_argument {
@@ -45,9 +48,12 @@ inline bool passesScreen(const ScreenFingerprint& pattern, const ScreenFingerpri
 // SMILES are). A stored fingerprint therefore also says "ParsedMolecule may read this SMILES".
 // With `molecule`, also RDKit's binary form of that sanitized molecule (~260 bytes for an NCI
 // compound, rings included), which ParsedMolecule::fromBinary reads back in about a third of the
-// time of even the quick SMILES parse.
+// time of even the quick SMILES parse. With `compact`, also the molecule's compact form
+// (CompactSubstructureRdkit.h; empty when it does not fit), which matches plain SMARTS without
+// RDKit.
 std::optional<ScreenFingerprint> screenFingerprint(const std::string& smiles,
-                                                   std::string* molecule = nullptr);
+                                                   std::string* molecule = nullptr,
+                                                   std::string* compact = nullptr);
 
 // A molecule read once from a canonical SMILES that sanitizes (one with a screening fingerprint),
 // kept for repeated matching: RDKit's parse without sanitization, its property cache and rings (SSSR
@@ -57,7 +63,7 @@ public:
     // nullptr when the text does not parse (then match the SMILES with matchesSmiles instead).
     static std::shared_ptr<const ParsedMolecule> fromCleanSmiles(const std::string& smiles);
     // From screenFingerprint's binary form; nullptr when it cannot be read (then the SMILES).
-    static std::shared_ptr<const ParsedMolecule> fromBinary(const std::string& bytes);
+    static std::shared_ptr<const ParsedMolecule> fromBinary(std::string_view bytes);
     ~ParsedMolecule();
     const RDKit::ROMol& mol() const { return *mol_; }
 
@@ -89,11 +95,15 @@ public:
     // The pattern's own fingerprint: a molecule without one of its bits cannot match. Query
     // features the fingerprint cannot express set no bits (an empty one passes everything).
     const ScreenFingerprint& screen() const { return screen_; }
+    // The pattern for the compact matcher (hits/CompactSubstructure.h), decided once here:
+    // nullptr when it needs RDKit (SMILES syntax, recursion, isotopes, chirality, components...).
+    const CompactPattern* compactPattern() const { return compact_.get(); }
 
 private:
     SubstructureQuery() = default;
     std::unique_ptr<RDKit::ROMol> query_;
     ScreenFingerprint screen_{};
+    std::shared_ptr<const CompactPattern> compact_; // immutable: clones share it
 };
 
 } // namespace pw

@@ -7,6 +7,8 @@
 // filter on a fresh connection (open, screen load, match: "fresh"), cold (first use of the
 // pattern on the kept connection) and again, and RDKit's match of a
 // sample of the stored SMILES as the filter did before the screen (microseconds per molecule).
+// --rdkit-only: every survivor of the screen matched by RDKit, as before the compact matcher
+// (CompactSubstructure.h), to compare the two in one binary on one store.
 #include "BenchClock.h"
 #include "CommandLine.h"
 #include "Commands.h"
@@ -22,6 +24,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <future>
 #include <iostream>
@@ -110,7 +113,7 @@ long long buildStore(const std::string& smilesPath, long target, int posesPer, b
             try {
                 PoseRecord& p = records[i];
                 p.smiles = canonicalSmiles(candidates[i]);
-                p.screen = screenFingerprint(*p.smiles, &p.screenMolecule);
+                p.screen = screenFingerprint(*p.smiles, &p.screenMolecule, &p.screenCompact);
             } catch (const std::exception&) {
                 records[i].smiles.reset();
             }
@@ -134,6 +137,7 @@ long long buildStore(const std::string& smilesPath, long target, int posesPer, b
                 store.insertPose(p);
                 p.screen.reset(); // the import gives the first pose of a molecule its screen
                 p.screenMolecule.clear();
+                p.screenCompact.clear();
             }
             if (interleave && posesPer > 1)
                 later.push_back(std::move(p));
@@ -174,6 +178,7 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
                                 {"patterns", OptionKind::Value},
                                 {"sample", OptionKind::Value},
                                 {"reuse", OptionKind::Flag},
+                                {"rdkit-only", OptionKind::Flag},
                                 {"keep", OptionKind::Flag}});
     const std::string dir = cl.required("dir");
     struct stat st {};
@@ -188,6 +193,7 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
         splitList(cl.value("patterns", "c1ccccc1 [NX3;H2]c c1ccncc1 [N+](=O)[O-] C(=O)[OH] "
                                        "S(=O)(=O)N [r5]"),
                   ' '); // SMARTS use ';' and ','
+    PatternAnswers::setCompactEnabled(!cl.flag("rdkit-only"));
     if (!cl.flag("reuse")) { // --reuse: the store of an earlier run with --keep
         const std::string smilesPath = cl.required("smiles");
         std::remove(db.c_str());
@@ -241,6 +247,10 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
             for (size_t i = 0; i < index.size(); ++i)
                 survivors += passesScreen(query.screen(), index.fingerprint(static_cast<uint32_t>(i)));
         });
+        // The match of the survivors alone, on one thread: its CPU cost per survivor, by the
+        // compact matcher where it answers, else RDKit.
+        PatternAnswers alone(query);
+        const Timed matchOnly = timed([&] { alone.answerAll(index, 1); });
         const std::string where = "smarts('" + p + "')";
         // Cold as `hits query` pays it: a fresh connection opens the store, loads the screen and
         // answers the pattern.
@@ -270,6 +280,11 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
             .add("pattern", p)
             .add("matched", matched)
             .add("screen_survivors", survivors)
+            .add("compact", query.compactPattern() != nullptr && !cl.flag("rdkit-only"))
+            .add("compact_answered", static_cast<long long>(alone.counts().compact))
+            .add("match_one_thread_cpu_seconds", matchOnly.cpu, 4)
+            .add("match_us_per_survivor",
+                 1e6 * matchOnly.cpu / double(std::max<size_t>(1, alone.counts().matched)), 4)
             .add("screen_only_seconds", screen.wall, 4)
             .add("fresh_seconds", freshCold.wall, 4)
             .add("fresh_cpu_seconds", freshCold.cpu, 4)

@@ -247,15 +247,20 @@ int runUpgrade(const std::vector<std::string>& args) {
     CommandLine cl(args, {{"threads", OptionKind::Value}, {"json", OptionKind::Flag}});
     HitStore store(storeArgument(cl, 1), HitStore::Mode::ReadWrite);
     HitStore::Transaction tx(store);
-    const long added = addMissingScreens(store, cl.intValue("threads", 0, 0, 1024));
+    const int threads = cl.intValue("threads", 0, 0, 1024);
+    const long added = addMissingScreens(store, threads);
+    const long compact = addMissingCompactForms(store, threads); // the compact matcher's form
     tx.commit();
     if (cl.flag("json")) {
         JsonObject o;
-        o.add("store", store.path()).add("screens_added", added);
+        o.add("store", store.path())
+            .add("screens_added", added)
+            .add("compact_forms_added", static_cast<long long>(compact));
         std::cout << o.str() << "\n";
     } else {
         std::cout << store.path() << ": " << added
-                  << " molecules given a substructure-screening fingerprint\n";
+                  << " molecules given a substructure-screening fingerprint, " << compact
+                  << " a compact form\n";
     }
     return 0;
 }

@@ -1,7 +1,8 @@
 // The CUDA backend: batched grid minimization (CudaMinimizer) reported with exact pair sums
 // (PairScorer), exact scoring of many poses, shape overlay (ShapeOverlayGpu) and LINGO (LingoGpu)
-// on one GPU. Work the kernels do not cover (exact grid-free minimization, a target without
-// grid, a shape reference too large for the kernel) goes to the CPU reference, said once.
+// on one GPU; exact (grid-free) minimization with the pair kernel's cell list in the minimizer.
+// Work the kernels do not cover (macrocycle ring closures, a shape reference too large for the
+// kernel) goes to the CPU reference, said once.
 #include "CudaMinimizer.h"
 #include "DockBatchCuda.h"
 #include "LingoCuda.h"
@@ -145,26 +146,28 @@ public:
                   const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
                   Progress* progress) override {
         // The CUDA kernels have no macrocycle ring-closure term (score/RingClosureTerm.h).
-        const bool macrocycles = anyRingClosures(ligands);
-        if (options.exact || !target.grid() || macrocycles) {
+        if (anyRingClosures(ligands)) {
             if (!cpu_) {
                 cpu_ = makeCpuBackend(0);
-                std::cerr << "note: "
-                          << (macrocycles ? "macrocycle (ring-closure)" : "exact (grid-free)")
-                          << " minimization runs on the " << cpu_->description()
-                          << (macrocycles ? "; the CUDA kernels have no ring-closure term\n"
-                                          : "; the CUDA kernels use the grid\n");
+                std::cerr << "note: macrocycle (ring-closure) minimization runs on the "
+                          << cpu_->description()
+                          << "; the CUDA kernels have no ring-closure term\n";
             }
             cpu_->minimize(target, ligands, options, results, progress);
             return;
         }
+        // Exact (grid-free) minimization, as the CPU backend runs it for options.exact or a
+        // target without grid: the kernel sums the intermolecular term over the receptor atoms
+        // of the pair kernel's cell list (PairScorer's device copies).
+        const bool exact = options.exact || !target.grid();
         cuda::Reduction reduction = defaultReduction_;
         if (!options.gpuReduction.empty() &&
             !cuda::parseReduction(options.gpuReduction.c_str(), reduction))
             throw std::invalid_argument("unknown GPU reduction '" + options.gpuReduction +
                                         "' (expected shuffle, shared or wmma)");
         minimizer_.setReduction(reduction);
-        minimizer_.minimize(target, ligands, options, results, progress);
+        minimizer_.minimize(target, ligands, options, results, progress,
+                            exact ? &pairScorer(target) : nullptr);
         if (options.timings) {
             const cuda::MinimizeTiming& t = minimizer_.lastTiming();
             options.timings->add("grid_upload", t.gridUpload, group());
@@ -172,7 +175,7 @@ public:
             options.timings->add("gpu_wait", t.gpu, group());
             options.timings->add("unpack", t.unpack, group());
         }
-        if (!options.gridReport) {
+        if (!options.gridReport || exact) { // the CPU reports an exact mover exactly too
             PhaseTimer timer(options.timings, "exact_rescore", group());
             reportExactly(target, ligands, results);
         }

@@ -153,13 +153,15 @@ CudaMinimizer::~CudaMinimizer() = default;
 
 void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
                              const MinimizeBatchOptions& options,
-                             std::vector<RefinementResult>& results, Progress* progress) {
+                             std::vector<RefinementResult>& results, Progress* progress,
+                             const PairScorer* exact) {
     const double t0 = now();
     Impl& im = *impl_;
     check(cudaSetDevice(im.device), "set device");
-    if (!target.grid())
-        throw std::invalid_argument(
-            "CudaMinimizer: the target has no grid (DockingTarget::gridFor)");
+    const bool exactInter = options.exact || !target.grid();
+    if (exactInter && (!exact || exact->device() != im.device))
+        throw std::invalid_argument("CudaMinimizer: exact (grid-free) minimization needs the "
+                                    "target's PairScorer on the same device");
     const int threads = hostThreads_ > 0
                             ? hostThreads_
                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -208,6 +210,14 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     scoring.interpolation = static_cast<int>(options.refinement.gridInterpolation);
     scoring.rampHalfWidth = static_cast<float>(options.refinement.rampSmoothing);
     scoring.shiftCutoff = options.refinement.intraCutoffShift ? 1 : 0;
+    scoring.exact = {};
+    if (exactInter) {
+        scoring.exact.receptor = exact->receptorView();
+        scoring.exact.scoring = exact->scoringView();
+        const Vec3 c = im.target.centre();
+        for (int d = 0; d < 3; ++d)
+            scoring.exact.centre[d] = c[d];
+    }
     uploadVector(im.templates, tg);
     uploadVector(im.atoms, atoms);
     uploadVector(im.nodes, nodes);
@@ -390,7 +400,8 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
         b.maxAtoms = maxAtoms, b.maxNodes = maxNodes, b.maxTorsions = maxTorsions;
         b.cancel = im.control.p;
         b.finished = reinterpret_cast<unsigned int*>(im.control.p + 1);
-        check(launchMinimize(b, scoring, sp, reduction_, warpsPerBlock_, s.stream), "launch");
+        check(launchMinimize(b, scoring, sp, reduction_, warpsPerBlock_, s.stream, exactInter),
+              "launch");
         check(cudaMemcpyAsync(s.hResults.p, s.dResults.p, count * sizeof(PoseResultGpu),
                               cudaMemcpyDeviceToHost, s.stream),
               "download");

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "MinimizeTypes.h"
+#include "PairScorer.h"
 #include "backend/Backend.h"
 
 #include <memory>
@@ -35,9 +36,13 @@ public:
     // that way keep their pose at that step (scored, reason Cancelled); poses finished before keep
     // their full results (the same as without a progress); poses of chunks never launched get
     // only reason Cancelled (no coordinates).
+    // Exact (grid-free) minimization when options.exact or the target has no grid: exact must
+    // then be the target's PairScorer on this device (its receptor cell list and tables), and the
+    // kernel sums the intermolecular energy and gradient over the receptor atoms as the CPU's
+    // exact LigandScorer does; the reported inter is Vina's tabulated sum over them.
     void minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
                   const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
-                  Progress* progress = nullptr);
+                  Progress* progress = nullptr, const PairScorer* exact = nullptr);
 
     void setReduction(Reduction r) { reduction_ = r; }
     Reduction reduction() const { return reduction_; }

@@ -13,43 +13,48 @@ static_assert(static_cast<int>(GridInterpolation::Trilinear) == 0 &&
               "ScoringParamsGpu::interpolation codes");
 
 bool DeviceScoringTarget::upload(const DockingTarget& target, int threads) {
-    const ReceptorGrid& grid = *target.grid();
-    if (gridKey_ == grid.instanceId() && kindKey_ == target.scoring().kind())
+    const ReceptorGrid* grid = target.grid();
+    const std::uint64_t key = grid ? grid->instanceId() : 0;
+    if (uploaded_ && gridKey_ == key && kindKey_ == target.scoring().kind() &&
+        centre_ == target.box().center)
         return false;
     maps_.clear();
     const ScoringFunction& sf = target.scoring();
-    const GridDims& dims = grid.dims();
-    const int n[3] = {dims.voxels[0] + 1, dims.voxels[1] + 1, dims.voxels[2] + 1};
-    const size_t points = static_cast<size_t>(n[0]) * n[1] * n[2];
     ScoringParamsGpu s{};
-    std::vector<float> host(points);
-    for (int t = 0; t < kXsTypeCount; ++t) {
+    for (int t = 0; t < kXsTypeCount; ++t)
         s.maps[t] = nullptr;
-        if (!grid.hasMap(t))
-            continue;
-        // The maps are read back through the interpolator at the sample points (exact there).
-        parallelFor(n[0], threads, [&](long x) {
-            Vec3 g, og;
-            double outside;
-            for (int y = 0; y < n[1]; ++y)
-                for (int z = 0; z < n[2]; ++z) {
-                    const Vec3 p = dims.begin + dims.spacing * Vec3(double(x), y, z);
-                    host[(static_cast<size_t>(x) * n[1] + y) * n[2] + z] =
-                        static_cast<float>(grid.interpolate(t, p, g, outside, og));
-                }
-        });
-        maps_.emplace_back();
-        uploadVector(maps_.back(), host);
-        s.maps[t] = maps_.back().p;
-    }
-    s.nx = n[0], s.ny = n[1], s.nz = n[2];
     // The kernel works in coordinates relative to the box centre: small magnitudes keep
     // float steps of 1e-4 A resolvable (absolute receptor coordinates reach 50-100 A).
     centre_ = target.box().center;
-    const Vec3 b = dims.begin - centre_;
-    s.gridBegin = make_float3(float(b.x()), float(b.y()), float(b.z()));
-    s.spacing = static_cast<float>(dims.spacing);
-    s.invSpacing = static_cast<float>(1.0 / dims.spacing);
+    if (grid) {
+        const GridDims& dims = grid->dims();
+        const int n[3] = {dims.voxels[0] + 1, dims.voxels[1] + 1, dims.voxels[2] + 1};
+        const size_t points = static_cast<size_t>(n[0]) * n[1] * n[2];
+        std::vector<float> host(points);
+        for (int t = 0; t < kXsTypeCount; ++t) {
+            if (!grid->hasMap(t))
+                continue;
+            // The maps are read back through the interpolator at the sample points (exact there).
+            parallelFor(n[0], threads, [&](long x) {
+                Vec3 g, og;
+                double outside;
+                for (int y = 0; y < n[1]; ++y)
+                    for (int z = 0; z < n[2]; ++z) {
+                        const Vec3 p = dims.begin + dims.spacing * Vec3(double(x), y, z);
+                        host[(static_cast<size_t>(x) * n[1] + y) * n[2] + z] =
+                            static_cast<float>(grid->interpolate(t, p, g, outside, og));
+                    }
+            });
+            maps_.emplace_back();
+            uploadVector(maps_.back(), host);
+            s.maps[t] = maps_.back().p;
+        }
+        s.nx = n[0], s.ny = n[1], s.nz = n[2];
+        const Vec3 b = dims.begin - centre_;
+        s.gridBegin = make_float3(float(b.x()), float(b.y()), float(b.z()));
+        s.spacing = static_cast<float>(dims.spacing);
+        s.invSpacing = static_cast<float>(1.0 / dims.spacing);
+    }
 
     const bool vina = sf.kind() == ScoringKind::Vina;
     s.cutoff2 = static_cast<float>(sf.cutoffSquared());
@@ -106,8 +111,9 @@ bool DeviceScoringTarget::upload(const DockingTarget& target, int threads) {
     uploadVector(table_, table);
     s.table = table_.p;
     params_ = s;
-    gridKey_ = grid.instanceId();
+    gridKey_ = key;
     kindKey_ = sf.kind();
+    uploaded_ = true;
     return true;
 }
 

@@ -14,7 +14,8 @@ namespace pw::cuda {
 class DeviceScoringTarget {
 public:
     // Uploads target's grid and scoring tables unless they are the ones uploaded last (same grid
-    // object, same scoring kind); true when it uploaded. Needs target.grid().
+    // object, same scoring kind, same box centre); true when it uploaded. A target without a grid
+    // uploads the tables only (no maps): enough for the exact mode, which reads receptor atoms.
     bool upload(const DockingTarget& target, int threads);
 
     // Per batch: interpolation and intra smoothing are options, not part of the uploaded data.
@@ -23,7 +24,9 @@ public:
     const Vec3& centre() const { return centre_; }
 
 private:
-    std::uint64_t gridKey_ = 0; // the uploaded grid's instanceId (an address could be reused)
+    bool uploaded_ = false;
+    // The uploaded grid's instanceId (an address could be reused); 0: none.
+    std::uint64_t gridKey_ = 0;
     ScoringKind kindKey_ = ScoringKind::Vina;
     std::vector<DeviceBuffer<float>> maps_;
     DeviceBuffer<float4> pairParams_;

@@ -11,6 +11,9 @@
 namespace pw::cuda::mk {
 
 // Energy (inter + intra) of a pose; its pose-space gradient into grad. Warp-uniform result.
+// kExact: the intermolecular term summed over the receptor atoms (s.exact, atomInterExact)
+// instead of read from the maps; a template so that the grid path carries none of its code.
+template <bool kExact = false>
 __device__ inline float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduction reduction,
                                  const float* pose, float* grad) {
     placeAtoms(w, pose);
@@ -23,8 +26,12 @@ __device__ inline float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduct
         for (int i = w.lane; i < w.A; i += 32) {
             const int type = (w.atoms[i] & 255) - 1;
             float3 g = make_float3(0, 0, 0);
-            if (type >= 0)
-                e += atomInter(s, type, w.coords[i], &g, s.interpolation);
+            if (type >= 0) {
+                if constexpr (kExact)
+                    e += atomInterExact<PairMode::SplineGradient>(s.exact, type, w.coords[i], &g);
+                else
+                    e += atomInter(s, type, w.coords[i], &g, s.interpolation);
+            }
             w.grad[i] = g;
         }
         __syncwarp();
@@ -101,6 +108,9 @@ __device__ inline float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduct
 
 // Vina's reported numbers at the current coordinates: grid inter (with penalty; read as the
 // minimizer reads the maps, PoseRefinement's grid reporter does the same) and tabulated intra.
+// kExact: inter from Vina's tabulated potential over the receptor atoms (LigandScorer's
+// interTabulated) instead of the maps.
+template <bool kExact = false>
 __device__ inline void reportedTerms(WarpState& w, const ScoringParamsGpu& s, float& inter,
                                      float& intra) {
     if (s.ad4.maps) { // AD4: the search's own terms (the CPU re-scores them exactly)
@@ -112,7 +122,11 @@ __device__ inline void reportedTerms(WarpState& w, const ScoringParamsGpu& s, fl
     float scale;
     for (int i = w.lane; i < w.A; i += 32) {
         const int type = (w.atoms[i] & 255) - 1;
-        if (type >= 0)
+        if (type < 0)
+            continue;
+        if constexpr (kExact)
+            ei += atomInterExact<PairMode::Tabulated>(s.exact, type, w.coords[i], nullptr);
+        else
             ei += atomInter(s, type, w.coords[i], nullptr, s.interpolation);
     }
     for (int q = w.lane; q < w.nPairs; q += 32) {

@@ -19,9 +19,9 @@ enum : int { kConverged = 0, kMaxIterations = 1, kLineSearchFailed = 2, kCancell
 // 16 x 16 result in the same place).
 constexpr int kWmmaFloats = 256;
 
-// One instance per reduction: with the choice a compile-time constant each instance carries only
-// its own reduction's code (and register pressure).
-template <Reduction reduction>
+// One instance per reduction and intermolecular term (maps or exact pair sums): with the choices
+// compile-time constants each instance carries only its own code (and register pressure).
+template <Reduction reduction, bool kExact>
 __global__ void __launch_bounds__(128, 6)
     minimizeKernel(BatchGpu b, ScoringParamsGpu s, SearchParamsGpu sp, int floatsPerWarp) {
     extern __shared__ __align__(128) float smem[];
@@ -89,7 +89,7 @@ __global__ void __launch_bounds__(128, 6)
     for (int i = w.lane; i < w.A; i += 32)
         w.local[i] = w.coords[i] - w.origin[w.atoms[i] >> 8];
     float startInter, startIntra;
-    reportedTerms(w, s, startInter, startIntra);
+    reportedTerms<kExact>(w, s, startInter, startIntra);
     if (w.lane == 0) {
         w.x[0] = w.origin[0].x, w.x[1] = w.origin[0].y, w.x[2] = w.origin[0].z;
         w.x[3] = 1, w.x[4] = 0, w.x[5] = 0, w.x[6] = 0;
@@ -102,10 +102,10 @@ __global__ void __launch_bounds__(128, 6)
 
     // BfgsMinimizer::minimize, step for step.
     const bool vina = sp.vinaCompatible != 0;
-    float f0 = evaluate(w, s, reduction, w.x, w.g);
+    float f0 = evaluate<kExact>(w, s, reduction, w.x, w.g);
     int evaluations = 1, iterations = 0, reason = kMaxIterations;
     const float fStart = f0;
-    Line line{w, s, reduction};
+    LineOf<kExact> line{w, s, reduction};
     for (int step = 0; step < tp.maxSteps; ++step) {
         // Issued before the gradient norm's reduction so that its latency overlaps it; lane 0
         // reads, every lane gets its value (the loop stays warp-uniform).
@@ -187,7 +187,7 @@ __global__ void __launch_bounds__(128, 6)
 
     placeAtoms(w, w.x);
     float inter, intra;
-    reportedTerms(w, s, inter, intra);
+    reportedTerms<kExact>(w, s, inter, intra);
     float3* out = b.final + in.coordOffset;
     for (int i = w.lane; i < w.A; i += 32)
         out[i] = w.coords[i];
@@ -235,7 +235,7 @@ std::size_t minimizeSharedBytesPerWarp(int maxAtoms, int maxNodes, int maxTorsio
 
 cudaError_t launchMinimize(const BatchGpu& batch, const ScoringParamsGpu& scoring,
                            const SearchParamsGpu& search, Reduction reduction, int warpsPerBlock,
-                           cudaStream_t stream) {
+                           cudaStream_t stream, bool exactInter) {
     if (batch.poseCount == 0)
         return cudaSuccess;
     const std::size_t perWarp =
@@ -255,13 +255,16 @@ cudaError_t launchMinimize(const BatchGpu& batch, const ScoringParamsGpu& scorin
     };
     switch (reduction) {
     case Reduction::SharedAtomics:
-        return launch(minimizeKernel<Reduction::SharedAtomics>);
+        return exactInter ? launch(minimizeKernel<Reduction::SharedAtomics, true>)
+                          : launch(minimizeKernel<Reduction::SharedAtomics, false>);
     case Reduction::TensorCoreWmma:
-        return launch(minimizeKernel<Reduction::TensorCoreWmma>);
+        return exactInter ? launch(minimizeKernel<Reduction::TensorCoreWmma, true>)
+                          : launch(minimizeKernel<Reduction::TensorCoreWmma, false>);
     case Reduction::WarpShuffle:
         break;
     }
-    return launch(minimizeKernel<Reduction::WarpShuffle>);
+    return exactInter ? launch(minimizeKernel<Reduction::WarpShuffle, true>)
+                      : launch(minimizeKernel<Reduction::WarpShuffle, false>);
 }
 
 } // namespace pw::cuda

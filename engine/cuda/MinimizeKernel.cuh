@@ -4,6 +4,7 @@
 
 #include "DockAd4Types.h"
 #include "MinimizeTypes.h"
+#include "PairScoreTypes.h"
 
 #include <cuda_runtime.h>
 
@@ -12,6 +13,14 @@
 namespace pw::cuda {
 
 inline constexpr int kGridTypeSlots = 17; // one map pointer per XS type (kXsTypeCount)
+
+// The exact mode's receptor (MinimizeBatchOptions::exact): the pair kernel's cell list and
+// tables (PairScorer's device copies), read in double by atomInterExact.
+struct ExactInterGpu {
+    PairReceptorDev receptor;
+    PairScoringDev scoring;
+    double centre[3]; // the kernel's coordinates are relative to this point (absolute A)
+};
 
 // The scoring function and receptor maps as the kernel reads them (float).
 struct ScoringParamsGpu {
@@ -38,6 +47,9 @@ struct ScoringParamsGpu {
     const float2* cutoffShift;
     // AutoDock 4 scoring instead of the above when ad4.maps is set (the docking search only).
     Ad4ScoringGpu ad4;
+    // The intermolecular term from receptor atoms instead of the maps (launchMinimize's
+    // exactInter; the maps are then not read).
+    ExactInterGpu exact;
 };
 
 // The minimizer's algorithm (mirrors pw::MinimizeOptions).
@@ -76,9 +88,11 @@ struct BatchGpu {
 std::size_t minimizeSharedBytesPerWarp(int maxAtoms, int maxNodes, int maxTorsions,
                                        Reduction reduction);
 
-// Launches the batch on stream; warpsPerBlock poses per block.
+// Launches the batch on stream; warpsPerBlock poses per block. exactInter: the kernel instance
+// that sums the intermolecular term over scoring.exact's receptor atoms (grid-free, as the CPU's
+// exact LigandScorer) and reports Vina's tabulated inter over them.
 cudaError_t launchMinimize(const BatchGpu& batch, const ScoringParamsGpu& scoring,
                            const SearchParamsGpu& search, Reduction reduction, int warpsPerBlock,
-                           cudaStream_t stream);
+                           cudaStream_t stream, bool exactInter = false);
 
 } // namespace pw::cuda

@@ -1,9 +1,11 @@
 // MinimizeScoring.cuh: the scoring terms in float on the device: receptor map reads (trilinear or
-// tricubic, out-of-box penalty), the analytic intra pair potential and its C1 ramp rounding.
+// tricubic, out-of-box penalty), the exact mode's pair sums over receptor atoms (PairMath.cuh, in
+// double), the analytic intra pair potential and its C1 ramp rounding.
 #pragma once
 
 #include "MinimizeDeviceMath.cuh"
 #include "MinimizeKernel.cuh"
+#include "PairMath.cuh"
 
 namespace pw::cuda::mk {
 
@@ -135,6 +137,27 @@ __device__ inline float atomInter(const ScoringParamsGpu& s, int type, float3 p,
                          (inside[2] ? k * dfdz : 0.0f) + s.outSlope * og[2]);
     }
     return e + s.outSlope * outside;
+}
+
+// Exact mode: one atom's intermolecular energy (curl and out-of-box penalty included) summed
+// over the receptor atoms of its cell, as LigandScorer::interEnergy (Spline, SplineGradient) or
+// interTabulated (Tabulated) computes it; the lane takes all of the atom's candidates. The
+// coordinates are relative to x.centre (the kernel's frame) and are scored in double.
+template <PairMode kMode>
+__device__ inline double atomInterExact(const ExactInterGpu& x, int type, float3 c, float3* g) {
+    const pairmath::AtomSpot spot =
+        pairmath::locateAtom(x.receptor, double(c.x) + x.centre[0], double(c.y) + x.centre[1],
+                             double(c.z) + x.centre[2]);
+    double e = 0.0, gs[3] = {0.0, 0.0, 0.0};
+    pairmath::sumSites<kMode>(x.scoring, type, spot, 0, 1, &e, gs);
+    double scale;
+    e = pairmath::curl(e, &scale);
+    if (g) {
+        double out[3];
+        pairmath::atomGradient(spot, scale, gs, out);
+        *g = make_float3(float(out[0]), float(out[1]), float(out[2]));
+    }
+    return e + spot.penalty;
 }
 
 __device__ __forceinline__ float slopeStep(float bad, float good, float x, float& dx) {

@@ -16,21 +16,24 @@ struct LineResult {
     int evaluations = 0;
 };
 
-// phi(alpha) = f(x (+) alpha p) into the trial buffers; slope = grad . p.
-struct Line {
+// phi(alpha) = f(x (+) alpha p) into the trial buffers; slope = grad . p. kExact: the exact
+// intermolecular term (evaluate's).
+template <bool kExact> struct LineOf {
     WarpState& w;
     const ScoringParamsGpu& s;
     Reduction reduction;
     __device__ float operator()(float alpha, float& slope) {
         applyStep(w, w.trial, w.x, w.p, alpha);
-        const float v = evaluate(w, s, reduction, w.trial, w.gT);
+        const float v = evaluate<kExact>(w, s, reduction, w.trial, w.gT);
         slope = warpDot(w, w.gT, w.p, w.D);
         return v;
     }
 };
+using Line = LineOf<false>; // the grid's (and the docking search's)
 
-__device__ inline LineResult armijo(Line& phi, float value0, float slope0,
-                                    const SearchParamsGpu& sp, float initial) {
+template <class Phi>
+__device__ inline LineResult armijo(Phi& phi, float value0, float slope0, const SearchParamsGpu& sp,
+                                    float initial) {
     LineResult r;
     float alpha = initial;
     for (int trial = 0; trial < sp.armijoTrials; ++trial) {
@@ -65,7 +68,8 @@ __device__ inline float cubicStep(const LinePoint& a, const LinePoint& b) {
 }
 
 // Strong Wolfe (LineSearch.cpp strongWolfeSearch, step for step).
-__device__ inline LineResult strongWolfe(Line& phi, float value0, float slope0,
+template <class Phi>
+__device__ inline LineResult strongWolfe(Phi& phi, float value0, float slope0,
                                          const SearchParamsGpu& sp, float initial) {
     LineResult r;
     const float decreaseSlope = sp.wolfeC1 * slope0, curvature = -sp.wolfeC2 * slope0;

@@ -53,6 +53,8 @@ HostTemplate buildTemplate(const Molecule& mol, const DockingTarget& target,
         tree = &rigid;
     }
     const std::string where = mol.sourceFile.empty() ? mol.name : mol.sourceFile;
+    // The exact mode (and a target without grid, which is minimized exactly) reads no maps.
+    const bool readsMaps = !options.exact && target.grid();
     const int atoms = static_cast<int>(mol.atoms.size());
     const int nodes = static_cast<int>(tree->nodes.size());
     if (atoms > kMaxTemplateAtoms || nodes > kMaxTemplateNodes)
@@ -77,7 +79,7 @@ HostTemplate buildTemplate(const Molecule& mol, const DockingTarget& target,
             slotOfAtom[a] = static_cast<int>(h.atomOfSlot.size());
             h.atomOfSlot.push_back(a);
             const int type = static_cast<int>(topo.types[a]);
-            if (type >= 0 && !target.grid()->hasMap(type))
+            if (type >= 0 && readsMaps && !target.grid()->hasMap(type))
                 throw InputError(where, static_cast<int>(mol.sourceRecord),
                                  "the receptor grid has no map for XS type " +
                                      std::string(xsTypeName(topo.types[a])) +

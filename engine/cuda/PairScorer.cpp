@@ -162,6 +162,18 @@ void PairScorer::clearLigands() {
     m.ligandsDirty = true;
 }
 
+int PairScorer::device() const {
+    return impl_->device;
+}
+
+const PairReceptorDev& PairScorer::receptorView() const {
+    return impl_->rec;
+}
+
+const PairScoringDev& PairScorer::scoringView() const {
+    return impl_->sc;
+}
+
 int PairScorer::atomCount(int ligand) const {
     return impl_->ligands.at(static_cast<size_t>(ligand)).atomCount;
 }

@@ -43,6 +43,12 @@ public:
     // Seconds the last call spent in the kernel (device events), and in all (copies included).
     double lastKernelSeconds() const { return kernelSeconds_; }
     double lastTotalSeconds() const { return totalSeconds_; }
+    // The device copies of the receptor's cell list and the scoring tables, valid while the
+    // scorer lives: the minimizer's exact mode reads them (CudaMinimizer).
+    int device() const;
+    const PairReceptorDev& receptorView() const;
+    const PairScoringDev& scoringView() const;
+
     // Poses per launch (device memory for coordinates is sized by it).
     void setChunkSize(int poses) { chunk_ = poses < 1 ? 1 : poses; }
 

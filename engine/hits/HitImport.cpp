@@ -317,7 +317,7 @@ PoseRecord buildPoseRecord(Molecule& m, const ImportOptions& options, std::strin
                 cache->add(key, computed);
             // The first pose of a molecule carries its screening fingerprint (the store keeps one
             // per SMILES); made from the SMILES as the filter will re-read it.
-            r.screen = screenFingerprint(computed.smiles, &r.screenMolecule);
+            r.screen = screenFingerprint(computed.smiles, &r.screenMolecule, &r.screenCompact);
         }
         const MoleculeDescriptors& d = known ? *known : computed;
         r.smiles = d.smiles;

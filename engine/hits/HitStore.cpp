@@ -316,7 +316,7 @@ void HitStore::prepareInsert() {
         // import's transaction); their older molecules are matched from SMILES until then.
         ensureScreenTable(*this);
         insertScreen_ = prepare(std::string("INSERT OR IGNORE INTO ") + kScreenTable +
-                                "(smiles, fp, mol) VALUES(?, ?, ?)");
+                                "(smiles, fp, mol, cmol) VALUES(?, ?, ?, ?)");
     }
 }
 
@@ -391,6 +391,9 @@ long long HitStore::insertPose(const PoseRecord& pose) {
         if (!pose.screenMolecule.empty())
             insertScreen_.bindBlobStatic(3, pose.screenMolecule.data(),
                                          static_cast<int>(pose.screenMolecule.size()));
+        if (!pose.screenCompact.empty())
+            insertScreen_.bindBlobStatic(4, pose.screenCompact.data(),
+                                         static_cast<int>(pose.screenCompact.size()));
         insertScreen_.run();
     }
     if (schemaVersion_ >= 2) {

@@ -50,6 +50,7 @@ struct PoseRecord {
     // for the first pose of each molecule; the store keeps one per distinct SMILES (pw_screen).
     std::optional<ScreenFingerprint> screen;
     std::string screenMolecule; // with screen: RDKit's binary form of the molecule (may be empty)
+    std::string screenCompact;  // with screen: its compact form (CompactSubstructure.h; may be empty)
 };
 
 class HitStore {

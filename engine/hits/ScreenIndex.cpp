@@ -18,17 +18,46 @@ namespace pw::hits {
 
 std::string createScreenTableSql() {
     return std::string("CREATE TABLE IF NOT EXISTS ") + kScreenTable +
-           "(smiles TEXT PRIMARY KEY, fp BLOB NOT NULL, mol BLOB) WITHOUT ROWID";
+           "(smiles TEXT PRIMARY KEY, fp BLOB NOT NULL, mol BLOB, cmol BLOB) WITHOUT ROWID";
 }
 
 void ensureScreenTable(HitStore& store) {
     store.exec(createScreenTableSql());
-    Statement has = store.prepare(std::string("SELECT count(*) FROM pragma_table_info('") +
-                                  kScreenTable + "') WHERE name = 'mol'");
-    has.step();
-    if (has.integer(0) == 0)
-        store.exec(std::string("ALTER TABLE ") + kScreenTable + " ADD COLUMN mol BLOB");
+    for (const char* column : {"mol", "cmol"}) { // added after the table's first version
+        Statement has = store.prepare(std::string("SELECT count(*) FROM pragma_table_info('") +
+                                      kScreenTable + "') WHERE name = '" + column + "'");
+        has.step();
+        if (has.integer(0) == 0)
+            store.exec(std::string("ALTER TABLE ") + kScreenTable + " ADD COLUMN " + column +
+                       " BLOB");
+    }
 }
+
+namespace {
+
+// The SELECT of the index's four columns, NULL for those the table lacks (and for mol unless
+// `binaries`); empty when the store has no pw_screen table. `hasMol`: whether it has mol.
+std::string screenSelectSql(sqlite3* db, bool binaries, bool& hasMol) {
+    bool table = false, mol = false, cmol = false;
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(
+            db, (std::string("SELECT name FROM pragma_table_info('") + kScreenTable + "')").c_str(),
+            -1, &s, nullptr) == SQLITE_OK)
+        while (sqlite3_step(s) == SQLITE_ROW) {
+            const std::string_view name(reinterpret_cast<const char*>(sqlite3_column_text(s, 0)));
+            table = true;
+            mol = mol || name == "mol";
+            cmol = cmol || name == "cmol";
+        }
+    sqlite3_finalize(s);
+    hasMol = mol;
+    if (!table)
+        return {};
+    return std::string("SELECT smiles, fp, ") + (mol && binaries ? "mol" : "NULL") + ", " +
+           (cmol ? "cmol" : "NULL") + " FROM " + kScreenTable;
+}
+
+} // namespace
 
 std::array<unsigned char, kScreenBytes> encodeScreen(const ScreenFingerprint& fp) {
     std::array<unsigned char, kScreenBytes> out{};
@@ -66,18 +95,20 @@ long addMissingScreens(HitStore& store, int threads) {
             missing.push_back(s.text(0));
     }
     Statement insert = store.prepare(std::string("INSERT OR IGNORE INTO ") + kScreenTable +
-                                     "(smiles, fp, mol) VALUES(?, ?, ?)");
+                                     "(smiles, fp, mol, cmol) VALUES(?, ?, ?, ?)");
     long added = 0;
     constexpr size_t kChunk = 16384; // fingerprints in flight (memory), then written in order
     std::vector<std::optional<ScreenFingerprint>> fps;
-    std::vector<std::string> binary;
+    std::vector<std::string> binary, compact;
     prepareRdkitForThreads();
     for (size_t from = 0; from < missing.size(); from += kChunk) {
         const size_t n = std::min(kChunk, missing.size() - from);
         fps.assign(n, std::nullopt);
         binary.assign(n, std::string());
-        parallelFor(static_cast<long>(n), threads,
-                    [&](long i) { fps[i] = screenFingerprint(missing[from + i], &binary[i]); });
+        compact.assign(n, std::string());
+        parallelFor(static_cast<long>(n), threads, [&](long i) {
+            fps[i] = screenFingerprint(missing[from + i], &binary[i], &compact[i]);
+        });
         for (size_t i = 0; i < n; ++i) {
             if (!fps[i])
                 continue;
@@ -86,8 +117,48 @@ long addMissingScreens(HitStore& store, int threads) {
             insert.bindBlobStatic(2, blob.data(), kScreenBytes);
             if (!binary[i].empty())
                 insert.bindBlobStatic(3, binary[i].data(), static_cast<int>(binary[i].size()));
+            if (!compact[i].empty())
+                insert.bindBlobStatic(4, compact[i].data(), static_cast<int>(compact[i].size()));
             insert.run();
             ++added;
+        }
+    }
+    return added;
+}
+
+long addMissingCompactForms(HitStore& store, int threads) {
+    if (threads <= 0)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    ensureScreenTable(store);
+    std::vector<std::string> missing;
+    {
+        Statement s = store.prepare(std::string("SELECT smiles FROM ") + kScreenTable +
+                                    " WHERE cmol IS NULL");
+        while (s.step())
+            missing.push_back(s.text(0));
+    }
+    Statement update =
+        store.prepare(std::string("UPDATE ") + kScreenTable + " SET cmol = ? WHERE smiles = ?");
+    long added = 0;
+    constexpr size_t kChunk = 16384;
+    std::vector<std::string> compact;
+    prepareRdkitForThreads();
+    for (size_t from = 0; from < missing.size(); from += kChunk) {
+        const size_t n = std::min(kChunk, missing.size() - from);
+        compact.assign(n, std::string());
+        parallelFor(static_cast<long>(n), threads, [&](long i) {
+            if (!screenFingerprint(missing[from + i], nullptr, &compact[i]))
+                compact[i].clear();
+        });
+        static const char kEmpty = 0;
+        for (size_t i = 0; i < n; ++i) {
+            if (compact[i].empty())
+                update.bindBlobStatic(1, &kEmpty, 0); // an empty BLOB, not NULL: tried
+            else
+                update.bindBlobStatic(1, compact[i].data(), static_cast<int>(compact[i].size()));
+            update.bind(2, std::string_view(missing[from + i]));
+            update.run();
+            added += !compact[i].empty();
         }
     }
     return added;
@@ -101,6 +172,10 @@ void ScreenIndex::clear() {
     fps_.clear();
     binaryArena_.clear();
     binarySpans_.clear();
+    compactArena_.clear();
+    compactSpans_.clear();
+    binariesPending_ = false;
+    withoutCompact_ = 0;
     slots_.clear();
     parsed_.clear();
     parsedCount_ = 0;
@@ -125,6 +200,15 @@ bool ScreenIndex::appendRow(sqlite3_stmt* s) {
         binarySpans_.push_back(static_cast<std::uint64_t>(binaryArena_.size()) << 24 | molBytes);
         if (mol)
             binaryArena_.insert(binaryArena_.end(), mol, mol + molBytes);
+    }
+    const auto* cmol = static_cast<const char*>(sqlite3_column_blob(s, 3));
+    const auto cmolBytes = cmol ? static_cast<std::uint64_t>(sqlite3_column_bytes(s, 3)) : 0;
+    if (cmolBytes > kMaxLength) {
+        compactSpans_.push_back(0); // RDKit instead
+    } else {
+        compactSpans_.push_back(static_cast<std::uint64_t>(compactArena_.size()) << 24 | cmolBytes);
+        if (cmol)
+            compactArena_.insert(compactArena_.end(), cmol, cmol + cmolBytes);
     }
     return true;
 }
@@ -184,24 +268,28 @@ std::vector<std::string> splitPoints(sqlite3* db, int ranges, long long parallel
 
 } // namespace
 
-bool ScreenIndex::loadInParallel(sqlite3* db, int threads, long long parallelAfter) {
+bool ScreenIndex::readersSeeWhatDbSees(sqlite3* db) {
+    const char* file = sqlite3_db_filename(db, "main");
+    // Other connections see only what is committed: not with our own writes pending.
+    if (!file || !*file || sqlite3_txn_state(db, "main") == SQLITE_TXN_WRITE)
+        return false;
+    sqlite3_stmt* s = nullptr;
+    bool wal = false;
+    if (sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &s, nullptr) == SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW)
+        wal = std::string_view(reinterpret_cast<const char*>(sqlite3_column_text(s, 0))) ==
+              "wal"; // a reader's snapshot may be older than a new connection's
+    sqlite3_finalize(s);
+    return !wal;
+}
+
+bool ScreenIndex::loadInParallel(sqlite3* db, const std::string& select, int threads,
+                                 long long parallelAfter) {
     if (threads <= 0)
         threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const char* file = sqlite3_db_filename(db, "main");
-    // Other connections see only what is committed: not with our own writes pending.
-    if (threads < 2 || !file || !*file || sqlite3_txn_state(db, "main") == SQLITE_TXN_WRITE)
+    if (threads < 2 || !readersSeeWhatDbSees(db))
         return false;
-    {
-        sqlite3_stmt* s = nullptr;
-        bool wal = false;
-        if (sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &s, nullptr) == SQLITE_OK &&
-            sqlite3_step(s) == SQLITE_ROW)
-            wal = std::string_view(reinterpret_cast<const char*>(sqlite3_column_text(s, 0))) ==
-                  "wal"; // a reader's snapshot may be older than a new connection's
-        sqlite3_finalize(s);
-        if (wal)
-            return false;
-    }
     const std::vector<std::string> points = splitPoints(db, threads * 4, parallelAfter);
     if (points.empty())
         return false;
@@ -212,7 +300,7 @@ bool ScreenIndex::loadInParallel(sqlite3* db, int threads, long long parallelAft
     parallelFor(ranges, threads, [&](long r) {
         if (failed)
             return;
-        std::string sql = std::string("SELECT smiles, fp, mol FROM ") + kScreenTable;
+        std::string sql = select;
         if (r > 0)
             sql += " WHERE smiles >= ?1";
         if (r + 1 < ranges)
@@ -242,17 +330,20 @@ bool ScreenIndex::loadInParallel(sqlite3* db, int threads, long long parallelAft
     // Joined in range order: the keys' order, as one reader reads them.
     // Where each range's molecules and bytes go; then every range copied in place at once.
     struct At {
-        size_t molecule = 0, byte = 0, binaryByte = 0;
+        size_t molecule = 0, byte = 0, binaryByte = 0, compactByte = 0;
     };
     std::vector<At> at(parts.size() + 1);
     for (size_t r = 0; r < parts.size(); ++r)
         at[r + 1] = {at[r].molecule + parts[r].spans_.size(), at[r].byte + parts[r].arena_.size(),
-                     at[r].binaryByte + parts[r].binaryArena_.size()};
+                     at[r].binaryByte + parts[r].binaryArena_.size(),
+                     at[r].compactByte + parts[r].compactArena_.size()};
     const At total = at.back();
     arena_.resize(total.byte);
     binaryArena_.resize(total.binaryByte);
     spans_.resize(total.molecule);
     binarySpans_.resize(total.molecule);
+    compactArena_.resize(total.compactByte);
+    compactSpans_.resize(total.molecule);
     fps_.resize(total.molecule);
     parallelFor(static_cast<long>(parts.size()), threads, [&](long r) {
         ScreenIndex& p = parts[static_cast<size_t>(r)];
@@ -260,49 +351,52 @@ bool ScreenIndex::loadInParallel(sqlite3* db, int threads, long long parallelAft
         std::copy(p.arena_.begin(), p.arena_.end(), arena_.begin() + static_cast<long>(to.byte));
         std::copy(p.binaryArena_.begin(), p.binaryArena_.end(),
                   binaryArena_.begin() + static_cast<long>(to.binaryByte));
+        std::copy(p.compactArena_.begin(), p.compactArena_.end(),
+                  compactArena_.begin() + static_cast<long>(to.compactByte));
         std::copy(p.fps_.begin(), p.fps_.end(), fps_.begin() + static_cast<long>(to.molecule));
         const std::uint64_t shift = static_cast<std::uint64_t>(to.byte) << 24,
-                            binaryShift = static_cast<std::uint64_t>(to.binaryByte) << 24;
+                            binaryShift = static_cast<std::uint64_t>(to.binaryByte) << 24,
+                            compactShift = static_cast<std::uint64_t>(to.compactByte) << 24;
         for (size_t i = 0; i < p.spans_.size(); ++i) {
             spans_[to.molecule + i] = p.spans_[i] + shift;
             const std::uint64_t b = p.binarySpans_[i];
             binarySpans_[to.molecule + i] = (b & kMaxLength) == 0 ? 0 : b + binaryShift;
+            const std::uint64_t c = p.compactSpans_[i];
+            compactSpans_[to.molecule + i] = (c & kMaxLength) == 0 ? 0 : c + compactShift;
         }
         p.arena_ = {}; // freed here, on this range's thread
         p.binaryArena_ = {};
         p.spans_ = {};
         p.binarySpans_ = {};
+        p.compactArena_ = {};
+        p.compactSpans_ = {};
         p.fps_ = {};
     });
     return true;
 }
 
 void ScreenIndex::load(sqlite3* db, const std::string& storePath, int threads,
-                       long long parallelAfter) {
+                       long long parallelAfter, bool binaries) {
     clear();
-    if (loadInParallel(db, threads, parallelAfter < 0 ? parallelLoadAfter_.load() : parallelAfter)) {
-        buildSlots(threads);
-        parsed_.resize(spans_.size());
-        loaded_ = true;
+    bool hasMol = false;
+    const std::string select = screenSelectSql(db, binaries, hasMol);
+    const bool pending = hasMol && !binaries;
+    if (select.empty()) {
+        loaded_ = true; // a store written before the screen: nothing to screen with
+        return;
+    }
+    if (loadInParallel(db, select, threads,
+                       parallelAfter < 0 ? parallelLoadAfter_.load() : parallelAfter)) {
+        finishLoad(threads, pending);
         loadedInParallel_ = true;
         return;
     }
     clear();
     sqlite3_stmt* s = nullptr;
-    // The binary molecules too, where the table has them (it did not at first).
-    std::string sql = std::string("SELECT smiles, fp, mol FROM ") + kScreenTable;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(db, select.c_str(), -1, &s, nullptr) != SQLITE_OK) {
+        const std::string why = sqlite3_errmsg(db);
         sqlite3_finalize(s);
-        s = nullptr;
-        sql = std::string("SELECT smiles, fp, NULL FROM ") + kScreenTable;
-        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
-            const std::string why = sqlite3_errmsg(db);
-            sqlite3_finalize(s);
-            if (why.find("no such table") == std::string::npos)
-                throw std::runtime_error(storePath + ": cannot read " + kScreenTable + ": " + why);
-            loaded_ = true; // a store written before the screen: nothing to screen with
-            return;
-        }
+        throw std::runtime_error(storePath + ": cannot read " + kScreenTable + ": " + why);
     }
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW)
@@ -311,9 +405,93 @@ void ScreenIndex::load(sqlite3* db, const std::string& storePath, int threads,
     if (rc != SQLITE_DONE)
         throw std::runtime_error(storePath + ": cannot read " + kScreenTable + ": " +
                                  sqlite3_errmsg(db));
+    finishLoad(threads, pending);
+}
+
+void ScreenIndex::finishLoad(int threads, bool binariesPending) {
+    binariesPending_ = binariesPending;
     buildSlots(threads);
     parsed_.resize(spans_.size());
+    withoutCompact_ = static_cast<size_t>(
+        std::count_if(compactSpans_.begin(), compactSpans_.end(),
+                      [](std::uint64_t span) { return (span & kMaxLength) == 0; }));
     loaded_ = true;
+}
+
+void ScreenIndex::loadBinaries(sqlite3* db, int threads) {
+    if (!binariesPending_)
+        return;
+    binariesPending_ = false;
+    if (threads <= 0)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const size_t n = spans_.size();
+    const bool parallel =
+        threads > 1 && static_cast<long long>(n) >= parallelLoadAfter_ && readersSeeWhatDbSees(db);
+    // Contiguous stretches of the index (which is in the table's key order), each read as the
+    // key range from its first SMILES to its last; a row is taken for molecule i only when its
+    // SMILES is molecule i's (rows the index left out are passed over; a molecule whose row is
+    // gone keeps no binary, and is parsed from its SMILES instead).
+    const long parts = parallel ? threads * 4L : 1L;
+    struct Part {
+        Buffer<char> arena;
+        std::vector<std::uint64_t> spans;
+    };
+    std::vector<Part> got(static_cast<size_t>(parts));
+    const std::string path = parallel ? sqlite3_db_filename(db, "main") : "";
+    const std::string sql = std::string("SELECT smiles, mol FROM ") + kScreenTable +
+                            " WHERE smiles >= ?1 AND smiles <= ?2";
+    parallelFor(parts, parallel ? threads : 1, [&](long c) {
+        const size_t from = n * static_cast<size_t>(c) / static_cast<size_t>(parts),
+                     to = n * static_cast<size_t>(c + 1) / static_cast<size_t>(parts);
+        Part& part = got[static_cast<size_t>(c)];
+        part.spans.assign(to - from, 0);
+        if (from == to)
+            return;
+        std::optional<ReaderConnection> own;
+        sqlite3_stmt* s = nullptr;
+        if (parallel) {
+            own.emplace(path, sql.c_str());
+            if (!own->ok())
+                return;
+            s = own->stmt;
+        } else if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
+            sqlite3_finalize(s);
+            return;
+        }
+        const std::string_view first = text(spans_[from]), last = text(spans_[to - 1]);
+        sqlite3_bind_text(s, 1, first.data(), static_cast<int>(first.size()), SQLITE_STATIC);
+        sqlite3_bind_text(s, 2, last.data(), static_cast<int>(last.size()), SQLITE_STATIC);
+        for (size_t i = from; i < to && sqlite3_step(s) == SQLITE_ROW;) {
+            const std::string_view smiles(reinterpret_cast<const char*>(sqlite3_column_text(s, 0)),
+                                          static_cast<size_t>(sqlite3_column_bytes(s, 0)));
+            if (smiles != text(spans_[i]))
+                continue;
+            const auto* mol = static_cast<const char*>(sqlite3_column_blob(s, 1));
+            const auto bytes = static_cast<std::uint64_t>(sqlite3_column_bytes(s, 1));
+            if (mol && bytes > 0 && bytes <= kMaxLength) {
+                part.spans[i - from] = static_cast<std::uint64_t>(part.arena.size()) << 24 | bytes;
+                part.arena.insert(part.arena.end(), mol, mol + bytes);
+            }
+            ++i;
+        }
+        if (!parallel)
+            sqlite3_finalize(s);
+    });
+    std::vector<size_t> at(got.size() + 1, 0);
+    for (size_t c = 0; c < got.size(); ++c)
+        at[c + 1] = at[c] + got[c].arena.size();
+    binaryArena_.resize(at.back());
+    binarySpans_.resize(n);
+    parallelFor(parts, parallel ? threads : 1, [&](long c) {
+        Part& part = got[static_cast<size_t>(c)];
+        std::copy(part.arena.begin(), part.arena.end(),
+                  binaryArena_.begin() + static_cast<long>(at[static_cast<size_t>(c)]));
+        const size_t from = n * static_cast<size_t>(c) / static_cast<size_t>(parts);
+        const std::uint64_t shift = static_cast<std::uint64_t>(at[static_cast<size_t>(c)]) << 24;
+        for (size_t k = 0; k < part.spans.size(); ++k)
+            binarySpans_[from + k] = part.spans[k] == 0 ? 0 : part.spans[k] + shift;
+        part = {};
+    });
 }
 
 void ScreenIndex::buildSlots(int threads) {
@@ -364,13 +542,18 @@ std::shared_ptr<const ParsedMolecule> ScreenIndex::parsed(uint32_t i) {
     const std::uint64_t span = binarySpans_[i];
     std::shared_ptr<const ParsedMolecule> mol;
     if ((span & kMaxLength) != 0)
-        mol = ParsedMolecule::fromBinary(std::string(binaryArena_.data() + (span >> 24),
-                                                     static_cast<size_t>(span & kMaxLength)));
+        mol = ParsedMolecule::fromBinary(std::string_view(binaryArena_.data() + (span >> 24),
+                                                          static_cast<size_t>(span & kMaxLength)));
     if (!mol)
         mol = ParsedMolecule::fromCleanSmiles(smiles(i));
     if (mol && spans_.size() <= kParsedCapacity && parsedCount_.fetch_add(1) < kParsedCapacity)
         parsed_[i] = mol;
     return mol;
+}
+
+PatternAnswers::PatternAnswers(const SubstructureQuery& query) : query_(query) {
+    if (compactEnabled_ && query.compactPattern())
+        compact_ = CompactMatcher::make(*query.compactPattern());
 }
 
 signed char PatternAnswers::compute(const SubstructureQuery& query, ScreenIndex& index,
@@ -380,6 +563,14 @@ signed char PatternAnswers::compute(const SubstructureQuery& query, ScreenIndex&
         return 0;
     }
     ++counts.matched;
+    if (compact_) {
+        const std::string_view form = index.compact(i);
+        if (!form.empty())
+            if (const auto m = compact_->matches(form)) {
+                ++counts.compact;
+                return *m ? 1 : 0;
+            }
+    }
     try {
         if (auto mol = index.parsed(i))
             return query.matches(*mol) ? 1 : 0;
@@ -417,17 +608,24 @@ void PatternAnswers::answerAll(ScreenIndex& index, int threads) {
     threads = static_cast<int>(std::min<long>(threads, std::max(1L, n / 64)));
     std::mutex countsMutex;
     std::exception_ptr failure; // memory, say: rethrown here, never left in a worker thread
-    // Each worker takes every threads-th molecule with its own copy of the RDKit query.
-    parallelFor(threads, threads, [&](long worker) {
+    // Each worker, with its own copy of the RDKit query, takes blocks of consecutive molecules
+    // as it finishes the last: each writes answers into cache lines of its own (every
+    // threads-th molecule had all threads writing the same lines, which the ~1 us compact
+    // match made the larger cost), and the slow molecules are shared out.
+    constexpr long kBlock = 4096;
+    std::atomic<long> nextBlock{0};
+    parallelFor(threads, threads, [&](long) {
         try {
             const SubstructureQuery query = query_.clone();
             ScreenCounts mine;
-            for (long i = worker; i < n; i += threads)
-                if (known_[i] == -2)
-                    known_[i] = compute(query, index, static_cast<uint32_t>(i), mine);
+            for (long from; (from = nextBlock.fetch_add(kBlock)) < n;)
+                for (long i = from; i < std::min(n, from + kBlock); ++i)
+                    if (known_[i] == -2)
+                        known_[i] = compute(query, index, static_cast<uint32_t>(i), mine);
             std::lock_guard lock(countsMutex);
             counts_.screenedOut += mine.screenedOut;
             counts_.matched += mine.matched;
+            counts_.compact += mine.compact;
         } catch (...) {
             std::lock_guard lock(countsMutex);
             if (!failure)

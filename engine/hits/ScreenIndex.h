@@ -5,6 +5,7 @@
 // it touches many molecules.
 #pragma once
 
+#include "CompactSubstructure.h"
 #include "chem/SubstructureQuery.h"
 
 #include <sqlite3.h>
@@ -24,10 +25,12 @@ namespace pw::hits {
 class HitStore;
 
 // One row per distinct SMILES that RDKit reads cleanly: (smiles TEXT PRIMARY KEY, fp BLOB, mol
-// BLOB: RDKit's binary molecule, NULL in tables written before it).
+// BLOB: RDKit's binary molecule, cmol BLOB: its compact form for plain SMARTS; either NULL in
+// tables written before it, or where the molecule does not fit the compact form).
 inline constexpr const char* kScreenTable = "pw_screen";
 std::string createScreenTableSql(); // CREATE TABLE IF NOT EXISTS ...
-// Creates the table, or adds the mol column to one written without it (inside a transaction).
+// Creates the table, or adds the mol and cmol columns to one written without them (inside a
+// transaction).
 void ensureScreenTable(HitStore& store);
 
 // The BLOB: kScreenWords words, each little-endian.
@@ -40,6 +43,10 @@ std::optional<ScreenFingerprint> decodeScreen(const void* data, int bytes);
 // Must run inside a HitStore::Transaction. Returns how many were added; SMILES that RDKit cannot
 // read, or that are not its canonical form, get none (the filter matches those from SMILES).
 long addMissingScreens(HitStore& store, int threads);
+// Gives every pw_screen row without a compact form (written before cmol) one, on `threads`
+// threads; a molecule that does not fit gets an empty one, so that it is not tried again (RDKit
+// matches it). Inside a HitStore::Transaction. Returns how many rows got a non-empty one.
+long addMissingCompactForms(HitStore& store, int threads);
 
 // The smallest and largest pose id of the store (first > second when it has no pose).
 std::pair<long long, long long> poseIdRange(sqlite3* db);
@@ -61,8 +68,17 @@ public:
     // molecules spent ~0.7 s here, serial). One reader when that cannot be (a write
     // transaction open on `db`, an in-memory store, any error on the way).
     // parallelAfter < 0: parallelLoadAfter() (32,768 poses; tests set it lower).
+    // binaries = false: RDKit's binary molecules are left in the table (~45% of a row's bytes)
+    // until loadBinaries; the compact matcher does not need them.
     void load(sqlite3* db, const std::string& storePath, int threads = 0,
-              long long parallelAfter = -1);
+              long long parallelAfter = -1, bool binaries = true);
+    // Whether load left binary molecules in the table; then loadBinaries reads them (each
+    // checked against its molecule's SMILES), in parallel where load may. Until then, or for a
+    // molecule whose row changed, RDKit parses the SMILES instead: slower, the same answer.
+    bool binariesPending() const { return binariesPending_; }
+    void loadBinaries(sqlite3* db, int threads = 0);
+    // Molecules without a compact form (their matches need RDKit).
+    size_t withoutCompact() const { return withoutCompact_; }
     static long long parallelLoadAfter() { return parallelLoadAfter_; }
     static void setParallelLoadAfter(long long poses) { parallelLoadAfter_ = poses; }
     bool loaded() const { return loaded_; }
@@ -77,6 +93,11 @@ public:
     std::string_view binary(uint32_t i) const {
         return {binaryArena_.data() + (binarySpans_[i] >> 24),
                 static_cast<size_t>(binarySpans_[i] & kMaxLength)};
+    }
+    // The molecule's compact form as stored; empty where the table has none.
+    std::string_view compact(uint32_t i) const {
+        return {compactArena_.data() + (compactSpans_[i] >> 24),
+                static_cast<size_t>(compactSpans_[i] & kMaxLength)};
     }
     // Molecule i parsed (kept while under the capacity); nullptr when it does not parse.
     // Safe from several threads for distinct i.
@@ -98,12 +119,19 @@ private:
     }
     static size_t hashOf(std::string_view s) { return std::hash<std::string_view>{}(s); }
     void buildSlots(int threads);
-    // One row of pw_screen (smiles, fp, mol columns of `s`); false for a row not ours.
+    // One row of pw_screen (smiles, fp, mol, cmol columns of `s`); false for a row not ours.
     bool appendRow(sqlite3_stmt* s);
-    bool loadInParallel(sqlite3* db, int threads, long long parallelAfter);
+    bool loadInParallel(sqlite3* db, const std::string& select, int threads,
+                        long long parallelAfter);
+    // Whether read-only connections of their own see what `db` sees (a file, no pending
+    // writes of `db`, not WAL).
+    static bool readersSeeWhatDbSees(sqlite3* db);
+    void finishLoad(int threads, bool binariesPending);
     static inline std::atomic<long long> parallelLoadAfter_{32768};
     bool loaded_ = false;
     bool loadedInParallel_ = false;
+    bool binariesPending_ = false;
+    size_t withoutCompact_ = 0;
     // Vectors whose resize leaves new elements uninitialized (they are copied over at once,
     // on every core, when key ranges are joined: zeroing first was a serial pass of its own).
     template <class T> struct Uninitialized : std::allocator<T> {
@@ -125,15 +153,19 @@ private:
     // to free); span length 0 where the table has none.
     Buffer<char> binaryArena_;
     Buffer<std::uint64_t> binarySpans_;
+    Buffer<char> compactArena_; // the compact forms, as the binary molecules
+    Buffer<std::uint64_t> compactSpans_;
     std::vector<Slot> slots_;         // a power of two, at least twice the molecules
     std::vector<std::shared_ptr<const ParsedMolecule>> parsed_;
     std::atomic<size_t> parsedCount_{0};
 };
 
-// What answering a pattern cost: molecules the screen ruled out and those RDKit matched.
+// What answering a pattern cost: molecules the screen ruled out and those matched after it
+// (`compact` of them by the compact matcher, the rest by RDKit).
 struct ScreenCounts {
     size_t screenedOut = 0;
     size_t matched = 0;
+    size_t compact = 0;
 };
 
 class PatternAnswers {
@@ -142,7 +174,11 @@ public:
     // once on every core: a query that reaches that many will likely reach most.
     static constexpr size_t kBulkAfter = 2000;
 
-    explicit PatternAnswers(const SubstructureQuery& query) : query_(query) {}
+    explicit PatternAnswers(const SubstructureQuery& query);
+    // Whether the pattern is answered by the compact matcher where a molecule has a compact form.
+    bool compact() const { return compact_.has_value(); }
+    // Tests: every molecule through RDKit, as before the compact matcher.
+    static void setCompactEnabled(bool on) { compactEnabled_ = on; }
     // 1 or 0 for molecule i of the index; -1 when RDKit cannot read it.
     signed char answer(ScreenIndex& index, uint32_t i);
     // Every molecule of the index at once (threads = 0: all cores).
@@ -156,6 +192,8 @@ private:
     signed char compute(const SubstructureQuery& query, ScreenIndex& index, uint32_t i,
                         ScreenCounts& counts) const;
     const SubstructureQuery& query_;
+    std::optional<CompactMatcher> compact_;
+    static inline std::atomic<bool> compactEnabled_{true};
     std::vector<signed char> known_; // per molecule: -2 not yet, else the answer
     size_t oneByOne_ = 0;
     bool allDone_ = false;

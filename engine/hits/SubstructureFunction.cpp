@@ -116,12 +116,14 @@ PatternEntry& patternOf(sqlite3_context* ctx, SubstructureState& state, bool sma
 }
 
 signed char answerFor(SubstructureState& state, PatternEntry& entry, std::string_view smiles) {
-    if (!state.index.loaded())
-        state.index.load(state.db, state.path);
+    if (!state.index.loaded()) // RDKit's binary molecules once a pattern needs them (below)
+        state.index.load(state.db, state.path, 0, -1, /*binaries=*/false);
     if (const auto i = state.index.find(smiles)) {
         if (!entry.indexed || entry.indexedGeneration != state.generation) {
             entry.indexed = std::make_unique<PatternAnswers>(*entry.query);
             entry.indexedGeneration = state.generation;
+            if (!entry.indexed->compact() || state.index.withoutCompact() > 0)
+                state.index.loadBinaries(state.db);
         }
         return entry.indexed->answer(state.index, *i);
     }

@@ -489,9 +489,11 @@ private slots:
                 PoseRecord p;
                 p.name = "m" + std::to_string(rows.size());
                 p.smiles = smiles;
-                if (smiles && withScreen) // every other one with RDKit's binary molecule
-                    p.screen = screenFingerprint(*smiles, rows.size() % 2 ? &p.screenMolecule
-                                                                          : nullptr);
+                if (smiles && withScreen) // every other one with RDKit's binary molecule, two
+                                          // in three with the compact form
+                    p.screen =
+                        screenFingerprint(*smiles, rows.size() % 2 ? &p.screenMolecule : nullptr,
+                                          rows.size() % 3 ? &p.screenCompact : nullptr);
                 rows.emplace_back(store.insertPose(p), smiles);
             };
             for (size_t i = 0; i < molecules.size(); ++i) {
@@ -515,13 +517,21 @@ private slots:
                  qPrintable(QString::number(count.integer(0))));
 
         std::vector<std::pair<std::string, SubstructureQuery::Syntax>> patterns;
-        for (const char* p : {"c1ccccc1", "[N+](=O)[O-]", "C(=O)[OH]", "[r5]", "[R2]", "Cl",
-                              "[$(C=O)N]", "[#7,#8]~[#6]", "[!#6;!#1]", "*", "[2H]", "[H]",
-                              "c1ccc2ccccc2c1", "[C@H](O)C", "S(=O)(=O)N", "[nH]", "C=CC=O",
-                              // recursion: required (AND), optional (OR), negated, nested
-                              "[C;$(C(=O)[OH])]", "[$(c1ccccc1);!$(c[N+](=O)[O-])]",
-                              "[$(C=O),$(S=O)]", "[!$(C=O)]", "[$([#7;$(N(C)C=O)])]",
-                              "[$(*~[$(S(=O)=O)])]N", "[$(c1ccncc1)]", "[$(Cl),$(Br)]c"})
+        for (const char* p :
+             {"c1ccccc1", "[N+](=O)[O-]", "C(=O)[OH]", "[r5]", "[R2]", "Cl", "[$(C=O)N]",
+              "[#7,#8]~[#6]", "[!#6;!#1]", "*", "[2H]", "[H]", "c1ccc2ccccc2c1", "[C@H](O)C",
+              "S(=O)(=O)N", "[nH]", "C=CC=O",
+              // recursion: required (AND), optional (OR), negated, nested
+              "[C;$(C(=O)[OH])]", "[$(c1ccccc1);!$(c[N+](=O)[O-])]", "[$(C=O),$(S=O)]", "[!$(C=O)]",
+              "[$([#7;$(N(C)C=O)])]", "[$(*~[$(S(=O)=O)])]N", "[$(c1ccncc1)]", "[$(Cl),$(Br)]c",
+              // the compact matcher's primitives: charges, H counts, degrees,
+              // rings, aromatic heteroatoms, ring and non-ring bonds, OR/NOT
+              "c1ccc2[nH]ccc2c1", "[NX3;H2]c", "[n;H0;R1]", "[O-,N+]", "[#6;D4]", "[C;X4;H0]",
+              "[x3;r6]", "[R0;#7]", "c!@[#7]", "C@C@C", "[#6]-,=[#8]", "[h2]", "o1cccc1", "[s,o]",
+              "C#N", "[!R;D1]~[R]", "[#6;+0]=[#8]",
+              // the element after another primitive (the screen once missed
+              // these: RDKit fingerprinted the atom as element 0)
+              "[+;#7]", "[a;#6]", "[H3;#7]", "[R1;c]", "[x2;#6]", "[D1;#6]C"})
             patterns.emplace_back(p, SubstructureQuery::Syntax::Smarts);
         for (const char* p : {"c1ccncc1", "CC(=O)O", "OC1=CC=CC=C1", "C1CCCCC1"})
             patterns.emplace_back(p, SubstructureQuery::Syntax::Smiles);
@@ -632,6 +642,7 @@ private slots:
                 QCOMPARE(ranges.smiles(i), one.smiles(i));
                 QVERIFY(ranges.fingerprint(i) == one.fingerprint(i));
                 QCOMPARE(ranges.binary(i), one.binary(i));
+                QCOMPARE(ranges.compact(i), one.compact(i));
                 QCOMPARE(ranges.find(one.smiles(i)), std::optional<uint32_t>(i));
             }
             // Parsed from the binary molecule both ways (every other molecule has one).
@@ -733,7 +744,8 @@ private slots:
             HitStore store(path, HitStore::Mode::Create);
             HitStore::Transaction tx(store);
             Statement pose = store.prepare("INSERT INTO poses(name, smiles) VALUES(?, ?)");
-            Statement screen = store.prepare("INSERT INTO pw_screen(smiles, fp, mol) VALUES(?, ?, ?)");
+            Statement screen =
+                store.prepare("INSERT INTO pw_screen(smiles, fp, mol, cmol) VALUES(?, ?, ?, ?)");
             for (int k = 0; k < n; ++k) {
                 const std::string smiles = std::string(1 + k % 7, k % 3 ? 'C' : 'c') + "N" +
                                            std::to_string((k * 7919) % n) + "O";
@@ -751,6 +763,9 @@ private slots:
                     screen.bindNull(3);
                 else
                     screen.bindBlobStatic(3, mol.data(), static_cast<int>(mol.size()));
+                const std::string cmol(k % 3, char('A' + k % 26)); // none for one in three
+                if (!cmol.empty())
+                    screen.bindBlobStatic(4, cmol.data(), static_cast<int>(cmol.size()));
                 screen.run();
             }
             tx.commit();
@@ -763,18 +778,21 @@ private slots:
         QVERIFY(ranges.loadedInParallel());
         QCOMPARE(one.size(), size_t(n));
         QCOMPARE(ranges.size(), size_t(n));
-        int withBinary = 0;
+        int withBinary = 0, withCompact = 0;
         for (uint32_t i = 0; i < n; ++i) {
             const std::string smiles = one.smiles(i);
             QCOMPARE(ranges.smiles(i), smiles);
             QVERIFY(ranges.fingerprint(i) == one.fingerprint(i));
             QCOMPARE(ranges.binary(i), one.binary(i));
             withBinary += !one.binary(i).empty();
+            QCOMPARE(ranges.compact(i), one.compact(i));
+            withCompact += !one.compact(i).empty();
             QCOMPARE(ranges.find(smiles), std::optional<uint32_t>(i));
             QCOMPARE(one.find(smiles), std::optional<uint32_t>(i));
             QVERIFY(!ranges.find(smiles + "O"));
         }
         QCOMPARE(withBinary, n - n / 5);
+        QCOMPARE(withCompact, n - (n + 2) / 3);
     }
 
     // A store written before the screen (no pw_screen table) filters the same, read-only too.

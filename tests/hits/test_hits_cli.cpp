@@ -402,6 +402,24 @@ private slots:
         up = runCli({"hits", "upgrade", db, "--json"});
         QCOMPARE(up.exitCode, 0);
         QCOMPARE(jsonLines(up.out).front()["screens_added"].toInteger(), 0LL);
+        QCOMPARE(jsonLines(up.out).front()["compact_forms_added"].toInteger(), 0LL);
+        // A store written before the compact form: upgrade gives every molecule one.
+        {
+            hits::HitStore store(db.toStdString(), hits::HitStore::Mode::ReadWrite);
+            store.exec("UPDATE pw_screen SET cmol = NULL");
+        }
+        QCOMPARE(runCli({"hits", "query", db, "--columns", "id", "--where", where}).out, before);
+        up = runCli({"hits", "upgrade", db, "--json"});
+        QVERIFY2(up.exitCode == 0, up.err.constData());
+        QCOMPARE(jsonLines(up.out).front()["compact_forms_added"].toInteger(), distinct);
+        {
+            hits::HitStore store(db.toStdString(), hits::HitStore::Mode::ReadOnly);
+            hits::Statement n = store.prepare("SELECT count(*) FROM pw_screen WHERE cmol IS NULL "
+                                              "OR length(cmol) = 0");
+            n.step();
+            QCOMPARE(n.integer(0), 0LL);
+        }
+        QCOMPARE(runCli({"hits", "query", db, "--columns", "id", "--where", where}).out, before);
         CliRun bad = runCli({"hits", "query", db, "--where", "smarts('c1cc(')"});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY2(bad.err.contains("column 9") && bad.err.contains("SMARTS"), bad.err.constData());
