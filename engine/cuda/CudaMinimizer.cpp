@@ -157,6 +157,10 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     const double t0 = now();
     Impl& im = *impl_;
     check(cudaSetDevice(im.device), "set device");
+    // The previous call's chunks (also any an error left in flight) are done before their
+    // buffers are reused or freed: a free no longer waits for the device (DeviceMemory.h).
+    for (Slot& s : im.slots)
+        check(cudaStreamSynchronize(s.stream), "previous chunks");
     if (!target.grid())
         throw std::invalid_argument(
             "CudaMinimizer: the target has no grid (DockingTarget::gridFor)");
