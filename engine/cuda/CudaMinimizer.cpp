@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <future>
 #include <stdexcept>
 #include <thread>
 #include <unordered_map>
@@ -155,15 +156,24 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
             timing_.gridUpload = now() - u0;
     }
     const long total = static_cast<long>(ligands.size());
-    results.assign(total, {});
+    // The results (672 bytes each: a serial second per million poses, with the previous batch's
+    // freed) are made while the first chunks are packed and minimized; the first unpack waits.
+    std::future<void> sizing =
+        std::async(std::launch::async, [&results, total] { results.assign(total, {}); });
+    auto resultsReady = [&] {
+        if (sizing.valid())
+            sizing.get();
+    };
 
     // Templates: one per distinct structure.
     const BatchTemplates bt = buildBatchTemplates(ligands, target, options, threads);
     const std::vector<TemplateGpu>& tg = bt.tg;
     const int maxAtoms = bt.maxAtoms, maxNodes = bt.maxNodes;
     timing_.templates = static_cast<int>(bt.templates.size());
-    if (total == 0)
+    if (total == 0) {
+        resultsReady();
         return;
+    }
     // The interpolation and intra smoothing are per batch (not part of the uploaded maps).
     ScoringParamsGpu& scoring = im.target.params();
     scoring.interpolation = static_cast<int>(options.refinement.gridInterpolation);
@@ -254,6 +264,7 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     };
 
     auto unpack = [&](Slot& s) {
+        resultsReady();
         const double u0 = now();
         unpackChunk(ligands, bt, s.first, s.count, centre, s.hIn.p, s.hResults.p, s.hFinal.p,
                     s.hTorsions.p, results, threads);
@@ -328,6 +339,7 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     check(cudaStreamSynchronize(im.controlStream), "cancel"); // before the next call's reset
     // Poses never launched have no partial result: only their reason says so. (Those launched
     // and stopped in the kernel keep their pose at that step, reason Cancelled.)
+    resultsReady(); // also when no chunk ran (cancelled before the first)
     for (long i = launched; i < total; ++i)
         results[i].reason = StopReason::Cancelled;
     report(total, true);

@@ -16,7 +16,8 @@ BatchTemplates buildBatchTemplates(const std::vector<Molecule>& ligands,
     std::unordered_map<std::uint64_t, int> byKey;
     bt.templateOf.resize(total);
     for (long i = 0; i < total; ++i) {
-        auto [it, fresh] = byKey.emplace(keys[i], static_cast<int>(bt.templates.size()));
+        // try_emplace: no node is made for a key already there (most poses of a batch)
+        auto [it, fresh] = byKey.try_emplace(keys[i], static_cast<int>(bt.templates.size()));
         if (fresh)
             bt.templates.push_back(buildTemplate(ligands[i], target, options));
         bt.templateOf[i] = it->second;

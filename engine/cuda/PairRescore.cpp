@@ -52,7 +52,7 @@ Topologies topologiesOf(ExactPairEnergies& gpu, const ScoringFunction& sf,
     for (size_t i = 0; i < n; ++i) {
         if (!used[i])
             continue;
-        const auto [it, fresh] = byKey.emplace(keys[i], int(i));
+        const auto [it, fresh] = byKey.try_emplace(keys[i], int(i)); // no node for a known key
         t.representative[i] = it->second;
         if (fresh)
             distinct.push_back(int(i));

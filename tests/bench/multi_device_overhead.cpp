@@ -36,6 +36,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <future>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -127,7 +128,9 @@ public:
         const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
         const double t0 = now();
         const long total = long(ligands.size());
-        results.assign(total, {});
+        // As CudaMinimizer: the results are made beside the templates and the first chunk.
+        std::future<void> sizing =
+            std::async(std::launch::async, [&results, total] { results.assign(total, {}); });
         const cuda::BatchTemplates bt = cuda::buildBatchTemplates(ligands, target, options, threads);
         const double t1 = now();
         phases.templates += t1 - t0;
@@ -152,6 +155,8 @@ public:
                 out[k].orientation[0] = 1;
             torsions.assign(std::max<size_t>(1, layout.torsions), 0.0f);
             const double p2 = now();
+            if (sizing.valid())
+                sizing.get();
             cuda::unpackChunk(ligands, bt, first, count, centre, in.data(), out.data(),
                               start.data(), torsions.data(), results, threads);
             const double p3 = now();
