@@ -168,6 +168,7 @@ public:
         if (options.timings) {
             const cuda::MinimizeTiming& t = minimizer_.lastTiming();
             options.timings->add("grid_upload", t.gridUpload, group());
+            options.timings->add("templates", t.templateSeconds, group());
             options.timings->add("pack", t.pack, group());
             options.timings->add("gpu_wait", t.gpu, group());
             options.timings->add("unpack", t.unpack, group());

@@ -166,6 +166,7 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     };
 
     // Templates: one per distinct structure.
+    const double b0 = now();
     const BatchTemplates bt = buildBatchTemplates(ligands, target, options, threads);
     const std::vector<TemplateGpu>& tg = bt.tg;
     const int maxAtoms = bt.maxAtoms, maxNodes = bt.maxNodes;
@@ -183,6 +184,7 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     uploadVector(im.atoms, bt.atoms);
     uploadVector(im.nodes, bt.nodes);
     uploadVector(im.pairs, bt.pairs);
+    timing_.templateSeconds = now() - b0;
     const SearchParamsGpu sp = searchParams(options);
     const Vec3 centre = im.target.centre();
 

@@ -216,13 +216,18 @@ void MultiDeviceBackend::minimize(const DockingTarget& target, const std::vector
 void MultiDeviceBackend::minimizeLent(const DockingTarget& target, std::vector<Molecule>& ligands,
                                       const MinimizeBatchOptions& options,
                                       std::vector<RefinementResult>& results, Progress* progress) {
+    PhaseTimer piecesTimer(options.timings, "pieces", "split");
     const std::vector<WorkChunk> chunks = minimizePieces(ligands);
+    piecesTimer.stop();
     // The batch's results are made (672 bytes each: 1.3 GB for 2,000,000 poses, one thread, and
     // the previous batch's freed) while the devices minimize their first pieces; a worker waits
     // for them only to move a finished piece in.
     const size_t n = ligands.size();
     std::shared_future<void> sized =
-        std::async(std::launch::async, [&results, n] { results.assign(n, {}); }).share();
+        std::async(std::launch::async, [&results, n, timings = options.timings] {
+            PhaseTimer timer(timings, "make_results", "split");
+            results.assign(n, {});
+        }).share();
     struct WaitForSizing { // also when a device throws: `results` is not touched after return
         std::shared_future<void>& f;
         ~WaitForSizing() { f.wait(); }
