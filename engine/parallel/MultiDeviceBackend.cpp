@@ -232,9 +232,16 @@ void MultiDeviceBackend::minimizeLent(const DockingTarget& target, std::vector<M
         std::shared_future<void>& f;
         ~WaitForSizing() { f.wait(); }
     } waitForSizing{sized};
-    // Each device's piece results, kept from piece to piece (their memory is reused, not
-    // faulted in again for every piece).
-    std::vector<std::vector<RefinementResult>> outs(devices_.size());
+    // Each device's piece results, in two buffers kept from piece to piece (their memory is
+    // reused, not faulted in again for every piece): a finished piece is moved into the batch's
+    // results on a thread of its own while the device minimizes its next piece into the other
+    // buffer (the move of 333,000 results is ~0.1 s that the GPU would otherwise wait for).
+    struct PieceResults {
+        std::vector<RefinementResult> out[2];
+        std::future<void> moving[2]; // after `out`: destroyed (waited for) first
+        int next = 0;
+    };
+    std::vector<PieceResults> outs(devices_.size());
     ProgressSum sum(progress, chunks.size(), long(n));
     ChunkQueue queue(devices_.size(), chunks.size(), progress);
     queue.run([&](size_t d, size_t c, Progress& child) {
@@ -252,11 +259,22 @@ void MultiDeviceBackend::minimizeLent(const DockingTarget& target, std::vector<M
                        std::make_move_iterator(f.begin() + long(c.end))) {}
             ~Lent() { std::move(part.begin(), part.end(), from.begin() + long(w.begin)); }
         } lent(ligands, w);
-        std::vector<RefinementResult>& out = outs[d];
+        PieceResults& mine = outs[d];
+        const int b = mine.next;
+        mine.next ^= 1;
+        if (mine.moving[b].valid())
+            mine.moving[b].get(); // the piece before last is in place: its buffer is free
+        std::vector<RefinementResult>& out = mine.out[b];
         devices_[d]->minimize(target, lent.part, options, out, progress ? &child : nullptr);
         sized.get(); // rethrows a failed sizing (out of memory) in this worker
-        std::move(out.begin(), out.end(), results.begin() + long(w.begin));
+        mine.moving[b] = std::async(std::launch::async, [&out, &results, begin = w.begin] {
+            std::move(out.begin(), out.end(), results.begin() + long(begin));
+        });
     });
+    for (PieceResults& p : outs)
+        for (std::future<void>& m : p.moving)
+            if (m.valid())
+                m.get();
     sized.get();
 }
 

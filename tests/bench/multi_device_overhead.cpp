@@ -19,7 +19,9 @@
 //       -I/usr/local/cuda/include ../tests/bench/multi_device_overhead.cpp $L \
 //       -L/usr/local/cuda/lib64 -o multi_device_overhead
 //   D=../tests/data/complexes/1iep
-//   ./multi_device_overhead $D/receptor.pdbqt $D/box.txt $D/ligand_xtal.pdbqt 200000 [split|host]
+//   ./multi_device_overhead $D/receptor.pdbqt $D/box.txt $D/ligand_xtal.pdbqt 200000 \
+//       [split|host|host-before]
+// (host-before: the exact report as main at 42e818b made it, for the before/after.)
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
 #include "chem/ReceptorPreparation.h"
@@ -63,11 +65,35 @@ ThreadUsage threadCpu() {
             u.ru_stime.tv_sec + 1e-6 * u.ru_stime.tv_usec, u.ru_nvcsw, u.ru_minflt};
 }
 
-double cpuSeconds() {
+// The process's user and system CPU seconds and minor page faults (all threads).
+ThreadUsage processUsage() {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
-    return u.ru_utime.tv_sec + u.ru_stime.tv_sec + 1e-6 * (u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+    return {u.ru_utime.tv_sec + 1e-6 * u.ru_utime.tv_usec,
+            u.ru_stime.tv_sec + 1e-6 * u.ru_stime.tv_usec, u.ru_nvcsw, u.ru_minflt};
 }
+
+// The exact report as the CUDA backend made it before (main at 42e818b, CudaBackend::
+// reportExactly): a copy of every start pose, all poses packed into one array on this thread.
+void reportExactlyBefore(cuda::ExactPairEnergies& pairs, const DockingTarget& target,
+                         const std::vector<Molecule>& ligands,
+                         std::vector<RefinementResult>& results) {
+    std::vector<std::vector<Vec3>> starts(ligands.size());
+    std::vector<cuda::ExactPose> poses;
+    for (size_t i = 0; i < ligands.size(); ++i) {
+        if (results[i].coordinates.size() != ligands[i].atoms.size())
+            continue;
+        for (const Atom& a : ligands[i].atoms)
+            starts[i].push_back(a.position);
+        poses.push_back({int(i), &starts[i], &results[i].start});
+        poses.push_back({int(i), &results[i].coordinates, &results[i].score});
+    }
+    if (poses.empty())
+        return;
+    cuda::scoreExactPoses(pairs, target.scoring(), target.receptor(), ligands, poses);
+}
+
+bool gBefore = false; // mode host-before: the exact report as before
 
 // A device that minimizes nothing: one default result per pose, at once.
 class NullDevice final : public Backend {
@@ -167,8 +193,11 @@ public:
         const double e0 = now();
         const auto c0 = threadCpu();
         CopyingPairs pairs;
-        cuda::reportStartAndMinimizedExactly(pairs, target.scoring(), target.receptor(), ligands,
-                                             results);
+        if (gBefore)
+            reportExactlyBefore(pairs, target, ligands, results);
+        else
+            cuda::reportStartAndMinimizedExactly(pairs, target.scoring(), target.receptor(),
+                                                 ligands, results);
         const auto c1 = threadCpu();
         phases.exact += now() - e0;
         phases.exactUser += c1.user - c0.user;
@@ -238,16 +267,19 @@ void hostWork(const DockingTarget& target, std::vector<Molecule>& poses) {
                 }
                 backend = std::make_unique<MultiDeviceBackend>(std::move(many));
             }
-            const double c0 = cpuSeconds(), t0 = now();
+            const ThreadUsage u0 = processUsage();
+            const double t0 = now();
             minimizeBatch(*backend, target, poses, options, results);
-            const double wall = now() - t0, cpu = cpuSeconds() - c0;
+            const double wall = now() - t0;
+            const ThreadUsage u1 = processUsage();
             results = {}; // freed outside the timed call (as the next batch's assign would)
             std::string each;
             for (HostWorkDevice* d : seen)
                 each += (each.empty() ? "" : ",") + phasesJson(d->phases);
-            std::printf("{\"poses\":%zu,\"devices\":%d,\"wall_s\":%.3f,\"cpu_s\":%.3f,"
-                        "\"per_device\":[%s]}\n",
-                        poses.size(), devices, wall, cpu, each.c_str());
+            std::printf("{\"exact_report\":\"%s\",\"poses\":%zu,\"devices\":%d,\"wall_s\":%.3f,"
+                        "\"user_s\":%.3f,\"sys_s\":%.3f,\"page_faults\":%ld,\"per_device\":[%s]}\n",
+                        gBefore ? "before" : "now", poses.size(), devices, wall,
+                        u1.user - u0.user, u1.sys - u0.sys, u1.faults - u0.faults, each.c_str());
             std::fflush(stdout);
         }
     }
@@ -262,10 +294,11 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::string what = argc > 5 ? argv[5] : "split";
-    if (what != "split" && what != "host") {
-        std::fprintf(stderr, "unknown mode '%s' (split or host)\n", what.c_str());
+    if (what != "split" && what != "host" && what != "host-before") {
+        std::fprintf(stderr, "unknown mode '%s' (split, host or host-before)\n", what.c_str());
         return 2;
     }
+    gBefore = what == "host-before";
     DockingTarget target(prepareReceptor(readMolecule(argv[1])), readBoxConfig(argv[2]),
                          ScoringKind::Vina, 1);
     const Molecule ligand = prepareLigand(readMolecule(argv[3]));
