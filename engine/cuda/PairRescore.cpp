@@ -138,9 +138,9 @@ void scoreExactPoses(ExactPairEnergies& gpu, const ScoringFunction& sf,
 // The minimize batch's report, without a copy of each start pose and without one array of every
 // pose's coordinates: the poses go to the kernel in slices of `slice` ligands (start and
 // minimized pose of each), packed and reported on all host threads into arrays reused from slice
-// to slice. Packing 2,000,000 poses into one array on the device's thread (tens of thousands of
-// page faults per 100,000 poses, half of them system time: tests/bench/RESULTS.md, helper scale3)
-// kept the exact report from getting shorter with a second GPU.
+// to slice. Before, every pose was copied into one array on the device's thread: serial work
+// between the device's minimization and its next piece, with about two page faults per pose and
+// more system than user time (tests/bench/RESULTS.md, helper scale3, measured on the CPU).
 void reportStartAndMinimizedExactly(ExactPairEnergies& pairs, const ScoringFunction& sf,
                                     const ReceptorModel& receptor,
                                     const std::vector<Molecule>& ligands,

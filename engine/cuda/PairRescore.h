@@ -63,11 +63,12 @@ inline void scoreExactPoses(PairScorer& gpu, const ScoringFunction& sf,
 // The CUDA backend's report of a minimize batch: each ligand's start pose (its coordinates) into
 // results[i].start and its minimized pose into results[i].score, with the numbers the CPU backend
 // reports for the same poses. Poses never minimized (cancelled before their chunk ran: no
-// coordinates) keep their empty result. The kernel gets the poses of `slice` ligands per call.
+// coordinates) keep their empty result. The kernel gets the poses of `slice` ligands per call
+// (65,536 ligands: 131,072 poses, one launch of PairScorer's 262,144-pose chunks).
 void reportStartAndMinimizedExactly(ExactPairEnergies& pairs, const ScoringFunction& sf,
                                     const ReceptorModel& receptor,
                                     const std::vector<Molecule>& ligands,
                                     std::vector<RefinementResult>& results, int threads = 0,
-                                    size_t slice = 16384);
+                                    size_t slice = 65536);
 
 } // namespace pw::cuda
