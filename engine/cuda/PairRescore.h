@@ -64,11 +64,12 @@ inline void scoreExactPoses(PairScorer& gpu, const ScoringFunction& sf,
 // results[i].start and its minimized pose into results[i].score, with the numbers the CPU backend
 // reports for the same poses. Poses never minimized (cancelled before their chunk ran: no
 // coordinates) keep their empty result. The kernel gets the poses of `slice` ligands per call
-// (65,536 ligands: 131,072 poses, one launch of PairScorer's 262,144-pose chunks).
+// (16,384 ligands: 32,768 poses, 31 MB of coordinates for 1iep; 65,536 ligands faulted in
+// twice as many pages per batch on the CPU, the arrays being new for every batch).
 void reportStartAndMinimizedExactly(ExactPairEnergies& pairs, const ScoringFunction& sf,
                                     const ReceptorModel& receptor,
                                     const std::vector<Molecule>& ligands,
                                     std::vector<RefinementResult>& results, int threads = 0,
-                                    size_t slice = 65536);
+                                    size_t slice = 16384);
 
 } // namespace pw::cuda
