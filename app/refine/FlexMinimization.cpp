@@ -7,6 +7,8 @@
 #include <QThread>
 
 #include <exception>
+#include <future>
+#include <vector>
 
 namespace pw {
 namespace {
@@ -168,38 +170,55 @@ runFlexMinimization(const ScoringTarget& target, const Molecule& ligand,
             buildFlexSetup(target, specs, prepared, threads);
         const std::vector<FlexStart> tried =
             starts.empty() ? std::vector<FlexStart>{FlexStart{}} : starts;
-        // One frame numbering over every start, so that a live curve runs on.
-        int frames = 0;
-        const auto numbered = [&](TrajectoryPoint&& p) {
-            p.iteration = frames++;
-            return onFrame ? onFrame(std::move(p)) : !(cancel && cancel->load());
+        const auto setupOf = [&](const FlexStart& start) {
+            return start.sideChains.empty()
+                       ? asRead
+                       : withSideChainsAt(*asRead, start.sideChains, ligand.sourceFile);
         };
-        for (const FlexStart& start : tried) {
-            std::shared_ptr<const FlexSetup> setup =
-                start.sideChains.empty() ? asRead
-                                         : withSideChainsAt(*asRead, start.sideChains,
-                                                            ligand.sourceFile);
+        // The first start runs here with its frames on show; the others run at the same time on
+        // threads of their own, unseen (so the view never jumps back to the pose's start, and
+        // two starts take about the time of one where a second core is free). Their futures
+        // join before anything they refer to goes (std::async's futures wait when destroyed).
+        std::vector<std::future<MinimizeJobResult>> others;
+        for (size_t i = 1; i < tried.size(); ++i) {
+            std::shared_ptr<const FlexSetup> setup = setupOf(tried[i]);
+            others.push_back(std::async(std::launch::async, [&prepared, setup, cancel] {
+                MinimizeJobResult one;
+                one.ligand = prepared;
+                minimizeFrom(setup, one, cancel, {});
+                return one;
+            }));
+        }
+        std::vector<MinimizeJobResult> ends(1);
+        {
+            std::shared_ptr<const FlexSetup> setup = setupOf(tried.front());
             if (onFlexPrepared)
                 onFlexPrepared(setup);
-            MinimizeJobResult one;
-            one.ligand = prepared;
-            minimizeFrom(std::move(setup), one, cancel, numbered);
+            ends.front().ligand = prepared;
+            minimizeFrom(std::move(setup), ends.front(), cancel, onFrame);
+        }
+        for (auto& f : others)
+            ends.push_back(f.get());
+        for (const MinimizeJobResult& one : ends)
             if (one.cancelled) { // the partial run on show, as with one start
-                out.trajectory = std::move(one.trajectory);
+                out.trajectory = std::move(ends.front().trajectory);
                 out.cancelled = true;
                 return out;
             }
-            if (tried.size() > 1)
-                out.flexStarts.push_back({start.name, one.flex->start, one.flex->score});
-            const auto objective = [](const FlexScore& s) { return s.inter() + s.intra(); };
-            if (!out.flex || objective(one.flex->score) < objective(out.flex->score)) {
-                std::vector<MinimizeJobResult::FlexStartEnd> kept = std::move(out.flexStarts);
-                out = std::move(one);
-                out.flexStarts = std::move(kept);
-                if (tried.size() > 1)
-                    out.flexStartKept = static_cast<int>(out.flexStarts.size()) - 1;
-            }
-        }
+        // The end with the lowest inter + intra, the first on a tie.
+        const auto objective = [](const FlexScore& s) { return s.inter() + s.intra(); };
+        size_t best = 0;
+        for (size_t i = 1; i < ends.size(); ++i)
+            if (objective(ends[i].flex->score) < objective(ends[best].flex->score))
+                best = i;
+        std::vector<MinimizeJobResult::FlexStartEnd> startEnds;
+        if (tried.size() > 1)
+            for (size_t i = 0; i < ends.size(); ++i)
+                startEnds.push_back({tried[i].name, ends[i].flex->start, ends[i].flex->score});
+        out = std::move(ends[best]);
+        out.flexStarts = std::move(startEnds);
+        if (tried.size() > 1)
+            out.flexStartKept = static_cast<int>(best);
     } catch (const InputError& e) {
         out.error = flexMessage(e.what());
     } catch (const std::exception& e) {

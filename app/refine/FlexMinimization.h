@@ -12,12 +12,14 @@
 namespace pw {
 
 // Runs now, on the calling thread. specs: non-empty. onFrame sees every accepted step of every
-// descent of every start (iteration counts on across descents and starts); onFlexPrepared
-// receives each start's setup before its first frame. starts: empty for one start from the
-// receptor; else each is minimized in turn (the ligand at the same pose) and the end with the
-// lowest inter + intra (Vina's reported numbers, as refineWithFlex picks among its descents) is
-// kept, the first on a tie. The result's trajectory holds the descent that was kept (after its
-// start); its flex field holds the side chains and Vina's numbers; flexStarts every start's.
+// descent of the first start (iterations count on across its descents); onFlexPrepared receives
+// that start's setup before its first frame. starts: empty for one start from the receptor; else
+// the first is minimized here and the others at the same time on threads of their own, unseen
+// (the ligand at the same pose), and the end with the lowest inter + intra (Vina's reported
+// numbers, as refineWithFlex picks among its descents) is kept, the first on a tie. The result's
+// trajectory holds the descent that was kept (after its start); its flex field holds the side
+// chains and Vina's numbers; flexStarts every start's. A cancel stops every start; the result is
+// then the first start's partial run.
 MinimizeJobResult runFlexMinimization(
     const ScoringTarget& target, const Molecule& ligand, const std::vector<FlexResidueSpec>& specs,
     const std::atomic<bool>* cancel, const std::function<bool(TrajectoryPoint&&)>& onFrame,

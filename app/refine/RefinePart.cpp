@@ -319,10 +319,11 @@ void RefinePart::startMinimization() {
     if (!flex)
         starts.clear();
     const int startCount = std::max<int>(1, static_cast<int>(starts.size()));
-    if (startCount > 1) // the view goes back to the pose's start when the next start begins
+    if (startCount > 1) // the other starts run beside the one on show
         trajectoryNote_->setText(
-            tr("Watched minimization with flexible side chains from %1 starts: %2 first, then "
-               "%3 (CPU reference, every accepted step of each descent; the lower end is kept)")
+            tr("Watched minimization with flexible side chains from %1 starts at once: %2 on "
+               "show, %3 beside it (CPU reference, every accepted step of the descent on show; "
+               "the lower end is kept)")
                 .arg(startCount)
                 .arg(starts.front().name, starts.back().name));
     job_ = std::make_unique<MinimizeJob>(context_->targets().current(), trajectoryLigand_,
@@ -408,10 +409,13 @@ void RefinePart::onJobFinished(const MinimizeJobResult& result) {
     const Molecule before = document.ligands()[static_cast<size_t>(index)];
     const std::optional<VinaScore> beforeScore = document.score(index);
     // Kept before the pose lands: the views it updates find the side chains with it.
-    if (result.flex)
-        flexResults_[index] = *result.flex;
-    else
-        flexResults_.erase(index);
+    // A rigid result keeps the earlier outcomes: undo goes back to their poses.
+    if (result.flex) {
+        std::vector<FlexOutcome>& kept = flexResults_[index];
+        kept.push_back(*result.flex);
+        if (kept.size() > kKeptFlexResults)
+            kept.erase(kept.begin());
+    }
     context_->undoStack()->push(new LigandEditCommand(document, index, before, beforeScore,
                                                       result.ligand, result.refinement.score,
                                                       tr("Minimize")));
@@ -630,21 +634,32 @@ void RefinePart::toggleResidueAt(int kind, int atom) {
     setFlexResidues(flexChoiceText(toggledFlexChoice(flexSpecs_, spec)));
 }
 
+namespace {
+
+bool samePositions(const Molecule& m, const std::vector<Vec3>& c) {
+    if (m.atoms.size() != c.size())
+        return false;
+    for (size_t i = 0; i < c.size(); ++i)
+        if ((m.atoms[i].position - c[i]).norm() > 1e-6)
+            return false;
+    return true;
+}
+
+} // namespace
+
 const FlexOutcome* RefinePart::flexResult(int ligand) const {
     const auto it = flexResults_.find(ligand);
     const Document& document = context_->document();
     if (it == flexResults_.end() || ligand < 0 ||
         ligand >= static_cast<int>(document.ligands().size()))
         return nullptr;
-    // Still the pose it gave: not dragged, undone or replaced since.
+    // The newest outcome whose pose the ligand still has (not dragged or replaced since; undo
+    // and redo return to earlier ones).
     const Molecule& m = document.ligands()[static_cast<size_t>(ligand)];
-    const std::vector<Vec3>& c = it->second.ligandCoordinates;
-    if (m.atoms.size() != c.size())
-        return nullptr;
-    for (size_t i = 0; i < c.size(); ++i)
-        if ((m.atoms[i].position - c[i]).norm() > 1e-6)
-            return nullptr;
-    return &it->second;
+    for (auto o = it->second.rbegin(); o != it->second.rend(); ++o)
+        if (samePositions(m, o->ligandCoordinates))
+            return &*o;
+    return nullptr;
 }
 
 void RefinePart::forgetFlexResults() {
@@ -661,15 +676,6 @@ QString normalizedChoice(const QString& text) {
     } catch (const std::exception&) {
         return {};
     }
-}
-
-bool samePositions(const Molecule& m, const std::vector<Vec3>& c) {
-    if (m.atoms.size() != c.size())
-        return false;
-    for (size_t i = 0; i < c.size(); ++i)
-        if ((m.atoms[i].position - c[i]).norm() > 1e-6)
-            return false;
-    return true;
 }
 
 } // namespace
@@ -729,9 +735,10 @@ void RefinePart::updateFlexHighlights(const std::vector<Vec3>* frameFlex) {
     if (frameFlex) {
         // A frame of the running minimization, or of the active ligand's replayed trajectory.
         const FlexSetup* setup = job_ ? jobFlex_.get() : nullptr;
-        if (!job_)
-            if (const auto it = flexResults_.find(active); it != flexResults_.end())
-                setup = it->second.setup.get();
+        if (!job_) // the replayed trajectory is the newest minimization's
+            if (const auto it = flexResults_.find(active);
+                it != flexResults_.end() && !it->second.empty())
+                setup = it->second.back().setup.get();
         if (setup && static_cast<int>(frameFlex->size()) == setup->flex->atomCount()) {
             view->setHighlights(
                 {flexSideChainsDrawing(*setup->flex, *frameFlex, document.receptor())});
@@ -797,9 +804,12 @@ QJsonObject RefinePart::saveState(const QDir& sessionDir) const {
         state[QStringLiteral("flexResidues")] = flexResidueText();
     // The side chains of each ligand whose pose is still its flexible minimization's result.
     QJsonArray results;
-    for (const auto& [ligand, outcome] : flexResults_) {
-        if (!flexResult(ligand))
+    for (const auto& entry : flexResults_) {
+        const int ligand = entry.first;
+        const FlexOutcome* shown = flexResult(ligand);
+        if (!shown)
             continue;
+        const FlexOutcome& outcome = *shown;
         results << QJsonObject{
             {QStringLiteral("ligand"), ligand},
             {QStringLiteral("residues"), flexChoiceText(outcome.setup->specs)},
@@ -898,7 +908,7 @@ void RefinePart::restorePendingFlexResults() {
                                      std::to_string(r.outcome.setup->flex->atomCount()) +
                                      " side-chain atoms, got " +
                                      std::to_string(r.outcome.flexCoordinates.size()));
-            flexResults_[r.ligand] = std::move(r.outcome);
+            flexResults_[r.ligand] = {std::move(r.outcome)};
         } catch (const InputError& e) {
             context_->showError(tr("The session's flexible side chains were not restored: %1")
                                     .arg(flexMessage(e.what())));

@@ -113,7 +113,10 @@ private:
     QAction* exportFlexAction_ = nullptr;
     std::vector<FlexResidueSpec> flexSpecs_;
     QStringList flexLabels_;
-    std::map<int, FlexOutcome> flexResults_;   // by ligand index
+    // By ligand index, oldest first: every flexible minimization's outcome, so that undo and redo
+    // back to any of its poses find its side chains (flexResult picks the one at the pose shown).
+    std::map<int, std::vector<FlexOutcome>> flexResults_;
+    static constexpr size_t kKeptFlexResults = 32; // per ligand; older ones are dropped
     std::shared_ptr<const FlexSetup> jobFlex_; // the running minimization's side chains
     // Where a docked pose's side chains were (PartContext::handSideChains): a flexible
     // minimization of that ligand starts them there (and from the receptor's, keeping the better

@@ -111,6 +111,8 @@ std::string dockJson(const dock::LigandDockResult& r) {
         j.add("run", run.run).add("score", run.score, 4).add("search_energy", run.searchEnergy, 4);
         j.add("evaluations", run.evaluations).add("generations", run.generations);
         j.add("autostopped", run.autoStopped);
+        if (run.polished) // its reported pose is the polish's end (DockFinish.h)
+            j.add("polished", true);
         JsonObject terms;
         for (const dock::DockTerm& t : run.terms)
             terms.add(t.name, t.value, 4);

@@ -25,7 +25,7 @@ std::map<std::string, OptionKind> dockSearchOptionSpec() {
             {"ls-iterations", OptionKind::Value}, {"ls-rate", OptionKind::Value},
             {"no-autostop", OptionKind::Flag},    {"adadelta-stop", OptionKind::Value},
             {"adadelta-tolerance", OptionKind::Value}, {"budget-scale", OptionKind::Value},
-            {"autostop-tolerance", OptionKind::Value}};
+            {"autostop-tolerance", OptionKind::Value}, {"no-polish", OptionKind::Flag}};
 }
 
 void readDockSearchOptions(const CommandLine& cl, dock::DockOptions& o) {
@@ -45,6 +45,7 @@ void readDockSearchOptions(const CommandLine& cl, dock::DockOptions& o) {
         cl.intValue("ls-iterations", o.lga.localSearchIterations, 1, 100000);
     o.lga.localSearchRate = cl.doubleValue("ls-rate", o.lga.localSearchRate * 100, 0, 100) / 100;
     o.lga.autoStop = !cl.flag("no-autostop");
+    o.polish = !cl.flag("no-polish"); // Vina/Vinardo: the reported poses polished (DockFinish.h)
     // ADADELTA's early stop (dock::AdadeltaOptions): AutoDock-GPU's --rholb, 0 = off.
     o.lga.adadelta.stopRhoLowerBound =
         cl.doubleValue("adadelta-stop", o.lga.adadelta.stopRhoLowerBound, 0, 1);

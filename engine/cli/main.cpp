@@ -51,7 +51,7 @@ const std::vector<Command>& commands() {
          "[--no-autostop] [--no-map-cache] [--batch N] [--shard K/N [--shard-block B]] "
          "[--flex FLEX.pdbqt] [--flex-residues A:THR315,...] [--flex-out F.pdbqt] [--timings] "
          "[--budget-scale F] [--adadelta-stop RHO] [--adadelta-tolerance E] "
-         "[--autostop-tolerance SD]",
+         "[--autostop-tolerance SD] [--no-polish]",
          runDock},
         {"hits", "hit store (SQLite): import results, query, columns, cluster, export",
          "hits import STORE.db RESULTS.sdf... [--receptor R.pdb] [--lingo HITS.tsv] [--rank-by "

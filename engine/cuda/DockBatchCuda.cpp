@@ -3,7 +3,7 @@
 // (CudaDocker: every run of every valid ligand in one launch).
 #include "DockBatchCuda.h"
 
-#include "dock/Clustering.h"
+#include "dock/DockFinish.h"
 #include "dock/DockEngine.h"
 #include "dock/LigandDockScoring.h"
 #include "dock/SymmetryRmsd.h"
@@ -102,12 +102,8 @@ BatchStatus dockBatchOnGpu(CudaDocker& docker, const dock::DockTarget& target,
     status.cancelled = progress && progress->cancelled();
     rescoreTimer.stop();
 
-    PhaseTimer clusterTimer(options.timings, "cluster", group);
-    parallelFor(n, threads, [&](long i) {
-        if (!ok[i])
-            return;
-        dock::clusterAndMeasure(results[i], ligands[i], reference, options.clusterRmsd);
-    });
+    dock::finishDockBatch(target, ligands, ok, options, results, reference, status.cancelled,
+                          threads, group);
     return status;
 }
 

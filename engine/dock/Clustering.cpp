@@ -38,9 +38,8 @@ std::vector<DockCluster> clusterRuns(const std::vector<DockRun>& runs, const Sym
     return clusters;
 }
 
-void clusterAndMeasure(LigandDockResult& r, const Molecule& ligand, const Molecule* reference,
-                       double tolerance) {
-    r.clusters = clusterRuns(r.runs, SymmetryRmsd(ligand), tolerance);
+void measureAgainstReference(LigandDockResult& r, const Molecule& ligand,
+                             const Molecule* reference) {
     if (!reference)
         return;
     try {

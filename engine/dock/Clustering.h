@@ -14,10 +14,9 @@ namespace pw::dock {
 std::vector<DockCluster> clusterRuns(const std::vector<DockRun>& runs, const SymmetryRmsd& rmsd,
                                      double tolerance);
 
-// A ligand's finished runs clustered (clusterRuns) and, when a reference ligand is given and is
-// the same molecule (any atom order), every placed run's and cluster's RMSD to it. The one
-// finishing step of the CPU engine and of the GPU batch.
-void clusterAndMeasure(LigandDockResult& result, const Molecule& ligand,
-                       const Molecule* reference, double tolerance);
+// When a reference ligand is given and is the same molecule as `ligand` (any atom order): every
+// placed run's and cluster's RMSD to it (symmetry-aware, heavy atoms); else nothing.
+void measureAgainstReference(LigandDockResult& result, const Molecule& ligand,
+                             const Molecule* reference);
 
 } // namespace pw::dock

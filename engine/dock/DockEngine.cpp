@@ -1,6 +1,6 @@
 #include "DockEngine.h"
 
-#include "Clustering.h"
+#include "DockFinish.h"
 #include "LgaRun.h"
 #include "LigandDockScoring.h"
 #include "SymmetryRmsd.h"
@@ -158,12 +158,8 @@ BatchStatus dockLigands(const DockTarget& target, const std::vector<Molecule>& l
     if (options.timings)
         options.timings->add("search_and_rescore", PhaseTimings::now() - searchStart, "cpu");
 
-    PhaseTimer clusterTimer(options.timings, "cluster", "cpu");
-    parallelFor(n, threads, [&](long i) {
-        if (!ok[i])
-            return;
-        clusterAndMeasure(results[i], ligands[i], reference, options.clusterRmsd);
-    });
+    finishDockBatch(target, ligands, ok, options, results, reference, status.cancelled, threads,
+                    "cpu");
     return status;
 }
 

@@ -129,6 +129,9 @@ struct DockOptions {
     double clusterRmsd = 2.0; // Å, heavy-atom symmetry-aware RMSD
     int maxPosesOut = 9;      // best pose of each cluster, best first, at most this many
     bool allRuns = false;     // write every run's pose instead of one per cluster
+    // Vina/Vinardo: each reported cluster's best pose minimized as `minimize` does and kept when
+    // lower, as Vina refines the poses it reports (DockFinish.h). Off: the searched poses.
+    bool polish = true;
     DockScoring scoring = DockScoring::Vina;
     int threads = 0; // CPU workers (0 = all cores); runs of all ligands share them
     // Off (empty) by default: the runs then skip the report entirely. Never changes a result.

@@ -22,8 +22,9 @@ struct DockTerm {
 
 struct DockRun {
     int run = 0; // index of the run within its ligand
-    // Final genotype: Pose::position is the root origin (LigandKinematics with
-    // RootOrigin::RootCentroid), Pose::orientation a unit quaternion, torsions in radians.
+    // The search's final genotype (a polish moves the coordinates, not this): Pose::position is
+    // the root origin (LigandKinematics with RootOrigin::RootCentroid), Pose::orientation a unit
+    // quaternion, torsions in radians.
     Pose pose;
     std::vector<Vec3> coordinates; // every atom of the ligand, molecule order
     // The searched objective at the final pose (interpolated maps: inter + intra).
@@ -36,6 +37,9 @@ struct DockRun {
     long evaluations = 0; // energy (+gradient) evaluations the run used
     long generations = 0;
     bool autoStopped = false; // ended by AutoStop before the budget ran out
+    // The pose and score are a polish's end (DockFinish.h: a local optimization of the searched
+    // pose, kept because it scored lower); pose and searchEnergy stay the search's.
+    bool polished = false;
     std::optional<double> rmsdToReference; // when a reference ligand was given
 };
 

@@ -6,6 +6,7 @@
 // puts it, and the score equals `posewright-cli minimize --flex-residues A:THR315` from the same
 // start; bad choices are refused with the reason and refine nothing; sessions keep the choice.
 #include "FlexResiduePanel.h"
+#include "LigandEditCommand.h"
 #include "GuiTestSetup.h"
 #include "MainWindow.h"
 #include "MoleculeView.h"
@@ -151,6 +152,7 @@ private slots:
     void badChoicesAreRefusedAndRefineNothing();
     void sessionKeepsTheChoice();
     void cancelledRunLeavesThePose();
+    void undoAndRedoFindEachResultsSideChains();
 };
 
 void TestFlexResidues::chosenByNameMovesWithTheLigand() {
@@ -467,6 +469,54 @@ void TestFlexResidues::cancelledRunLeavesThePose() {
     QCOMPARE(w.undoStack()->count(), undoSteps);
     QVERIFY(largestMove(sideChainBefore, highlightPositions(*w.moleculeView())) < 1e-9);
     QVERIFY(!w.busy());
+}
+
+// Two flexible minimizations with a move between them: undo back to the first one's pose shows
+// its side chains again (one result per ligand was kept, so undo lost them), redo the second's.
+void TestFlexResidues::undoAndRedoFindEachResultsSideChains() {
+    MainWindow w;
+    QVERIFY(openExample(w));
+    auto* part = w.part<RefinePart>();
+    MoleculeView* view = w.moleculeView();
+    QVERIFY(part->setFlexResidues(QStringLiteral("A:THR315")));
+    const auto receptorSideChain = highlightPositions(*view);
+    bool ok = false;
+    QVERIFY(minimize(w, &ok));
+    QVERIFY2(ok, qPrintable(w.lastError()));
+    QVERIFY(part->flexResult(0));
+    const std::vector<Vec3> firstSideChain = part->flexResult(0)->flexCoordinates;
+    const auto firstDrawn = highlightPositions(*view);
+    QVERIFY(largestMove(receptorSideChain, firstDrawn) > 0.05);
+
+    // Moved 0.4 A (an edit of its own), then minimized again from there.
+    Molecule moved = w.document().ligands()[0];
+    for (Atom& a : moved.atoms)
+        a.position.x() += 0.4;
+    w.undoStack()->push(new LigandEditCommand(w.document(), 0, w.document().ligands()[0],
+                                              w.document().score(0), moved, std::nullopt,
+                                              QStringLiteral("Move")));
+    QVERIFY(!part->flexResult(0)); // not a minimized pose
+    QVERIFY(minimize(w, &ok));
+    QVERIFY2(ok, qPrintable(w.lastError()));
+    QVERIFY(part->flexResult(0));
+    const std::vector<Vec3> secondSideChain = part->flexResult(0)->flexCoordinates;
+    const auto secondDrawn = highlightPositions(*view);
+    QCOMPARE(secondDrawn.size(), firstDrawn.size());
+    QVERIFY2(largestMove(firstDrawn, secondDrawn) > 1e-4, "the two results' side chains are "
+                                                          "where the test cannot tell them apart");
+
+    w.undoStack()->undo(); // the second minimization: the moved pose, the receptor's side chain
+    QVERIFY(!part->flexResult(0));
+    QVERIFY(largestMove(receptorSideChain, highlightPositions(*view)) < 1e-9);
+    w.undoStack()->undo(); // the move: the first result's pose, and its side chains
+    QVERIFY(part->flexResult(0));
+    QCOMPARE(part->flexResult(0)->flexCoordinates, firstSideChain);
+    QVERIFY(largestMove(firstDrawn, highlightPositions(*view)) < 1e-9);
+    w.undoStack()->redo();
+    w.undoStack()->redo();
+    QVERIFY(part->flexResult(0));
+    QCOMPARE(part->flexResult(0)->flexCoordinates, secondSideChain);
+    QVERIFY(largestMove(secondDrawn, highlightPositions(*view)) < 1e-9);
 }
 
 QTEST_MAIN(TestFlexResidues)
