@@ -62,11 +62,10 @@ inline bool streamOrderedPool(int d) {
                             cudaSuccess &&
                         pools != 0 && cudaDeviceGetDefaultMemPool(&pool, d) == cudaSuccess &&
                         cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess;
-        if (ok) {
-            std::uint64_t keep = totalBytes / kPoolKeepFraction;
-            (void)cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-        }
-        (void)cudaGetLastError(); // an unsupported query is not an error of the caller's
+        std::uint64_t keep = totalBytes / kPoolKeepFraction;
+        if (!ok || cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) !=
+                       cudaSuccess)
+            (void)cudaGetLastError(); // a refused query is not an error of the caller's work
         known[d] = ok ? 1 : -1;
     }
     return known[d] > 0;
@@ -116,10 +115,10 @@ inline void freeDevice(void* p, int device) {
         return; // the runtime is gone (process exit): nothing to give back
     if (current != device)
         (void)cudaSetDevice(device);
-    if (detail::streamOrderedPool(device))
-        (void)cudaFreeAsync(p, cudaStreamPerThread);
-    else
-        (void)cudaFree(p);
+    const cudaError_t e = detail::streamOrderedPool(device) ? cudaFreeAsync(p, cudaStreamPerThread)
+                                                            : cudaFree(p);
+    if (e != cudaSuccess)
+        (void)cudaGetLastError(); // not for a later launch check to report
     if (current != device)
         (void)cudaSetDevice(current);
 }
