@@ -171,6 +171,7 @@ public:
         if (options.timings) {
             const cuda::MinimizeTiming& t = minimizer_.lastTiming();
             options.timings->add("grid_upload", t.gridUpload, group());
+            options.timings->add("templates", t.templateSeconds, group());
             options.timings->add("pack", t.pack, group());
             options.timings->add("gpu_wait", t.gpu, group());
             options.timings->add("unpack", t.unpack, group());
@@ -281,20 +282,9 @@ private:
     // their chunk ran) keep their empty result.
     void reportExactly(const DockingTarget& target, const std::vector<Molecule>& ligands,
                        std::vector<RefinementResult>& results) {
-        std::vector<std::vector<Vec3>> starts(ligands.size());
-        std::vector<cuda::ExactPose> poses;
-        for (size_t i = 0; i < ligands.size(); ++i) {
-            if (results[i].coordinates.size() != ligands[i].atoms.size())
-                continue;
-            for (const Atom& a : ligands[i].atoms)
-                starts[i].push_back(a.position);
-            poses.push_back({int(i), &starts[i], &results[i].start});
-            poses.push_back({int(i), &results[i].coordinates, &results[i].score});
-        }
-        if (poses.empty())
-            return;
-        cuda::scoreExactPoses(pairScorer(target), target.scoring(), target.receptor(), ligands,
-                              poses);
+        cuda::PairScorerEnergies pairs(pairScorer(target));
+        cuda::reportStartAndMinimizedExactly(pairs, target.scoring(), target.receptor(), ligands,
+                                             results);
     }
 
     // The pair kernel's receptor and tables stay on the device between calls for one target

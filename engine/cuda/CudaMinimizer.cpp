@@ -2,6 +2,7 @@
 
 #include "DeviceMemory.h"
 #include "MinimizeDeviceTarget.h"
+#include "MinimizeHostPack.h"
 #include "MinimizeKernel.cuh"
 #include "MinimizeTemplates.h"
 #include "backend/DeviceMemoryBudget.h"
@@ -12,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <future>
 #include <stdexcept>
 #include <thread>
 #include <unordered_map>
@@ -35,26 +37,6 @@ void check(cudaError_t e, const char* what) {
 double now() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
-}
-
-// Runs f(i) for i in [0, n) on `threads` workers in contiguous blocks (cheap per-pose work).
-template <class F> void blockParallelFor(long n, int threads, F&& f) {
-    threads = static_cast<int>(std::clamp<long>(threads, 1, std::max<long>(1, n / 256)));
-    if (threads <= 1) {
-        for (long i = 0; i < n; ++i)
-            f(i);
-        return;
-    }
-    std::vector<std::thread> pool;
-    const long per = (n + threads - 1) / threads;
-    for (int t = 0; t < threads; ++t)
-        pool.emplace_back([&, t] {
-            const long b = t * per, e = std::min(n, b + per);
-            for (long i = b; i < e; ++i)
-                f(i);
-        });
-    for (auto& th : pool)
-        th.join();
 }
 
 // One chunk's staging: pinned host arrays (asynchronous copies) and their device twins, copied
@@ -158,6 +140,10 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     const double t0 = now();
     Impl& im = *impl_;
     check(cudaSetDevice(im.device), "set device");
+    // The previous call's chunks (also any an error left in flight) are done before their
+    // buffers are reused or freed: a free no longer waits for the device (DeviceMemory.h).
+    for (Slot& s : im.slots)
+        check(cudaStreamSynchronize(s.stream), "previous chunks");
     const bool exactInter = options.exact || !target.grid();
     if (exactInter && (!exact || exact->device() != im.device))
         throw std::invalid_argument("CudaMinimizer: exact (grid-free) minimization needs the "
@@ -172,39 +158,25 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
             timing_.gridUpload = now() - u0;
     }
     const long total = static_cast<long>(ligands.size());
-    results.assign(total, {});
+    // The results (672 bytes each: a serial second per million poses, with the previous batch's
+    // freed) are made while the first chunks are packed and minimized; the first unpack waits.
+    std::future<void> sizing =
+        std::async(std::launch::async, [&results, total] { results.assign(total, {}); });
+    auto resultsReady = [&] {
+        if (sizing.valid())
+            sizing.get();
+    };
 
     // Templates: one per distinct structure.
-    std::vector<std::uint64_t> keys(total);
-    blockParallelFor(total, threads, [&](long i) { keys[i] = structureKey(ligands[i]); });
-    std::unordered_map<std::uint64_t, int> byKey;
-    std::vector<HostTemplate> templates;
-    std::vector<int> templateOf(total);
-    for (long i = 0; i < total; ++i) {
-        auto [it, fresh] = byKey.emplace(keys[i], static_cast<int>(templates.size()));
-        if (fresh)
-            templates.push_back(buildTemplate(ligands[i], target, options));
-        templateOf[i] = it->second;
-    }
-    std::vector<TemplateGpu> tg;
-    std::vector<int> atoms;
-    std::vector<NodeGpu> nodes;
-    std::vector<PairGpu> pairs;
-    int maxAtoms = 1, maxNodes = 1;
-    for (HostTemplate& h : templates) {
-        h.gpu.atomBegin = static_cast<int>(atoms.size());
-        h.gpu.nodeBegin = static_cast<int>(nodes.size());
-        h.gpu.pairBegin = static_cast<int>(pairs.size());
-        atoms.insert(atoms.end(), h.atoms.begin(), h.atoms.end());
-        nodes.insert(nodes.end(), h.nodes.begin(), h.nodes.end());
-        pairs.insert(pairs.end(), h.pairs.begin(), h.pairs.end());
-        tg.push_back(h.gpu);
-        maxAtoms = std::max(maxAtoms, h.gpu.atomCount);
-        maxNodes = std::max(maxNodes, h.gpu.nodeCount);
-    }
-    timing_.templates = static_cast<int>(templates.size());
-    if (total == 0)
+    const double b0 = now();
+    const BatchTemplates bt = buildBatchTemplates(ligands, target, options, threads);
+    const std::vector<TemplateGpu>& tg = bt.tg;
+    const int maxAtoms = bt.maxAtoms, maxNodes = bt.maxNodes;
+    timing_.templates = static_cast<int>(bt.templates.size());
+    if (total == 0) {
+        resultsReady();
         return;
+    }
     // The interpolation and intra smoothing are per batch (not part of the uploaded maps).
     ScoringParamsGpu& scoring = im.target.params();
     scoring.interpolation = static_cast<int>(options.refinement.gridInterpolation);
@@ -219,9 +191,10 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
             scoring.exact.centre[d] = c[d];
     }
     uploadVector(im.templates, tg);
-    uploadVector(im.atoms, atoms);
-    uploadVector(im.nodes, nodes);
-    uploadVector(im.pairs, pairs);
+    uploadVector(im.atoms, bt.atoms);
+    uploadVector(im.nodes, bt.nodes);
+    uploadVector(im.pairs, bt.pairs);
+    timing_.templateSeconds = now() - b0;
     const SearchParamsGpu sp = searchParams(options);
     const Vec3 centre = im.target.centre();
 
@@ -233,8 +206,9 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     check(cudaMemGetInfo(&freeBytes, &totalBytes), "memory info");
     const std::size_t available =
         options.maxDeviceBytes > 0 ? std::min(options.maxDeviceBytes, freeBytes) : freeBytes;
-    const std::size_t fixedBytes = tg.size() * sizeof(TemplateGpu) + atoms.size() * sizeof(int) +
-                                   nodes.size() * sizeof(NodeGpu) + pairs.size() * sizeof(PairGpu);
+    const std::size_t fixedBytes =
+        tg.size() * sizeof(TemplateGpu) + bt.atoms.size() * sizeof(int) +
+        bt.nodes.size() * sizeof(NodeGpu) + bt.pairs.size() * sizeof(PairGpu);
     const std::size_t perPose = sizeof(PoseInputGpu) + sizeof(PoseResultGpu) +
                                 2 * static_cast<std::size_t>(maxAtoms) * sizeof(float3) +
                                 static_cast<std::size_t>(std::max(1, maxTorsions)) * sizeof(float);
@@ -302,40 +276,10 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     };
 
     auto unpack = [&](Slot& s) {
+        resultsReady();
         const double u0 = now();
-        blockParallelFor(s.count, threads, [&](long k) {
-            const long i = s.first + k;
-            const HostTemplate& h = templates[templateOf[i]];
-            const PoseInputGpu& in = s.hIn.p[k];
-            const PoseResultGpu& g = s.hResults.p[k];
-            RefinementResult& r = results[i];
-            const Molecule& mol = ligands[i];
-            r.coordinates.resize(mol.atoms.size());
-            double sum = 0;
-            int heavy = 0;
-            for (size_t slot = 0; slot < h.atomOfSlot.size(); ++slot) {
-                const int a = h.atomOfSlot[slot];
-                const float3 c = s.hFinal.p[in.coordOffset + slot];
-                r.coordinates[a] = Vec3(c.x, c.y, c.z) + centre;
-                if (h.heavy[a]) {
-                    sum += (r.coordinates[a] - mol.atoms[a].position).squaredNorm();
-                    ++heavy;
-                }
-            }
-            r.rmsdFromStart = heavy ? std::sqrt(sum / heavy) : 0.0;
-            r.pose.position = Vec3(g.position[0], g.position[1], g.position[2]) + centre;
-            r.pose.orientation =
-                Quaternion(g.orientation[0], g.orientation[1], g.orientation[2], g.orientation[3]);
-            r.pose.torsions.resize(h.gpu.nodeCount - 1);
-            for (int t = 0; t < h.gpu.nodeCount - 1; ++t)
-                r.pose.torsions[t] = s.hTorsions.p[in.torsionOffset + t];
-            r.start = reportedScore(g.startInter, g.startIntra, h.numTors, h.gpu.affinityDivisor);
-            r.score = reportedScore(g.inter, g.intra, h.numTors, h.gpu.affinityDivisor);
-            r.energy = g.energy;
-            r.iterations = g.iterations;
-            r.evaluations = g.evaluations;
-            r.reason = static_cast<StopReason>(g.reason);
-        });
+        unpackChunk(ligands, bt, s.first, s.count, centre, s.hIn.p, s.hResults.p, s.hFinal.p,
+                    s.hTorsions.p, results, threads);
         unpackTime += now() - u0;
         doneCount += s.count;
         report(doneCount, false);
@@ -361,28 +305,11 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
         if (progress && progress->cancelled())
             break;
         const long count = std::min(chunk, total - first);
-        // Offsets of this chunk.
-        size_t coords = 0, tors = 0;
-        std::vector<std::pair<int, int>> offsets(count);
-        for (long k = 0; k < count; ++k) {
-            const TemplateGpu& t = tg[templateOf[first + k]];
-            offsets[k] = {static_cast<int>(coords), static_cast<int>(tors)};
-            coords += t.atomCount;
-            tors += t.nodeCount - 1;
-        }
         const double p0 = now();
+        const ChunkLayout layout = chunkLayout(bt, first, count);
+        const size_t coords = layout.coords, tors = layout.torsions;
         s.reserve(count, coords, tors);
-        blockParallelFor(count, threads, [&](long k) {
-            const long i = first + k;
-            const HostTemplate& h = templates[templateOf[i]];
-            s.hIn.p[k] = {templateOf[i], offsets[k].first, offsets[k].second};
-            const Molecule& mol = ligands[i];
-            float3* out = s.hStart.p + offsets[k].first;
-            for (size_t slot = 0; slot < h.atomOfSlot.size(); ++slot) {
-                const Vec3 p = mol.atoms[h.atomOfSlot[slot]].position - centre;
-                out[slot] = make_float3(float(p.x()), float(p.y()), float(p.z()));
-            }
-        });
+        packChunk(ligands, bt, layout, first, count, centre, s.hIn.p, s.hStart.p, threads);
         packTime += now() - p0;
         s.first = first;
         s.count = count;
@@ -425,6 +352,7 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     check(cudaStreamSynchronize(im.controlStream), "cancel"); // before the next call's reset
     // Poses never launched have no partial result: only their reason says so. (Those launched
     // and stopped in the kernel keep their pose at that step, reason Cancelled.)
+    resultsReady(); // also when no chunk ran (cancelled before the first)
     for (long i = launched; i < total; ++i)
         results[i].reason = StopReason::Cancelled;
     report(total, true);

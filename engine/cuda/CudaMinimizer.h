@@ -14,6 +14,7 @@ namespace pw::cuda {
 struct MinimizeTiming {
     double pack = 0, gpu = 0, unpack = 0, total = 0; // seconds of the last minimize()
     double gridUpload = 0;                           // seconds, when the maps were (re)uploaded
+    double templateSeconds = 0; // the batch's templates built and uploaded (before the chunks)
     int templates = 0;
 };
 

@@ -147,12 +147,14 @@ trap 'echo "(stopped by a signal at ${SECONDS}s)"; table; exit 143' TERM INT
 
 # 1. bench minimize: the backend alone (packing, transfers, exact re-scoring included; set-up not).
 echo; echo "== bench minimize, $MIN_POSES 1iep poses (t=${SECONDS}s)"
-B="bench minimize $TARGET --ligand $D/ligand_xtal.pdbqt --poses $MIN_POSES --seed 1 --repeat 1"
+B="bench minimize $TARGET --ligand $D/ligand_xtal.pdbqt --poses $MIN_POSES --seed 1 --repeat 1 --timings"
 w1=$(timed 120 bmin1 $CLI $B --device $DEV1)
 wG=$(timed 120 bminG $CLI $B --device $DEVG)
 b1=$(grep '^{"bench"' "$OUT/bmin1.out" | tail -1 | num poses_per_second)
 bG=$(grep '^{"bench"' "$OUT/bminG.out" | tail -1 | num poses_per_second)
 echo "  poses/s: $DEV1 ${b1:--}, $DEVG ${bG:--} (process wall, pose generation included: $w1 s, $wG s)"
+echo "  $DEV1 timed call:"; phases "$OUT/bmin1.err"
+echo "  $DEVG timed call:"; phases "$OUT/bminG.err"
 
 # 2. The minimize command: SDF in, ranked SDF out (host reading, parsing and writing included).
 echo; echo "== minimize command, $CMD_POSES poses (t=${SECONDS}s)"

@@ -77,6 +77,25 @@ private:
     std::vector<Call>& calls_;
 };
 
+// A device that fails every minimization (a lost GPU).
+class FailingBackend final : public Backend {
+public:
+    std::string description() const override { return "failing"; }
+    bool isGpu() const override { return false; }
+    void minimize(const DockingTarget&, const std::vector<Molecule>&, const MinimizeBatchOptions&,
+                  std::vector<RefinementResult>&, Progress*) override {
+        throw std::runtime_error("device lost");
+    }
+    std::unique_ptr<OverlayBatch> prepareOverlay(const shape::ShapeModel&,
+                                                 const shape::OverlayOptions&) override {
+        return nullptr;
+    }
+    std::unique_ptr<LingoComparison> prepareLingo(const lingo::LingoSet&, const lingo::LingoSet&,
+                                                  bool) override {
+        return nullptr;
+    }
+};
+
 dock::DockOptions smallDock() {
     dock::DockOptions options;
     options.runs = 2;
@@ -284,6 +303,55 @@ private slots:
             for (size_t a = 0; a < before[i].atoms.size(); ++a)
                 QVERIFY(ligands[i].atoms[a].position == before[i].atoms[a].position);
             QVERIFY(ligands[i].torsionTree.has_value() == before[i].torsionTree.has_value());
+        }
+    }
+
+    // Two lent batches in a row into one results vector (made beside the devices' work, each
+    // device's piece results moved in): the second, smaller batch holds only its own results,
+    // each one device's; a device that fails stops the batch with its message (no crash while
+    // the results are still being made) and leaves the caller's ligands in place.
+    void minimizeLentTwiceThenAFailingDevice() {
+        const Molecule receptor = prepareReceptor(readMolecule(data("complexes/1iep/receptor.pdbqt")));
+        DockingTarget target(receptor, readBoxConfig(data("complexes/1iep/box.txt")),
+                             ScoringKind::Vina, 1);
+        target.gridFor(DockingTarget::commonLigandTypes());
+        std::vector<Molecule> ligands;
+        for (int i = 0; i < 8; ++i)
+            ligands.push_back(prepareLigand(readMolecule(
+                data(QString("complexes/1iep/poses/pose%1.pdbqt").arg(i, 2, 10, QChar('0'))))));
+        MinimizeBatchOptions options;
+        options.refinement = RefinementOptions::standard();
+        options.refinement.minimize.maxIterations = 5;
+        std::vector<RefinementResult> one, lent;
+        auto multi = standIns(2, 3);
+        minimizeBatch(*multi, target, ligands, options, lent); // 8 poses
+        std::vector<Molecule> fewer(ligands.begin() + 3, ligands.end());
+        makeCpuBackend(1)->minimize(target, fewer, options, one);
+        minimizeBatch(*multi, target, fewer, options, lent); // 5 poses into the same vector
+        QCOMPARE(lent.size(), fewer.size());
+        for (size_t i = 0; i < one.size(); ++i) {
+            QCOMPARE(lent[i].score.affinity, one[i].score.affinity);
+            QVERIFY(lent[i].coordinates == one[i].coordinates);
+        }
+
+        std::vector<std::unique_ptr<Backend>> devices;
+        devices.push_back(std::make_unique<FailingBackend>()); // both: whichever takes a piece
+        devices.push_back(std::make_unique<FailingBackend>());
+        MultiDeviceBackend failing(std::move(devices), 3);
+        const std::vector<Molecule> before = ligands;
+        std::vector<RefinementResult> results;
+        bool stopped = false;
+        try {
+            minimizeBatch(failing, target, ligands, options, results);
+        } catch (const std::runtime_error& e) {
+            stopped = true;
+            QCOMPARE(QString(e.what()), QString("device lost"));
+        }
+        QVERIFY(stopped);
+        QCOMPARE(ligands.size(), before.size());
+        for (size_t i = 0; i < before.size(); ++i) {
+            QCOMPARE(ligands[i].atoms.size(), before[i].atoms.size());
+            QVERIFY(ligands[i].atoms[0].position == before[i].atoms[0].position);
         }
     }
 

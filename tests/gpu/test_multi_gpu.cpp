@@ -7,6 +7,7 @@
 #include "GpuTestMain.h"
 
 #include "backend/DeviceSelection.h"
+#include "cuda/DeviceMemory.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
 #include "chem/ReceptorPreparation.h"
@@ -17,7 +18,10 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 using namespace pw;
 
@@ -48,6 +52,41 @@ std::unique_ptr<Backend> severalGpus(std::string& note) {
     return multi;
 }
 
+// A stream held busy by the host: a host function queued on it waits until open() (at most
+// kGiveUp, so that a wait for the whole device becomes a failed check instead of a hung suite).
+// Anything that waits for every stream of the device (cudaFree, cudaDeviceSynchronize) cannot
+// return before open(): had it waited, the gate gave up first and openedInTime() is false.
+class StreamGate {
+public:
+    StreamGate() {
+        cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
+        cudaLaunchHostFunc(stream_, &StreamGate::hold, this);
+    }
+    ~StreamGate() {
+        open();
+        cudaStreamSynchronize(stream_);
+        cudaStreamDestroy(stream_);
+    }
+    void open() { open_ = true; }
+    bool openedInTime() {
+        open();
+        cudaStreamSynchronize(stream_);
+        return openedInTime_;
+    }
+
+private:
+    static constexpr auto kGiveUp = std::chrono::seconds(120);
+    static void hold(void* self) {
+        auto* g = static_cast<StreamGate*>(self);
+        const auto end = std::chrono::steady_clock::now() + kGiveUp;
+        while (!g->open_ && std::chrono::steady_clock::now() < end)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        g->openedInTime_ = g->open_.load();
+    }
+    cudaStream_t stream_ = nullptr;
+    std::atomic<bool> open_{false}, openedInTime_{false};
+};
+
 } // namespace
 
 class TestMultiGpu : public QObject {
@@ -62,6 +101,67 @@ private slots:
         qInfo("%s", note.c_str());
         QVERIFY(many_->isGpu());
         QVERIFY(backendDeviceCount(*many_) >= 2);
+    }
+
+    // A docking lane's buffers grow while the other lane's launch runs on the same GPU: growing
+    // (free + allocate), uploading and destroying a device buffer must not wait for the other
+    // stream (cudaFree waited for the whole device: seconds of a lane's pack_and_upload).
+    void bufferGrowthWaitsForNoOtherStream() {
+        cudaSetDevice(0);
+        std::vector<float> values(1 << 20);
+        for (size_t i = 0; i < values.size(); ++i)
+            values[i] = float(i);
+        std::vector<float> back(values.size());
+        {
+            StreamGate busy; // "the other lane's launch"
+            {
+                cuda::DeviceBuffer<float> b;
+                b.reserve(16);
+                cuda::uploadVector(b, std::vector<float>(16, 1.0f));
+                for (size_t n = 1024; n <= values.size(); n *= 4)
+                    b.reserve(n); // each growth frees the old block
+                cuda::uploadVector(b, values);
+                // This thread's own streams still see the upload (read back on a stream of its
+                // own, which does not wait for the busy one either).
+                cudaStream_t mine = nullptr;
+                QCOMPARE(cudaStreamCreateWithFlags(&mine, cudaStreamNonBlocking), cudaSuccess);
+                QCOMPARE(cudaMemcpyAsync(back.data(), b.data(), back.size() * sizeof(float),
+                                         cudaMemcpyDeviceToHost, mine),
+                         cudaSuccess);
+                QCOMPARE(cudaStreamSynchronize(mine), cudaSuccess);
+                cudaStreamDestroy(mine);
+            } // destroyed: freed
+            QVERIFY2(busy.openedInTime(), "a buffer's growth, upload or free waited for another "
+                                          "stream's work");
+        }
+        QVERIFY(back == values);
+    }
+
+    // A refused allocation (1 GiB more than the GPU has) is one clear error, and the buffer and the
+    // device stay usable after it.
+    void refusedAllocationIsAClearError() {
+        cudaSetDevice(0);
+        size_t freeBytes = 0, totalBytes = 0;
+        QCOMPARE(cudaMemGetInfo(&freeBytes, &totalBytes), cudaSuccess);
+        cuda::DeviceBuffer<char> b;
+        b.reserve(64);
+        bool refused = false;
+        try {
+            b.reserve(totalBytes + (size_t(1) << 30)); // more than the device has
+        } catch (const DeviceMemoryError& e) {
+            refused = true;
+            QVERIFY2(std::string(e.what()).find("not enough GPU memory") != std::string::npos,
+                     e.what());
+        }
+        QVERIFY(refused);
+        QCOMPARE(b.data(), nullptr);
+        b.reserve(1 << 20);
+        QVERIFY(b.data() != nullptr);
+        cuda::uploadVector(b, std::vector<char>(1 << 20, 7));
+        std::vector<char> back(1 << 20);
+        QCOMPARE(cudaMemcpy(back.data(), b.data(), back.size(), cudaMemcpyDeviceToHost),
+                 cudaSuccess);
+        QVERIFY(std::all_of(back.begin(), back.end(), [](char c) { return c == 7; }));
     }
 
     void minimizeEqualsOneGpu() {
