@@ -1,9 +1,9 @@
 // CompactSubstructureRdkit: RDKit's molecules and SMARTS queries in the compact forms of
-// hits/CompactSubstructure.h, for the screen index's match without RDKit.
+// chem/CompactSubstructure.h, for the screen index's match without RDKit.
 // Each refuses (empty / nullopt) what the compact form cannot say exactly: RDKit then decides.
 #pragma once
 
-#include "hits/CompactSubstructure.h"
+#include "CompactSubstructure.h"
 
 #include <optional>
 #include <string>

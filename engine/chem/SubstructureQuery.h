@@ -20,7 +20,7 @@ class ROMol;
 
 namespace pw {
 
-struct CompactPattern; // hits/CompactSubstructure.h
+struct CompactPattern; // chem/CompactSubstructure.h
 
 // A pattern RDKit cannot read; what() says so and quotes the pattern.
 class PatternError : public std::invalid_argument {
@@ -95,7 +95,7 @@ public:
     // The pattern's own fingerprint: a molecule without one of its bits cannot match. Query
     // features the fingerprint cannot express set no bits (an empty one passes everything).
     const ScreenFingerprint& screen() const { return screen_; }
-    // The pattern for the compact matcher (hits/CompactSubstructure.h), decided once here:
+    // The pattern for the compact matcher (chem/CompactSubstructure.h), decided once here:
     // nullptr when it needs RDKit (SMILES syntax, recursion, isotopes, chirality, components...).
     const CompactPattern* compactPattern() const { return compact_.get(); }
 

@@ -5,7 +5,7 @@
 // it touches many molecules.
 #pragma once
 
-#include "CompactSubstructure.h"
+#include "chem/CompactSubstructure.h"
 #include "chem/SubstructureQuery.h"
 
 #include <sqlite3.h>

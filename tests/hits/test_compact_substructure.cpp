@@ -6,7 +6,7 @@
 #include "chem/CompactSubstructureRdkit.h"
 #include "chem/LingoSmiles.h"
 #include "chem/SubstructureQuery.h"
-#include "hits/CompactSubstructure.h"
+#include "chem/CompactSubstructure.h"
 #include "hits/HitStore.h"
 #include "hits/ScreenIndex.h"
 
