@@ -14,6 +14,7 @@
 //   ~43%). There the GPU must agree with the CPU about as often as the CPU agrees with itself,
 //   and the start scores (pure evaluations) must agree for 99%.
 #include "GpuTestMain.h"
+#include "MinimizeAgreement.h"
 
 #include "backend/DeviceSelection.h"
 #include "chem/LigandPreparation.h"
@@ -35,6 +36,9 @@ using namespace pw;
 using pw::test::scaledCount;
 using pw::test::sized;
 using pw::test::smallProblems;
+
+using pw::test::Agreement;
+using pw::test::compare;
 
 namespace {
 
@@ -80,28 +84,6 @@ std::vector<RefinementResult> cpuReference(const DockingTarget& target,
     for (auto& th : pool)
         th.join();
     return out;
-}
-
-struct Agreement {
-    int agree = 0, total = 0;
-    double worstAffinity = 0, worstRmsd = 0;
-};
-
-Agreement compare(const std::vector<Molecule>& ligands, const std::vector<RefinementResult>& gpu,
-                  const std::vector<RefinementResult>& cpu) {
-    Agreement a;
-    for (size_t i = 0; i < ligands.size(); ++i) {
-        const double ca = cpu[i].score.affinity, ga = gpu[i].score.affinity;
-        const double tol = std::abs(ca) > 1000 ? 1e-4 * std::abs(ca) : 0.01;
-        const double rmsd = heavyAtomRmsd(ligands[i], cpu[i].coordinates, gpu[i].coordinates);
-        const bool ok = std::abs(ca - ga) <= tol && rmsd <= 0.1;
-        a.agree += ok;
-        ++a.total;
-        if (std::abs(ca) <= 1000)
-            a.worstAffinity = std::max(a.worstAffinity, std::abs(ca - ga));
-        a.worstRmsd = std::max(a.worstRmsd, rmsd);
-    }
-    return a;
 }
 
 Agreement gpuSelf(Backend& gpu, const DockingTarget& target, const std::vector<Molecule>& ligands,

@@ -14,6 +14,7 @@
 // returned (one pose, one number, whatever the device), the kernel's objective is the CPU's
 // exact objective at the returned coordinates, and no pose ends above its start.
 #include "GpuTestMain.h"
+#include "MinimizeAgreement.h"
 
 #include "backend/DeviceSelection.h"
 #include "chem/LigandPreparation.h"
@@ -33,6 +34,9 @@ using namespace pw;
 using pw::test::scaledCount;
 using pw::test::smallProblems;
 using pw::test::sized;
+
+using pw::test::Agreement;
+using pw::test::compare;
 
 namespace {
 
@@ -115,27 +119,6 @@ std::vector<RefinementResult> minimizeOn(Backend& b, const DockingTarget& target
     std::vector<RefinementResult> r;
     b.minimize(target, ligands, options, r);
     return r;
-}
-
-struct Agreement {
-    int agree = 0, total = 0;
-    double worstAffinity = 0, worstRmsd = 0;
-};
-
-Agreement compare(const std::vector<Molecule>& ligands, const std::vector<RefinementResult>& a,
-                  const std::vector<RefinementResult>& b) {
-    Agreement g;
-    for (size_t i = 0; i < ligands.size(); ++i) {
-        const double ca = b[i].score.affinity, ga = a[i].score.affinity;
-        const double tol = std::abs(ca) > 1000 ? 1e-4 * std::abs(ca) : 0.01;
-        const double rmsd = heavyAtomRmsd(ligands[i], b[i].coordinates, a[i].coordinates);
-        g.agree += std::abs(ca - ga) <= tol && rmsd <= 0.1;
-        ++g.total;
-        if (std::abs(ca) <= 1000)
-            g.worstAffinity = std::max(g.worstAffinity, std::abs(ca - ga));
-        g.worstRmsd = std::max(g.worstRmsd, rmsd);
-    }
-    return g;
 }
 
 double median(const std::vector<RefinementResult>& r) {
