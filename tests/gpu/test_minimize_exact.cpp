@@ -14,6 +14,7 @@
 // returned (one pose, one number, whatever the device), the kernel's objective is the CPU's
 // exact objective at the returned coordinates, and no pose ends above its start.
 #include "GpuTestMain.h"
+#include "GpuTestComplexes.h"
 #include "MinimizeAgreement.h"
 
 #include "backend/DeviceSelection.h"
@@ -38,24 +39,10 @@ using pw::test::sized;
 using pw::test::Agreement;
 using pw::test::compare;
 
+using pw::test::Complex;
+using pw::test::loadComplex;
+
 namespace {
-
-struct Complex {
-    std::string id;
-    Molecule receptor, ligand;
-    std::unique_ptr<DockingTarget> target;
-};
-
-// No grid is made: the exact mode reads none (a target without one is minimized exactly).
-Complex load(const std::string& id, ScoringKind kind = ScoringKind::Vina) {
-    Complex c;
-    c.id = id;
-    const std::string dir = std::string(POSEWRIGHT_TEST_DATA) + "/complexes/" + id + "/";
-    c.receptor = prepareReceptor(readMolecule(dir + "receptor.pdbqt"));
-    c.ligand = prepareLigand(readMolecule(dir + "ligand_xtal.pdbqt"));
-    c.target = std::make_unique<DockingTarget>(c.receptor, readBoxConfig(dir + "box.txt"), kind, 0);
-    return c;
-}
 
 std::unique_ptr<Backend> gpuBackend() {
     std::string note;
@@ -245,7 +232,7 @@ class TestMinimizeExactGpu : public QObject {
 
     // Near-native starts of one complex minimized exactly on both devices.
     void compareNearNative(const std::string& id, ScoringKind kind, int n) {
-        Complex c = load(id, kind);
+        Complex c = loadComplex(id, kind);
         auto gpu = gpuBackend();
         QVERIFY2(gpu->isGpu(), "a CUDA device is usable, so the backend must be the GPU");
         auto cpu = makeCpuBackend(0);
@@ -298,7 +285,7 @@ private slots:
     // falls) as on the CPU.
     void clashingAndOutOfBox() {
         for (const char* id : {"1iep", "3ce3"}) {
-            Complex c = load(id);
+            Complex c = loadComplex(id);
             auto gpu = gpuBackend();
             auto cpu = makeCpuBackend(0);
             int outsideFrom = 0;
@@ -344,10 +331,10 @@ private slots:
     // same results as options.exact on a target that has a grid, or a grid without the ligand's
     // types (the exact templates ask for no map): the kernel reads none.
     void targetWithoutGridRunsExact() {
-        Complex c = load("1stp");
-        Complex withGrid = load("1stp");
+        Complex c = loadComplex("1stp");
+        Complex withGrid = loadComplex("1stp");
         withGrid.target->gridFor(DockingTarget::commonLigandTypes());
-        Complex otherTypes = load("1stp");
+        Complex otherTypes = loadComplex("1stp");
         otherTypes.target->gridFor({XsType::Br_H});
         auto gpu = gpuBackend();
         const std::vector<Molecule> ligands = poses(c.ligand, 5, sized(64, 16), nearNative());

@@ -6,6 +6,7 @@
 // gradient component; the analytic gradient is also checked against central differences of the
 // GPU's own energy.
 #include "GpuTestMain.h"
+#include "GpuTestComplexes.h"
 
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
@@ -21,23 +22,10 @@
 
 using namespace pw;
 
+using pw::test::Complex;
+using pw::test::loadComplex;
+
 namespace {
-
-struct Complex {
-    std::string id;
-    Molecule receptor, ligand;
-    std::unique_ptr<DockingTarget> target;
-};
-
-Complex load(const std::string& id, ScoringKind kind = ScoringKind::Vina) {
-    Complex c;
-    c.id = id;
-    const std::string dir = std::string(POSEWRIGHT_TEST_DATA) + "/complexes/" + id + "/";
-    c.receptor = prepareReceptor(readMolecule(dir + "receptor.pdbqt"));
-    c.ligand = prepareLigand(readMolecule(dir + "ligand_xtal.pdbqt"));
-    c.target = std::make_unique<DockingTarget>(c.receptor, readBoxConfig(dir + "box.txt"), kind, 0);
-    return c;
-}
 
 std::vector<Vec3> coordsOf(const Molecule& m) {
     std::vector<Vec3> x;
@@ -113,7 +101,7 @@ class TestPairScore : public QObject {
 
     // Both modes on every pose of one complex; returns the worst relative errors seen.
     void compareComplex(const std::string& id, ScoringKind kind = ScoringKind::Vina) {
-        Complex c = load(id, kind);
+        Complex c = loadComplex(id, kind);
         const ScoringFunction& sf = c.target->scoring();
         const ReceptorModel& rec = c.target->receptor();
         LigandScorer cpu(c.ligand, sf, rec);
@@ -174,8 +162,8 @@ private slots:
     // Two ligands interleaved in one batch, with small chunks: each pose reads its own template
     // and its own coordinates, whatever chunk it falls in.
     void mixedLigandsInSmallChunks() {
-        Complex a = load("1iep");
-        Complex b = load("1stp");
+        Complex a = loadComplex("1iep");
+        Complex b = loadComplex("1stp");
         const ScoringFunction& sf = a.target->scoring();
         const ReceptorModel& rec = a.target->receptor();
         // 1stp's ligand (biotin) moved onto 1iep's ligand centre, scored in 1iep's pocket.
@@ -218,7 +206,7 @@ private slots:
     // The analytic gradient against central differences of the GPU's own energy (in-box poses,
     // every heavy atom, each axis).
     void gradientMatchesFiniteDifferences() {
-        Complex c = load("1iep");
+        Complex c = loadComplex("1iep");
         const ScoringFunction& sf = c.target->scoring();
         const ReceptorModel& rec = c.target->receptor();
         LigandScorer cpu(c.ligand, sf, rec);

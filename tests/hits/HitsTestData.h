@@ -5,6 +5,7 @@
 #include <QString>
 
 #include <string>
+#include <vector>
 
 namespace pw::test {
 
@@ -38,6 +39,20 @@ inline QByteArray readBytes(const QString& path) {
     if (!f.open(QIODevice::ReadOnly))
         return {};
     return f.readAll();
+}
+
+// The first column (the SMILES) of a .smi file's non-empty lines; a missing file stops the suite.
+inline std::vector<std::string> readSmilesColumn(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(path));
+    std::vector<std::string> out;
+    while (!f.atEnd()) {
+        const QByteArray line = f.readLine().trimmed();
+        if (!line.isEmpty())
+            out.push_back(line.split('\t').front().split(' ').front().toStdString());
+    }
+    return out;
 }
 
 } // namespace pw::test

@@ -10,6 +10,8 @@
 #include "hits/HitStore.h"
 #include "hits/ScreenIndex.h"
 
+#include "HitsTestData.h"
+
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -19,21 +21,9 @@
 
 using namespace pw;
 using namespace pw::hits;
+using pw::test::readSmilesColumn;
 
 namespace {
-
-std::vector<std::string> readSmilesColumn(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(path));
-    std::vector<std::string> out;
-    while (!f.atEnd()) {
-        const QByteArray line = f.readLine().trimmed();
-        if (!line.isEmpty())
-            out.push_back(line.split('\t').front().split(' ').front().toStdString());
-    }
-    return out;
-}
 
 // Molecules chosen for the primitives: charges and zwitterions, N-oxides, aromatic N/O/S and
 // [nH], explicit (isotopic) hydrogens, H2, bridged, spiro and large rings, triple bonds, salts.

@@ -7,6 +7,8 @@
 #include "chem/LingoSmiles.h"
 #include "chem/SubstructureQuery.h"
 
+#include "HitsTestData.h"
+
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -20,6 +22,7 @@
 
 using namespace pw;
 using namespace pw::hits;
+using pw::test::readSmilesColumn;
 
 namespace {
 
@@ -237,19 +240,6 @@ std::string randomSmarts(std::mt19937& rng) {
         s += std::string(bonds[bond(rng)]) + atoms[atom(rng)];
     }
     return s;
-}
-
-std::vector<std::string> readSmilesColumn(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(path));
-    std::vector<std::string> out;
-    while (!f.atEnd()) {
-        const QByteArray line = f.readLine().trimmed();
-        if (!line.isEmpty())
-            out.push_back(line.split('\t').front().split(' ').front().toStdString());
-    }
-    return out;
 }
 
 } // namespace
