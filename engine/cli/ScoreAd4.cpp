@@ -1,5 +1,8 @@
 // `posewright-cli score --scoring ad4 --maps FLD --ligand L`: AutoDock 4.2's numbers for ligand
 // poses as given, on autogrid maps, printed as autodock4 4.2.6 prints them for an `epdb` run.
+// With --exact --receptor R.pdbqt the intermolecular part is summed from the receptor's atoms at
+// each ligand atom's exact position (Ad4ExactScorer, no interpolation); the maps still give the
+// box (and its outside penalty) and the internal part is the same as on maps.
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Json.h"
@@ -7,11 +10,14 @@
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
 #include "core/InputError.h"
+#include "score/ad4/Ad4ExactScorer.h"
 #include "score/ad4/Ad4LigandScorer.h"
 #include "score/ad4/Ad4MapFiles.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 namespace pw::cli {
 
@@ -34,8 +40,9 @@ void printBreakdown(const std::string& name, const ad4::Ad4Energy& e) {
 
 int runScoreAd4(const std::vector<std::string>& args) {
     // A Vina user's habit: say what AD4 scoring reads instead of "unknown option".
+    const bool exactAsked = std::find(args.begin(), args.end(), "--exact") != args.end();
     for (const std::string& a : args)
-        if (a == "--receptor" || a == "--box")
+        if ((a == "--receptor" && !exactAsked) || a == "--box")
             throw UsageError("--scoring ad4 scores on AutoDock grid maps, not " + a +
                              ": give --maps FLD (make them with `posewright-cli maps --gpf GPF "
                              "--receptor R --out FLD`)");
@@ -43,6 +50,9 @@ int runScoreAd4(const std::vector<std::string>& args) {
                           {"maps", OptionKind::Value},
                           {"scoring", OptionKind::Value},
                           {"unbound", OptionKind::Value},
+                          {"exact", OptionKind::Flag},
+                          {"receptor", OptionKind::Value},
+                          {"outside", OptionKind::Value},
                           {"json", OptionKind::Flag}});
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional()[0] + "'");
@@ -59,14 +69,36 @@ int runScoreAd4(const std::vector<std::string>& args) {
         throw UsageError("--unbound expects zero or bound, got '" + unboundName + "'");
     const ad4::UnboundModel unbound =
         unboundName == "bound" ? ad4::UnboundModel::SameAsBound : ad4::UnboundModel::Zero;
+    const bool exact = cl.flag("exact");
+    if (exact && !cl.value("receptor"))
+        throw UsageError("--scoring ad4 --exact needs --receptor R.pdbqt (the receptor the maps "
+                         "were made from, with AD4 types and charges)");
+    if (!exact && cl.value("outside"))
+        throw UsageError("--outside is for --exact");
+    const std::string outsideName = cl.value("outside", "penalty");
+    if (outsideName != "penalty" && outsideName != "exact")
+        throw UsageError("--outside expects penalty or exact, got '" + outsideName + "'");
+    const ad4::OutsideBox outside =
+        outsideName == "exact" ? ad4::OutsideBox::ExactSum : ad4::OutsideBox::Penalty;
     const ad4::Ad4Maps maps = ad4::readMapsFld(*cl.value("maps"));
+    Molecule receptor;
+    if (exact)
+        receptor = readMolecule(*cl.value("receptor"));
 
     return scoreEachLigand(ligandFile, [&](const Molecule& lig, long index) {
         const ad4::Ad4LigandScorer scorer(lig, maps);
         std::vector<Eigen::Vector3d> coords;
         for (const Atom& a : lig.atoms)
             coords.push_back(a.position);
-        const ad4::Ad4Energy e = scorer.score(coords, unbound);
+        ad4::Ad4Energy e = scorer.score(coords, unbound);
+        if (exact) {
+            // Only the intermolecular part changes; the internal one reads no map.
+            const ad4::Ad4Energy x =
+                ad4::Ad4ExactScorer(receptor, maps.geometry(), lig, outside).inter(coords);
+            e.interVdwHbDesolv = x.interVdwHbDesolv;
+            e.interElec = x.interElec;
+            e.perAtom = x.perAtom;
+        }
         const std::string name = lig.name.empty() ? "(no name)" : lig.name;
         if (json) {
             JsonObject o;
@@ -79,7 +111,8 @@ int runScoreAd4(const std::vector<std::string>& args) {
                 .add("torsional", e.torsional, 10)
                 .add("unbound", e.unbound, 10)
                 .add("torsdof", scorer.torsdof())
-                .add("scoring", "ad4");
+                .add("scoring", "ad4")
+                .add("mode", exact ? "exact" : "maps");
             std::cout << o.str() << "\n";
         } else {
             printBreakdown(name, e);

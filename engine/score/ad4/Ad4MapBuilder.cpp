@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
 #include <thread>
 
 namespace pw::ad4 {
@@ -141,18 +142,22 @@ MapSetup prepareMaps(const Molecule& receptor, const GridGeometry& box,
     return s;
 }
 
-void mapPointEnergies(const MapSetup& s, const Vec3& c, double* out) {
-    const int nm = static_cast<int>(s.mapTypes.size());
+namespace {
+
+// The sweep at one point for the affinity maps [m0, m1) (written to affinity[m - m0]) and the
+// electrostatic and desolvation maps: the one code path of the map builders and the exact scorer.
+void sweepPoint(const MapSetup& s, const Vec3& c, int m0, int m1, double* affinity,
+                double& elecOut, double& desolvOut) {
     const int nr = static_cast<int>(s.receptorTypes.size());
     double hbMin[kMaxMapTypes], hbMax[kMaxMapTypes];
     bool hbUsed[kMaxMapTypes];
-    for (int m = 0; m < nm; ++m) {
-        out[m] = 0;
+    for (int m = m0; m < m1; ++m) {
+        affinity[m - m0] = 0;
         hbMin[m] = 999999.;
         hbMax[m] = -999999.;
         hbUsed[m] = false;
     }
-    double elec = 0, desolv = 0;
+    double elec = 0, desolv = 0; // locals: the outputs may live in the same array as affinity
 
     // autogrid fades acceptor probes by how far each donor's X-H points from the closest donor's.
     // (Squared distances: the same donor as autogrid's distances but for exact ties.)
@@ -186,7 +191,7 @@ void mapPointEnergies(const MapSetup& s, const Vec3& c, double* out) {
         const bool siteAcceptor = static_cast<int>(site.hbond) > 2;
         const double sol = s.desolvation[iLong];
         const double siteSolvation = site.solpar + kQSolPar * std::fabs(site.charge);
-        for (int m = 0; m < nm; ++m) {
+        for (int m = m0; m < m1; ++m) {
             const AtomParameters& probe = *s.mapTypes[m];
             const double e = s.pairTables[(size_t(m) * nr + site.type) * kMapPairTableSize + iPair];
             if (probe.hbond != HbondType::None) {
@@ -194,7 +199,7 @@ void mapPointEnergies(const MapSetup& s, const Vec3& c, double* out) {
                 if ((probe.hbond == HbondType::AcceptorSpherical ||
                      probe.hbond == HbondType::Acceptor2) &&
                     siteDonor) {
-                    out[m] += e * f.hramp * (f.racc + (1.0 - f.racc) * rsph);
+                    affinity[m - m0] += e * f.hramp * (f.racc + (1.0 - f.racc) * rsph);
                 } else if (probe.hbond == HbondType::Acceptor1 && siteDonor) {
                     const double v = e * (f.racc + (1.0 - f.racc) * rsph);
                     hbMin[m] = std::min(hbMin[m], v);
@@ -206,22 +211,37 @@ void mapPointEnergies(const MapSetup& s, const Vec3& c, double* out) {
                     hbMax[m] = std::max(hbMax[m], v);
                     hbUsed[m] = true;
                 } else {
-                    out[m] += e;
+                    affinity[m - m0] += e;
                 }
             } else {
-                out[m] += e;
+                affinity[m - m0] += e;
             }
-            out[m] += probe.solpar * site.vol * sol + siteSolvation * probe.vol * sol;
+            affinity[m - m0] += probe.solpar * site.vol * sol + siteSolvation * probe.vol * sol;
         }
         desolv += kQSolPar * site.vol * sol;
     }
     // autogrid adds both the strongest and the weakest directional H-bond of the point (so a
     // single one counts twice): kept as it is, the maps must equal autogrid's.
-    for (int m = 0; m < nm; ++m)
+    for (int m = m0; m < m1; ++m)
         if (hbUsed[m])
-            out[m] += hbMin[m] + hbMax[m];
-    out[nm] = elec;
-    out[nm + 1] = desolv;
+            affinity[m - m0] += hbMin[m] + hbMax[m];
+    elecOut = elec;
+    desolvOut = desolv;
+}
+
+} // namespace
+
+void mapPointEnergies(const MapSetup& s, const Vec3& c, double* out) {
+    const int nm = static_cast<int>(s.mapTypes.size());
+    sweepPoint(s, c, 0, nm, out, out[nm], out[nm + 1]);
+}
+
+PointEnergy mapPointEnergy(const MapSetup& s, const Vec3& offset, int map) {
+    if (map < 0 || map >= static_cast<int>(s.mapTypes.size()))
+        throw std::out_of_range("mapPointEnergy: no affinity map " + std::to_string(map));
+    PointEnergy e;
+    sweepPoint(s, offset, map, map + 1, &e.affinity, e.elec, e.desolv);
+    return e;
 }
 
 Ad4Maps buildMapsCpu(const MapSetup& s, int threads) {

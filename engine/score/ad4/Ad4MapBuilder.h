@@ -57,6 +57,15 @@ MapSetup prepareMaps(const Molecule& receptor, const GridGeometry& box,
 // e, then d (setup.mapCount() values). Double precision: the reference.
 void mapPointEnergies(const MapSetup& setup, const Vec3& offset, double* out);
 
+// One affinity map's value at one point (`offset` from the box centre) with the point's
+// electrostatic potential and desolvation map values: what mapPointEnergies writes at out[map],
+// out[e] and out[d], by the same code, for one probe type only (the exact AD4 scorer's cost per
+// ligand atom). Throws std::out_of_range for a map index the setup does not have.
+struct PointEnergy {
+    double affinity = 0, elec = 0, desolv = 0;
+};
+PointEnergy mapPointEnergy(const MapSetup& setup, const Vec3& offset, int map);
+
 // The whole grid on the CPU, z-planes spread over `threads` (0 = all cores).
 Ad4Maps buildMapsCpu(const MapSetup& setup, int threads = 0);
 

@@ -1,0 +1,78 @@
+#include "score/ad4/Ad4ExactScorer.h"
+
+#include "core/InputError.h"
+#include "score/ad4/Ad4Parameters.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace pw::ad4 {
+
+namespace {
+
+constexpr double kOutsidePenalty = 500.0; // kcal/mol/Å^2, autodock4's ENERGYPENALTY
+
+// The ligand's distinct AD4 types in first-seen order; unknown types are the ligand's error.
+std::vector<std::string> ligandTypes(const Molecule& ligand) {
+    std::vector<std::string> types;
+    for (size_t i = 0; i < ligand.atoms.size(); ++i) {
+        const Atom& a = ligand.atoms[i];
+        if (!findParameters(a.ad4Type))
+            throw InputError(ligand.sourceFile, 0,
+                             "ligand atom " + std::to_string(i + 1) + " (" + a.name +
+                                 ") has AutoDock 4 type '" + a.ad4Type +
+                                 "', which AD4.1_bound does not know");
+        if (std::find(types.begin(), types.end(), a.ad4Type) == types.end())
+            types.push_back(a.ad4Type);
+    }
+    if (types.empty())
+        throw InputError(ligand.sourceFile, 0, "ligand has no atoms");
+    return types;
+}
+
+} // namespace
+
+Ad4ExactScorer::Ad4ExactScorer(const Molecule& receptor, const GridGeometry& box,
+                               const Molecule& ligand, OutsideBox outside,
+                               const MapBuildOptions& options)
+    : outside_(outside) {
+    const std::vector<std::string> types = ligandTypes(ligand);
+    setup_ = prepareMaps(receptor, box, types, options);
+    for (const Atom& a : ligand.atoms) {
+        mapOfAtom_.push_back(
+            static_cast<int>(std::find(types.begin(), types.end(), a.ad4Type) - types.begin()));
+        charge_.push_back(a.charge);
+    }
+}
+
+Ad4Energy::AtomTerms Ad4ExactScorer::atomTerms(int atom, const Eigen::Vector3d& x) const {
+    const PointEnergy p = mapPointEnergy(setup_, x - setup_.box.center, mapOfAtom_.at(atom));
+    const double q = charge_[atom];
+    return {p.affinity, q * p.elec, std::fabs(q) * p.desolv};
+}
+
+Ad4Energy Ad4ExactScorer::inter(const std::vector<Eigen::Vector3d>& coords) const {
+    if (coords.size() != mapOfAtom_.size())
+        throw std::invalid_argument("Ad4ExactScorer: " + std::to_string(coords.size()) +
+                                    " coordinates for a ligand of " +
+                                    std::to_string(mapOfAtom_.size()) + " atoms");
+    Ad4Energy out;
+    out.perAtom.resize(coords.size());
+    for (size_t i = 0; i < coords.size(); ++i) {
+        Ad4Energy::AtomTerms& t = out.perAtom[i];
+        if (outside_ == OutsideBox::Penalty && !setup_.box.contains(coords[i])) {
+            // autodock4 books the penalty both as vdW and as electrostatics.
+            const double p = (coords[i] - setup_.box.center).squaredNorm() * kOutsidePenalty;
+            t.vdwHb = t.elec = p;
+        } else {
+            t = atomTerms(static_cast<int>(i), coords[i]);
+        }
+        out.interVdwHbDesolv += t.vdwHb + t.desolv;
+        out.interElec += t.elec;
+    }
+    return out;
+}
+
+} // namespace pw::ad4

@@ -1,0 +1,62 @@
+// Ad4ExactScorer: AutoDock 4's intermolecular energy of a ligand pose without grid maps: for each
+// ligand atom, the value autogrid4 4.2.6 would store in its type's map, in the electrostatic map
+// and in the desolvation map if a grid point lay exactly at the atom, computed from the receptor
+// atoms by the map builder's own sweep (mapPointEnergy, Ad4MapBuilder.h) and combined as
+// autodock4 combines map values: affinity + q * e + |q| * d. At a grid point it equals the map;
+// between grid points it has no interpolation error (issue 18).
+//
+// Outside the box. autodock4 gives an atom outside the grid no map energy but a penalty of
+// 500 kcal/mol/Å^2 times its squared distance from the grid centre, booked as vdW and again as
+// electrostatics (Ad4LigandScorer::score does the same). The exact sum exists anywhere, but the
+// scorer keeps autodock4's rule by default (OutsideBox::Penalty), so a pose scores the same way
+// exact or on maps, as the project's Vina exact scorer keeps Vina's box penalty (LigandScorer::
+// clampToRegion); OutsideBox::ExactSum scores every atom from the receptor wherever it is.
+//
+// No gradient: autogrid reads its tables by truncating r * 100 (steps of 0.01 Å) and picks the
+// closest donor and the strongest/weakest directional H-bond per point, so the energy is piecewise
+// constant at the 0.01 Å scale; dE/dx of that is zero almost everywhere. A usable gradient needs
+// the closed-form smoothed pair terms (as Ad4LigandScorer::intraAnalytic has) and the derivatives
+// of the directional H-bond factors; see the report of issue 18.
+//
+// Only the intermolecular part: the internal and torsional parts do not read maps and stay with
+// Ad4LigandScorer. Evaluation is const: one scorer may serve many threads.
+#pragma once
+
+#include "core/Molecule.h"
+#include "score/ad4/Ad4LigandScorer.h"
+#include "score/ad4/Ad4MapBuilder.h"
+#include "score/ad4/Ad4Maps.h"
+
+#include <vector>
+
+namespace pw::ad4 {
+
+enum class OutsideBox { Penalty, ExactSum };
+
+class Ad4ExactScorer {
+public:
+    // Prepares the receptor for the ligand's own atom types. Throws InputError naming the
+    // ligand's file for an atom type AD4.1_bound does not know, and prepareMaps' errors (naming
+    // the receptor's file) for a receptor without AD4 types or charges or a bad box.
+    Ad4ExactScorer(const Molecule& receptor, const GridGeometry& box, const Molecule& ligand,
+                   OutsideBox outside = OutsideBox::Penalty, const MapBuildOptions& options = {});
+
+    int atomCount() const { return static_cast<int>(mapOfAtom_.size()); }
+    const MapSetup& setup() const { return setup_; }
+
+    // The intermolecular parts of Ad4Energy (interVdwHbDesolv, interElec and perAtom, split as
+    // Ad4LigandScorer::score splits them); intra, torsional and unbound are left 0. Throws
+    // std::invalid_argument unless there is one coordinate per ligand atom.
+    Ad4Energy inter(const std::vector<Eigen::Vector3d>& coords) const;
+
+    // One atom's terms at position x (absolute coordinates), without the box rule.
+    Ad4Energy::AtomTerms atomTerms(int atom, const Eigen::Vector3d& x) const;
+
+private:
+    MapSetup setup_;
+    OutsideBox outside_;
+    std::vector<int> mapOfAtom_; // index into setup_.mapTypes
+    std::vector<double> charge_;
+};
+
+} // namespace pw::ad4

@@ -1,0 +1,73 @@
+// `posewright-cli score --scoring ad4 --maps FLD --exact --receptor R`: the intermolecular part
+// summed from the receptor at each atom's exact position (Ad4ExactScorer), the internal and
+// torsional parts as on maps; and one clear usage message for each misuse.
+#include <QJsonObject>
+#include <QtTest>
+
+#include "cli/CliRun.h"
+
+using namespace pw::test;
+
+namespace {
+
+QString mapsOf(const QString& complex) {
+    return QString(POSEWRIGHT_SHARED_DATA) + "/complexes/" + complex + "/ad4maps/" + complex +
+           "_protein.maps.fld";
+}
+
+QJsonObject scoreJson(const QStringList& extra) {
+    QStringList args{"score", "--scoring", "ad4", "--maps", mapsOf("3ce3"), "--ligand",
+                     testData("complexes/3ce3/ligand_xtal.pdbqt"), "--json"};
+    args += extra;
+    const CliRun r = runCli(args);
+    if (r.exitCode != 0)
+        qWarning("%s", r.err.constData());
+    const auto objs = jsonLines(r.out);
+    return r.exitCode == 0 && objs.size() == 1 ? objs[0] : QJsonObject{};
+}
+
+} // namespace
+
+class TestCliScoreAd4Exact : public QObject {
+    Q_OBJECT
+private slots:
+    void exactInterOnMapsBox() {
+        if (!QFile::exists(mapsOf("3ce3")))
+            QSKIP("../shared/data/complexes is absent");
+        const QJsonObject maps = scoreJson({});
+        const QJsonObject exact =
+            scoreJson({"--exact", "--receptor", testData("complexes/3ce3/receptor.pdbqt")});
+        QVERIFY(!maps.isEmpty() && !exact.isEmpty());
+        QCOMPARE(maps["mode"].toString(), QString("maps"));
+        QCOMPARE(exact["mode"].toString(), QString("exact"));
+        // The internal and torsional parts read no map: the same numbers.
+        QCOMPARE(exact["intra"].toDouble(), maps["intra"].toDouble());
+        QCOMPARE(exact["torsional"].toDouble(), maps["torsional"].toDouble());
+        // The intermolecular part differs by the maps' interpolation error only (see
+        // tests/score/test_ad4_exact.cpp for the measured difference), but it does differ.
+        const double d = exact["inter"].toDouble() - maps["inter"].toDouble();
+        QVERIFY2(std::fabs(d) < 0.6 && d != 0.0, qPrintable(QString::number(d)));
+        QVERIFY(std::fabs(exact["inter_vdw_hb_desolv"].toDouble() + exact["inter_elec"].toDouble() -
+                          exact["inter"].toDouble()) < 1e-8);
+    }
+
+    void usageErrors() {
+        const QString lig = testData("complexes/3ce3/ligand_xtal.pdbqt");
+        CliRun r = runCli({"score", "--scoring", "ad4", "--maps", mapsOf("3ce3"), "--ligand", lig,
+                           "--exact"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--exact needs --receptor"), r.err.constData());
+        r = runCli({"score", "--scoring", "ad4", "--maps", mapsOf("3ce3"), "--ligand", lig,
+                    "--outside", "exact"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--outside is for --exact"), r.err.constData());
+        r = runCli({"score", "--scoring", "ad4", "--maps", mapsOf("3ce3"), "--ligand", lig,
+                    "--exact", "--receptor", testData("complexes/3ce3/receptor.pdbqt"), "--outside",
+                    "clamp"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--outside expects penalty or exact"), r.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliScoreAd4Exact)
+#include "test_cli_score_ad4_exact.moc"
