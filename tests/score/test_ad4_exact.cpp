@@ -95,6 +95,21 @@ GridPointCheck compareAtGridPoints(const Molecule& receptor, const Ad4Maps& maps
     return c;
 }
 
+// The crystal boxes of ../shared/data/complexes/*/ad4maps/*.gpf, written out so that the tests
+// that need no map do not need the shared folder.
+GridGeometry crystalBox(const std::string& complex) {
+    GridGeometry g;
+    g.spacing = 0.375;
+    if (complex == "1stp") {
+        g.center = Vec3(10.734, 2.033, -11.537);
+        g.npts = {24, 22, 32};
+    } else {
+        g.center = Vec3(20.402, 18.013, 56.855);
+        g.npts = {40, 54, 40};
+    }
+    return g;
+}
+
 } // namespace
 
 class TestAd4Exact : public QObject {
@@ -298,6 +313,73 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, Ad4ExactScorer(receptor, g, Molecule{}));
         const Ad4ExactScorer s(receptor, g, probeLigand({"C", "OA"}, 0.1));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, s.inter({Vec3::Zero()}));
+    }
+
+    void smoothTwinGradientMatchesCentralDifferences_data() {
+        QTest::addColumn<QString>("ligand");
+        QTest::addColumn<int>("outside");
+        QTest::newRow("1stp crystal") << "1stp/ligand_xtal.pdbqt" << int(OutsideBox::Penalty);
+        QTest::newRow("1stp pose03") << "1stp/poses/pose03.pdbqt" << int(OutsideBox::ExactSum);
+        QTest::newRow("1stp pose07") << "1stp/poses/pose07.pdbqt" << int(OutsideBox::Penalty);
+        QTest::newRow("3ce3 crystal") << "3ce3/ligand_xtal.pdbqt" << int(OutsideBox::Penalty);
+        QTest::newRow("3ce3 pose01") << "3ce3/poses/pose01.pdbqt" << int(OutsideBox::ExactSum);
+        QTest::newRow("3ce3 pose02") << "3ce3/poses/pose02.pdbqt" << int(OutsideBox::Penalty);
+    }
+    void smoothTwinGradientMatchesCentralDifferences() {
+        // dE/dx of energyAndGradient (tables read linearly, directional H-bond factors
+        // differentiated) against central differences of its own energy, every coordinate of
+        // every atom. h = 1e-6 Å: a difference that straddles a table sample (every 0.01 Å)
+        // sees the average slope, far below the bound.
+        QFETCH(QString, ligand);
+        QFETCH(int, outside);
+        const std::string complex = ligand.toStdString().substr(0, 4);
+        const Molecule lig = readPdbqtForTest(dataPath("complexes/" + ligand.toStdString()));
+        const Ad4ExactScorer s(receptorOf(complex), crystalBox(complex), lig,
+                               static_cast<OutsideBox>(outside));
+        std::vector<Vec3> x = positions(lig);
+        std::vector<Vec3> grad;
+        s.energyAndGradient(x, &grad);
+        QCOMPARE(grad.size(), x.size());
+        const double h = 1e-6;
+        double worst = 0, largest = 0;
+        for (size_t i = 0; i < x.size(); ++i)
+            for (int a = 0; a < 3; ++a) {
+                const double keep = x[i][a];
+                x[i][a] = keep + h;
+                const double up = s.energyAndGradient(x);
+                x[i][a] = keep - h;
+                const double down = s.energyAndGradient(x);
+                x[i][a] = keep;
+                const double fd = (up - down) / (2 * h);
+                const double err = std::fabs(fd - grad[i][a]);
+                worst = std::max(worst, err / std::max(1.0, std::fabs(fd)));
+                largest = std::max(largest, std::fabs(fd));
+                QVERIFY2(err <= 1e-3 * std::max(1.0, std::fabs(fd)),
+                         qPrintable(QString("atom %1 axis %2: analytic %3, central difference %4")
+                                        .arg(i + 1).arg(a).arg(grad[i][a]).arg(fd)));
+            }
+        qInfo("worst relative error %.3g, largest component %.3g kcal/mol/A", worst, largest);
+        QVERIFY(largest > 0.1); // the poses are not at a flat spot: the check has teeth
+    }
+
+    void smoothTwinCloseToAutogridArithmetic() {
+        // The smooth twin differs from inter() by reading tables linearly instead of truncating:
+        // under one table step per pair. Measured (2026-11-27): smooth - inter = +0.015 (1stp
+        // crystal), +0.038 (1stp pose03), +0.036 (3ce3 crystal), -0.171 (3ce3 pose01, whose
+        // close contacts sit on steep table stretches).
+        double worst = 0;
+        for (const char* name : {"1stp/ligand_xtal.pdbqt", "1stp/poses/pose03.pdbqt",
+                                 "3ce3/ligand_xtal.pdbqt", "3ce3/poses/pose01.pdbqt"}) {
+            const std::string complex = std::string(name).substr(0, 4);
+            const Molecule lig = readPdbqtForTest(dataPath(std::string("complexes/") + name));
+            const Ad4ExactScorer s(receptorOf(complex), crystalBox(complex), lig,
+                                   OutsideBox::ExactSum);
+            const std::vector<Vec3> x = positions(lig);
+            const double smooth = s.energyAndGradient(x), exact = s.inter(x).inter();
+            qInfo("%s: inter %.4f, smooth twin %.4f", name, exact, smooth);
+            worst = std::max(worst, std::fabs(smooth - exact));
+        }
+        QVERIFY2(worst <= 0.3, qPrintable(QString::number(worst)));
     }
 };
 

@@ -53,6 +53,32 @@ Ad4Energy::AtomTerms Ad4ExactScorer::atomTerms(int atom, const Eigen::Vector3d& 
     return {p.affinity, q * p.elec, std::fabs(q) * p.desolv};
 }
 
+double Ad4ExactScorer::energyAndGradient(const std::vector<Eigen::Vector3d>& coords,
+                                         std::vector<Eigen::Vector3d>* gradient) const {
+    if (coords.size() != mapOfAtom_.size())
+        throw std::invalid_argument("Ad4ExactScorer: " + std::to_string(coords.size()) +
+                                    " coordinates for a ligand of " +
+                                    std::to_string(mapOfAtom_.size()) + " atoms");
+    if (gradient)
+        gradient->assign(coords.size(), Eigen::Vector3d::Zero());
+    double total = 0;
+    for (size_t i = 0; i < coords.size(); ++i) {
+        const Eigen::Vector3d off = coords[i] - setup_.box.center;
+        if (outside_ == OutsideBox::Penalty && !setup_.box.contains(coords[i])) {
+            total += 2.0 * kOutsidePenalty * off.squaredNorm();
+            if (gradient)
+                (*gradient)[i] += 4.0 * kOutsidePenalty * off;
+            continue;
+        }
+        const PointEnergyGradient p = mapPointEnergySmooth(setup_, off, mapOfAtom_[i]);
+        const double q = charge_[i];
+        total += p.value.affinity + q * p.value.elec + std::fabs(q) * p.value.desolv;
+        if (gradient)
+            (*gradient)[i] += p.affinity + q * p.elec + std::fabs(q) * p.desolv;
+    }
+    return total;
+}
+
 Ad4Energy Ad4ExactScorer::inter(const std::vector<Eigen::Vector3d>& coords) const {
     if (coords.size() != mapOfAtom_.size())
         throw std::invalid_argument("Ad4ExactScorer: " + std::to_string(coords.size()) +

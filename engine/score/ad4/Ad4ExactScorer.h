@@ -12,11 +12,12 @@
 // exact or on maps, as the project's Vina exact scorer keeps Vina's box penalty (LigandScorer::
 // clampToRegion); OutsideBox::ExactSum scores every atom from the receptor wherever it is.
 //
-// No gradient: autogrid reads its tables by truncating r * 100 (steps of 0.01 Å) and picks the
-// closest donor and the strongest/weakest directional H-bond per point, so the energy is piecewise
-// constant at the 0.01 Å scale; dE/dx of that is zero almost everywhere. A usable gradient needs
-// the closed-form smoothed pair terms (as Ad4LigandScorer::intraAnalytic has) and the derivatives
-// of the directional H-bond factors; see the report of issue 18.
+// Gradient. autogrid reads its tables by truncating r * 100 (steps of 0.01 Å), so inter() is
+// piecewise constant at that scale and its dE/dx is zero almost everywhere. energyAndGradient()
+// is the smooth twin (mapPointEnergySmooth: the same sweep, tables read by linear interpolation
+// between samples) with its analytic gradient, directional H-bond factors included: the objective
+// a minimizer can use, within a table step of inter() (as Ad4LigandScorer keeps score() and its
+// analytic energyAndGradient()).
 //
 // Only the intermolecular part: the internal and torsional parts do not read maps and stay with
 // Ad4LigandScorer. Evaluation is const: one scorer may serve many threads.
@@ -51,6 +52,12 @@ public:
 
     // One atom's terms at position x (absolute coordinates), without the box rule.
     Ad4Energy::AtomTerms atomTerms(int atom, const Eigen::Vector3d& x) const;
+
+    // The smooth twin's intermolecular energy; gradient (resized to atomCount()) receives dE/dx
+    // when given. Under OutsideBox::Penalty an atom outside the box pays what
+    // Ad4LigandScorer::interAnalytic charges: 2 * 500 kcal/mol/Å^2 * |x - centre|^2.
+    double energyAndGradient(const std::vector<Eigen::Vector3d>& coords,
+                             std::vector<Eigen::Vector3d>* gradient = nullptr) const;
 
 private:
     MapSetup setup_;

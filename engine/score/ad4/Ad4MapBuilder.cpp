@@ -78,6 +78,63 @@ HbondFactors hbondFactors(const MapSetup& s, const ReceptorSite& site, int siteI
     return f;
 }
 
+// d/d(point) of hbondFactors' racc and rdon (hramp depends only on which donor is closest: its
+// derivative is 0). Each factor is a function of the unit vector `dir` from the point to the site;
+// its Euclidean gradient in dir is projected onto the sphere and scaled: d(dir)/d(point) =
+// -(I - dir dir^T) / r.
+struct HbondFactorGradients {
+    Vec3 racc = Vec3::Zero(), rdon = Vec3::Zero();
+};
+
+HbondFactorGradients hbondFactorGradients(const ReceptorSite& site, const Vec3& dir, double r) {
+    HbondFactorGradients g;
+    auto toPoint = [&](const Vec3& v) -> Vec3 { return -(v - dir.dot(v) * dir) / r; };
+    const double cosTheta = -dir.dot(site.bond);
+    const Vec3 dCos = toPoint(-site.bond);
+    if (site.hbond == HbondType::Donor1) {
+        if (cosTheta <= 0)
+            return g;
+        const double n = site.cosExponent == 2 ? 2 : site.cosExponent == 4 ? 4 : 1;
+        g.racc = n * std::pow(cosTheta, n - 1) * dCos;
+    } else if (site.hbond == HbondType::Acceptor1) {
+        if (cosTheta > 0)
+            g.rdon = 2 * cosTheta * dCos;
+    } else if (site.hbond == HbondType::Acceptor2) {
+        // cos(t0) = sqrt(1 - x^2), x = dir . plane (clamped to [-1, 1] as hbondFactors does).
+        const double x = dir.dot(site.plane);
+        const double cosT0 = std::sqrt(std::max(0.0, 1 - std::min(x * x, 1.0)));
+        const Vec3 dCosT0 = cosT0 > 1e-9 && std::fabs(x) < 1 ? Vec3(toPoint(-x / cosT0 * site.plane))
+                                                              : Vec3(Vec3::Zero());
+        if (cosTheta >= 0) {
+            // ti = (dir x plane) . bond / |dir x plane|, away = |asin(ti)|.
+            const Vec3 cross = dir.cross(site.plane);
+            const double len2Raw = cross.squaredNorm();
+            const double len2 = std::max(len2Raw, kMapApproxZero);
+            const double num = cross.dot(site.bond);
+            const double tiRaw = num / std::sqrt(len2);
+            const double ti = std::clamp(tiRaw, -1.0, 1.0);
+            const double away = std::fabs(std::acos(ti) - std::numbers::pi / 2);
+            Vec3 dAway = Vec3::Zero();
+            if (std::fabs(tiRaw) < 1 && 1 - ti * ti > 1e-12) {
+                const Vec3 dNum = site.plane.cross(site.bond); // d(dir . (plane x bond)) / d(dir)
+                Vec3 dTi = dNum / std::sqrt(len2);
+                if (len2Raw > kMapApproxZero) {
+                    const Vec3 dLen2 = 2 * site.plane.squaredNorm() * dir - 2 * x * site.plane;
+                    dTi -= num / (2 * len2 * std::sqrt(len2)) * dLen2;
+                }
+                dAway = (ti > 0 ? 1.0 : -1.0) / std::sqrt(1 - ti * ti) * toPoint(dTi);
+            }
+            g.rdon = 0.2 * std::cos(away + away) * cosT0 * dAway +
+                     (0.9 + 0.1 * std::sin(away + away)) * dCosT0;
+        } else if (cosTheta >= -0.34202) {
+            const double u = 0.116978 - cosTheta * cosTheta;
+            g.rdon = 562.25 * 3 * u * u * (-2 * cosTheta) * cosT0 * dCos +
+                     562.25 * u * u * u * dCosT0;
+        }
+    }
+    return g;
+}
+
 } // namespace
 
 MapSetup prepareMaps(const Molecule& receptor, const GridGeometry& box,
@@ -144,18 +201,70 @@ MapSetup prepareMaps(const Molecule& receptor, const GridGeometry& box,
 
 namespace {
 
+// A table read at distance r: autogrid's truncation (the maps), or for the smooth twin the
+// straight line between the two samples around r, with its slope (0 past the last sample).
+struct TableRead {
+    double value, slope;
+};
+
+template <bool Smooth>
+TableRead readTable(const std::vector<double>& t, double r) {
+    const int size = static_cast<int>(t.size());
+    if constexpr (!Smooth) {
+        return {t[mapTableIndex(r, size)], 0.0};
+    } else {
+        const double u = r * kMapTableDivisions;
+        const int i = static_cast<int>(u);
+        if (i >= size - 1)
+            return {t[size - 1], 0.0};
+        const double step = t[i + 1] - t[i];
+        return {t[i] + (u - i) * step, step * kMapTableDivisions};
+    }
+}
+
+// Pair-table read of map m against the site's receptor type.
+template <bool Smooth>
+TableRead readPairTable(const MapSetup& s, int m, int siteType, double r) {
+    const size_t nr = s.receptorTypes.size();
+    const double* t = s.pairTables.data() + (size_t(m) * nr + siteType) * kMapPairTableSize;
+    if constexpr (!Smooth) {
+        return {t[mapTableIndex(r, kMapPairTableSize)], 0.0};
+    } else {
+        const double u = r * kMapTableDivisions;
+        const int i = static_cast<int>(u);
+        if (i >= kMapPairTableSize - 1)
+            return {t[kMapPairTableSize - 1], 0.0};
+        const double step = t[i + 1] - t[i];
+        return {t[i] + (u - i) * step, step * kMapTableDivisions};
+    }
+}
+
+// d/d(point) of the outputs, filled by the smooth sweep only.
+struct SweepGradient {
+    Vec3* affinity = nullptr; // [m - m0]
+    Vec3 elec = Vec3::Zero(), desolv = Vec3::Zero();
+};
+
 // The sweep at one point for the affinity maps [m0, m1) (written to affinity[m - m0]) and the
 // electrostatic and desolvation maps: the one code path of the map builders and the exact scorer.
+// Smooth = false is autogrid's arithmetic; Smooth = true reads the tables by linear interpolation
+// and also fills `grad` (the same terms, differentiated).
+template <bool Smooth>
 void sweepPoint(const MapSetup& s, const Vec3& c, int m0, int m1, double* affinity,
-                double& elecOut, double& desolvOut) {
-    const int nr = static_cast<int>(s.receptorTypes.size());
+                double& elecOut, double& desolvOut, SweepGradient* grad = nullptr) {
     double hbMin[kMaxMapTypes], hbMax[kMaxMapTypes];
     bool hbUsed[kMaxMapTypes];
+    Vec3 gMin[kMaxMapTypes], gMax[kMaxMapTypes];
     for (int m = m0; m < m1; ++m) {
         affinity[m - m0] = 0;
         hbMin[m] = 999999.;
         hbMax[m] = -999999.;
         hbUsed[m] = false;
+        if constexpr (Smooth) {
+            grad->affinity[m - m0].setZero();
+            gMin[m].setZero();
+            gMax[m].setZero();
+        }
     }
     double elec = 0, desolv = 0; // locals: the outputs may live in the same array as affinity
 
@@ -178,53 +287,92 @@ void sweepPoint(const MapSetup& s, const Vec3& c, int m0, int m1, double* affini
         Vec3 d = site.position - c;
         double r = std::sqrt(d.x() * d.x() + d.y() * d.y() + d.z() * d.z());
         r = std::max(r, kMapApproxZero);
-        const int iLong = mapTableIndex(r, kMapLongTableSize);
-        const int iPair = mapTableIndex(r, kMapPairTableSize);
-        elec += site.charge / std::max(r, kMinElecDistance) * s.inverseDielectric[iLong] *
-                s.estatWeight;
+        const TableRead diel = readTable<Smooth>(s.inverseDielectric, r);
+        const double inverseR = 1.0 / std::max(r, kMinElecDistance);
+        elec += site.charge * inverseR * diel.value * s.estatWeight;
+        if constexpr (Smooth) {
+            // d/d(point) of a function of r is its slope times -d / r (d: point -> site).
+            const double dInverseR = r > kMinElecDistance ? -inverseR * inverseR : 0.0;
+            grad->elec -= site.charge * s.estatWeight *
+                          (dInverseR * diel.value + inverseR * diel.slope) / r * d;
+        }
         if (r > kNonbondCutoff)
             continue;
         d /= r;
+        [[maybe_unused]] const Vec3 dR = -d;
         const HbondFactors f = hbondFactors(s, site, ia, closestDonor, d);
+        HbondFactorGradients fg;
+        if constexpr (Smooth)
+            fg = hbondFactorGradients(site, d, r);
         const bool siteDonor =
             site.hbond == HbondType::Donor1 || site.hbond == HbondType::DonorSpherical;
         const bool siteAcceptor = static_cast<int>(site.hbond) > 2;
-        const double sol = s.desolvation[iLong];
+        const TableRead sol = readTable<Smooth>(s.desolvation, r);
         const double siteSolvation = site.solpar + kQSolPar * std::fabs(site.charge);
         for (int m = m0; m < m1; ++m) {
             const AtomParameters& probe = *s.mapTypes[m];
-            const double e = s.pairTables[(size_t(m) * nr + site.type) * kMapPairTableSize + iPair];
+            const TableRead pair = readPairTable<Smooth>(s, m, site.type, r);
+            const double e = pair.value;
+            // v = e * (a + (1 - a) * rsph) for a directional factor a; its gradient.
+            [[maybe_unused]] auto directional = [&](double a, const Vec3& da, double rsph) {
+                Vec3 g = Vec3::Zero();
+                if constexpr (Smooth) {
+                    const double dRsph = e > 0.0 && e < 100.0 ? pair.slope / 100.0 : 0.0;
+                    g = pair.slope * (a + (1.0 - a) * rsph) * dR +
+                        e * ((1.0 - rsph) * da + (1.0 - a) * dRsph * dR);
+                }
+                return g;
+            };
+            Vec3 g = Vec3::Zero();
             if (probe.hbond != HbondType::None) {
                 const double rsph = std::clamp(e / 100.0, 0.0, 1.0);
                 if ((probe.hbond == HbondType::AcceptorSpherical ||
                      probe.hbond == HbondType::Acceptor2) &&
                     siteDonor) {
                     affinity[m - m0] += e * f.hramp * (f.racc + (1.0 - f.racc) * rsph);
-                } else if (probe.hbond == HbondType::Acceptor1 && siteDonor) {
-                    const double v = e * (f.racc + (1.0 - f.racc) * rsph);
-                    hbMin[m] = std::min(hbMin[m], v);
-                    hbMax[m] = std::max(hbMax[m], v);
-                    hbUsed[m] = true;
-                } else if (probe.isDonor() && siteAcceptor) {
-                    const double v = e * (f.rdon + (1.0 - f.rdon) * rsph);
-                    hbMin[m] = std::min(hbMin[m], v);
-                    hbMax[m] = std::max(hbMax[m], v);
+                    if constexpr (Smooth)
+                        g = f.hramp * directional(f.racc, fg.racc, rsph);
+                } else if ((probe.hbond == HbondType::Acceptor1 && siteDonor) ||
+                           (probe.isDonor() && siteAcceptor)) {
+                    const bool acc = probe.hbond == HbondType::Acceptor1 && siteDonor;
+                    const double a = acc ? f.racc : f.rdon;
+                    const double v = e * (a + (1.0 - a) * rsph);
+                    if (v < hbMin[m]) {
+                        hbMin[m] = v;
+                        if constexpr (Smooth)
+                            gMin[m] = directional(a, acc ? fg.racc : fg.rdon, rsph);
+                    }
+                    if (v > hbMax[m]) {
+                        hbMax[m] = v;
+                        if constexpr (Smooth)
+                            gMax[m] = directional(a, acc ? fg.racc : fg.rdon, rsph);
+                    }
                     hbUsed[m] = true;
                 } else {
                     affinity[m - m0] += e;
+                    g = pair.slope * dR;
                 }
             } else {
                 affinity[m - m0] += e;
+                g = pair.slope * dR;
             }
-            affinity[m - m0] += probe.solpar * site.vol * sol + siteSolvation * probe.vol * sol;
+            const double solvation = probe.solpar * site.vol + siteSolvation * probe.vol;
+            affinity[m - m0] += solvation * sol.value;
+            if constexpr (Smooth)
+                grad->affinity[m - m0] += g + solvation * sol.slope * dR;
         }
-        desolv += kQSolPar * site.vol * sol;
+        desolv += kQSolPar * site.vol * sol.value;
+        if constexpr (Smooth)
+            grad->desolv += kQSolPar * site.vol * sol.slope * dR;
     }
     // autogrid adds both the strongest and the weakest directional H-bond of the point (so a
     // single one counts twice): kept as it is, the maps must equal autogrid's.
     for (int m = m0; m < m1; ++m)
-        if (hbUsed[m])
+        if (hbUsed[m]) {
             affinity[m - m0] += hbMin[m] + hbMax[m];
+            if constexpr (Smooth)
+                grad->affinity[m - m0] += gMin[m] + gMax[m];
+        }
     elecOut = elec;
     desolvOut = desolv;
 }
@@ -233,15 +381,28 @@ void sweepPoint(const MapSetup& s, const Vec3& c, int m0, int m1, double* affini
 
 void mapPointEnergies(const MapSetup& s, const Vec3& c, double* out) {
     const int nm = static_cast<int>(s.mapTypes.size());
-    sweepPoint(s, c, 0, nm, out, out[nm], out[nm + 1]);
+    sweepPoint<false>(s, c, 0, nm, out, out[nm], out[nm + 1]);
 }
 
 PointEnergy mapPointEnergy(const MapSetup& s, const Vec3& offset, int map) {
     if (map < 0 || map >= static_cast<int>(s.mapTypes.size()))
         throw std::out_of_range("mapPointEnergy: no affinity map " + std::to_string(map));
     PointEnergy e;
-    sweepPoint(s, offset, map, map + 1, &e.affinity, e.elec, e.desolv);
+    sweepPoint<false>(s, offset, map, map + 1, &e.affinity, e.elec, e.desolv);
     return e;
+}
+
+PointEnergyGradient mapPointEnergySmooth(const MapSetup& s, const Vec3& offset, int map) {
+    if (map < 0 || map >= static_cast<int>(s.mapTypes.size()))
+        throw std::out_of_range("mapPointEnergySmooth: no affinity map " + std::to_string(map));
+    PointEnergyGradient out;
+    SweepGradient g;
+    g.affinity = &out.affinity;
+    sweepPoint<true>(s, offset, map, map + 1, &out.value.affinity, out.value.elec,
+                     out.value.desolv, &g);
+    out.elec = g.elec;
+    out.desolv = g.desolv;
+    return out;
 }
 
 Ad4Maps buildMapsCpu(const MapSetup& s, int threads) {

@@ -66,6 +66,16 @@ struct PointEnergy {
 };
 PointEnergy mapPointEnergy(const MapSetup& setup, const Vec3& offset, int map);
 
+// The smooth twin of mapPointEnergy, for minimization: the same sweep with every table read by
+// linear interpolation between its 0.01 Å samples instead of autogrid's truncation (so within one
+// table step of mapPointEnergy, and continuous in the point but for the 8 Å cutoff and a change
+// of closest donor), with the analytic gradient of the three values with respect to the point.
+struct PointEnergyGradient {
+    PointEnergy value;
+    Vec3 affinity = Vec3::Zero(), elec = Vec3::Zero(), desolv = Vec3::Zero();
+};
+PointEnergyGradient mapPointEnergySmooth(const MapSetup& setup, const Vec3& offset, int map);
+
 // The whole grid on the CPU, z-planes spread over `threads` (0 = all cores).
 Ad4Maps buildMapsCpu(const MapSetup& setup, int threads = 0);
 
