@@ -1,6 +1,6 @@
 // The exact AD4 intermolecular scorer against the map scorer on one core: one crystal ligand
-// scored `repeat` times by each (Ad4ExactScorer::inter, Ad4LigandScorer::score's map
-// interpolation), one JSON line with the seconds per pose. A program, not a test (tests never
+// scored `repeat` times by each (Ad4ExactScorer::inter, its smooth twin with the gradient
+// energyAndGradient, Ad4LigandScorer::score's map interpolation), one JSON line with the seconds per pose. A program, not a test (tests never
 // assert a time): `bench_ad4_exact RECEPTOR.pdbqt MAPS.fld LIGAND.pdbqt [REPEAT]`.
 #include "chem/MoleculeReader.h"
 #include "score/ad4/Ad4ExactScorer.h"
@@ -45,12 +45,15 @@ int main(int argc, char** argv) {
         const pw::ad4::Ad4ExactScorer exact(receptor, maps.geometry(), lig);
         double sink = 0;
         const double exactSeconds = secondsPerCall(repeat, [&] { sink += exact.inter(x).inter(); });
+        std::vector<Eigen::Vector3d> grad;
+        const double smoothSeconds =
+            secondsPerCall(repeat, [&] { sink += exact.energyAndGradient(x, &grad); });
         const double mapSeconds =
             secondsPerCall(repeat * 100, [&] { sink += onMaps.score(x).inter(); });
         std::printf("{\"what\":\"ad4_exact_vs_maps\",\"atoms\":%zu,\"receptor_atoms\":%zu,"
-                    "\"exact_s_per_pose\":%.6g,\"maps_s_per_pose\":%.6g,\"exact_setup_s\":%.6g,"
+                    "\"exact_s_per_pose\":%.6g,\"smooth_with_gradient_s_per_pose\":%.6g,\"maps_s_per_pose\":%.6g,\"exact_setup_s\":%.6g,"
                     "\"exact_inter\":%.4f,\"maps_inter\":%.4f,\"threads\":1,\"device\":\"cpu\"}\n",
-                    lig.atoms.size(), receptor.atoms.size(), exactSeconds, mapSeconds,
+                    lig.atoms.size(), receptor.atoms.size(), exactSeconds, smoothSeconds, mapSeconds,
                     setupSeconds, exact.inter(x).inter(), onMaps.score(x).inter());
         return sink == 12345.678 && setup < 0 ? 3 : 0; // keeps the loops from being optimized away
     } catch (const std::exception& e) {
