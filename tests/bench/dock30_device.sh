@@ -5,8 +5,9 @@
 # ligand from random starts: nrun 100, AutoDock-GPU's population, budget heuristics and AutoStop,
 # seed 42, and the CLI's default local search (BFGS, the protocol of RESULTS.md's 27/27 rows);
 # LOCAL_SEARCH=adadelta|solis-wets picks another (AutoDock-GPU's default is ADADELTA). A complex
-# "reaches the global minimum" when its best inter + intra is within 0.5 kcal/mol of ligand_properties.csv's probable global minimum (or best score so far); top-1
-# is the best cluster's pose within 2 A of the crystal. AutoDock-GPU on the same set: 28/30 and
+# "reaches the global minimum" when its best inter + intra is within 0.5 kcal/mol of
+# ligand_properties.csv's probable global minimum (or best score so far); top-1 is the best
+# cluster's pose within 2 A of the crystal. AutoDock-GPU on the same set: 28/30 and
 # 20/30 (../shared/reference/peers/README.md).
 #
 # Run from the repository root on the GPU machine with the carried folder C holding bin.tar.xz
