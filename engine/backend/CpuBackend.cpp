@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <thread>
 
 namespace pw {
@@ -32,13 +33,16 @@ public:
         parallelFor(total, threads_, [&](long i) {
             const Molecule& lig = ligands[i];
             LigandScorer exact(lig, target.scoring(), target.receptor());
-            LigandScorer grid(lig, target.scoring(), target.receptor(), target.grid());
             RefinementOptions ro = options.refinement;
             if (progress)
                 ro.minimize.cancel = &progress->cancel;
             const bool onGrid = !options.exact && target.grid();
-            results[i] = refinePose(lig, onGrid ? grid : exact,
-                                    onGrid && options.gridReport ? grid : exact, ro);
+            // The grid scorer's set-up (the ligand's typing again) is paid only when it is used.
+            std::optional<LigandScorer> grid;
+            if (onGrid)
+                grid.emplace(lig, target.scoring(), target.receptor(), target.grid());
+            results[i] = refinePose(lig, onGrid ? *grid : exact,
+                                    onGrid && options.gridReport ? *grid : exact, ro);
             const long d = ++done;
             if (progress && progress->onProgress)
                 progress->onProgress(d, total);

@@ -2,10 +2,12 @@
 # AD4 search quality on the 30 complexes of ../shared/data/docking (issue 13), on the GPU machine:
 # per complex, the AD4 maps are built on the GPU (`maps --device cuda`, the grid of the benchmark's
 # protein.maps.fld, GPF from ../shared/tools/peers/make_gpf.py), then `bench dock` docks the crystal
-# ligand from random starts: nrun 100, ADADELTA, AutoDock-GPU's population, budget heuristics and
-# AutoStop, seed 42. A complex "reaches the global minimum" when its best inter + intra is within
-# 0.5 kcal/mol of ligand_properties.csv's probable global minimum (or best score so far); top-1
-# is the best cluster's pose within 2 A of the crystal. AutoDock-GPU on the same set: 28/30 and
+# ligand from random starts: nrun 100, AutoDock-GPU's population, budget heuristics and AutoStop,
+# seed 42, and the CLI's default local search (BFGS, the protocol of RESULTS.md's 27/27 rows);
+# LOCAL_SEARCH=adadelta|solis-wets picks another (AutoDock-GPU's default is ADADELTA). A complex
+# "reaches the global minimum" when its best inter + intra is within 0.5 kcal/mol of
+# ligand_properties.csv's probable global minimum (or best score so far); top-1 is the best
+# cluster's pose within 2 A of the crystal. AutoDock-GPU on the same set: 28/30 and
 # 20/30 (../shared/reference/peers/README.md).
 #
 # Run from the repository root on the GPU machine with the carried folder C holding bin.tar.xz
@@ -31,7 +33,7 @@ for id in $ids; do
     timeout 120 $CLI maps --gpf "$D/protein.gpf" --receptor "$D/protein.pdbqt" \
         --out "$D/maps/protein.maps.fld" --device cuda >"$D/maps.log" 2>&1 ||
         { echo "$id maps failed: $(tail -1 "$D/maps.log")"; continue; }
-    line=$(timeout "${TIMEOUT:-90}" $CLI bench dock --device cuda --local-search adadelta \
+    line=$(timeout "${TIMEOUT:-90}" $CLI bench dock --device cuda ${LOCAL_SEARCH:+--local-search "$LOCAL_SEARCH"} \
         --maps "$D/maps/protein.maps.fld" --ligands "$D/flex-xray.pdbqt" \
         --reference "$D/flex-xray.pdbqt" --runs 100 --seed 42 2>"$D/dock.err" | grep '"bench"')
     echo "$id $line" >>"$OUT/dock30.jsonl"
