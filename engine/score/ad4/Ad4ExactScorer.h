@@ -12,8 +12,9 @@
 // exact or on maps, as the project's Vina exact scorer keeps Vina's box penalty (LigandScorer::
 // clampToRegion); OutsideBox::ExactSum scores every atom from the receptor wherever it is.
 //
-// Gradient. autogrid reads its tables by truncating r * 100 (steps of 0.01 Å), so inter() is
-// piecewise constant at that scale and its dE/dx is zero almost everywhere. energyAndGradient()
+// Gradient. autogrid reads its tables by truncating r * 100 (steps of 0.01 Å), so inter() jumps
+// whenever a distance crosses a sample and its pointwise dE/dx misses the tables' slopes (only the
+// 1/r and directional factors vary between jumps). energyAndGradient()
 // is the smooth twin (mapPointEnergySmooth: the same sweep, tables read by linear interpolation
 // between samples) with its analytic gradient, directional H-bond factors included: the objective
 // a minimizer can use, within a table step of inter() (as Ad4LigandScorer keeps score() and its
