@@ -81,9 +81,12 @@ int runScoreAd4(const std::vector<std::string>& args) {
     const ad4::OutsideBox outside =
         outsideName == "exact" ? ad4::OutsideBox::ExactSum : ad4::OutsideBox::Penalty;
     const ad4::Ad4Maps maps = ad4::readMapsFld(*cl.value("maps"));
-    Molecule receptor;
+    // The receptor is prepared once, for every type the maps have (a ligand type without a map
+    // is refused by the map scorer first).
+    std::shared_ptr<const ad4::MapSetup> exactSetup;
     if (exact)
-        receptor = readMolecule(*cl.value("receptor"));
+        exactSetup = std::make_shared<const ad4::MapSetup>(ad4::prepareMaps(
+            readMolecule(*cl.value("receptor")), maps.geometry(), maps.ligandTypes()));
 
     return scoreEachLigand(ligandFile, [&](const Molecule& lig, long index) {
         const ad4::Ad4LigandScorer scorer(lig, maps);
@@ -94,7 +97,7 @@ int runScoreAd4(const std::vector<std::string>& args) {
         if (exact) {
             // Only the intermolecular part changes; the internal one reads no map.
             const ad4::Ad4Energy x =
-                ad4::Ad4ExactScorer(receptor, maps.geometry(), lig, outside).inter(coords);
+                ad4::Ad4ExactScorer(exactSetup, lig, outside).inter(coords);
             e.interVdwHbDesolv = x.interVdwHbDesolv;
             e.interElec = x.interElec;
             e.perAtom = x.perAtom;

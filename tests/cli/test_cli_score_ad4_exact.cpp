@@ -67,6 +67,19 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--outside expects penalty or exact"), r.err.constData());
     }
+
+    void receptorWithoutAd4Types() {
+        // A PDB receptor has no AD4 types: refused once, before any ligand, naming the file.
+        if (!QFile::exists(mapsOf("1stp")))
+            QSKIP("../shared/data/complexes is absent");
+        const CliRun r = runCli({"score", "--scoring", "ad4", "--maps", mapsOf("1stp"), "--ligand",
+                                 testData("complexes/1stp/ligand_xtal.pdbqt"), "--exact",
+                                 "--receptor", testData("complexes/1stp/receptor.pdb")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("receptor.pdb:") && r.err.contains("no AutoDock 4 type"),
+                 r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliScoreAd4Exact)

@@ -17,6 +17,7 @@
 #include <QtTest>
 
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 
 using namespace pw;
@@ -380,6 +381,34 @@ private slots:
             worst = std::max(worst, std::fabs(smooth - exact));
         }
         QVERIFY2(worst <= 0.3, qPrintable(QString::number(worst)));
+    }
+
+    void sharedSetupScoresAsItsOwn() {
+        // One receptor setup for many ligands (what `score --exact` does): the same numbers as a
+        // setup made for the ligand's own types; a type the setup lacks is the ligand's error.
+        const Molecule receptor = receptorOf("1stp");
+        const GridGeometry box = crystalBox("1stp");
+        const auto shared = std::make_shared<const MapSetup>(
+            prepareMaps(receptor, box, {"F", "HD", "N", "A", "SA", "OA", "C", "NA"}));
+        const Molecule lig = readPdbqtForTest(dataPath("complexes/1stp/ligand_xtal.pdbqt"));
+        const std::vector<Vec3> x = positions(lig);
+        const Ad4Energy own = Ad4ExactScorer(receptor, box, lig).inter(x);
+        const Ad4ExactScorer viaShared(shared, lig);
+        const Ad4Energy e = viaShared.inter(x);
+        QCOMPARE(e.interVdwHbDesolv, own.interVdwHbDesolv);
+        QCOMPARE(e.interElec, own.interElec);
+        QCOMPARE(viaShared.energyAndGradient(x), Ad4ExactScorer(receptor, box, lig).energyAndGradient(x));
+        const auto noSulphur = std::make_shared<const MapSetup>(
+            prepareMaps(receptor, box, {"HD", "N", "A", "OA", "C"}));
+        try {
+            Ad4ExactScorer(noSulphur, lig);
+            QFAIL("a ligand type the setup lacks was accepted");
+        } catch (const InputError& err) {
+            const std::string m = err.what();
+            QVERIFY2(m.find("ligand_xtal.pdbqt") != std::string::npos &&
+                         m.find("'SA'") != std::string::npos,
+                     m.c_str());
+        }
     }
 };
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace pw::ad4 {
 
@@ -37,18 +38,30 @@ std::vector<std::string> ligandTypes(const Molecule& ligand) {
 Ad4ExactScorer::Ad4ExactScorer(const Molecule& receptor, const GridGeometry& box,
                                const Molecule& ligand, OutsideBox outside,
                                const MapBuildOptions& options)
-    : outside_(outside) {
-    const std::vector<std::string> types = ligandTypes(ligand);
-    setup_ = prepareMaps(receptor, box, types, options);
-    for (const Atom& a : ligand.atoms) {
-        mapOfAtom_.push_back(
-            static_cast<int>(std::find(types.begin(), types.end(), a.ad4Type) - types.begin()));
+    : Ad4ExactScorer(std::make_shared<const MapSetup>(
+                         prepareMaps(receptor, box, ligandTypes(ligand), options)),
+                     ligand, outside) {}
+
+Ad4ExactScorer::Ad4ExactScorer(std::shared_ptr<const MapSetup> setup, const Molecule& ligand,
+                               OutsideBox outside)
+    : setup_(std::move(setup)), outside_(outside) {
+    ligandTypes(ligand); // the ligand's own errors first
+    const std::vector<std::string>& types = setup_->typeNames;
+    for (size_t i = 0; i < ligand.atoms.size(); ++i) {
+        const Atom& a = ligand.atoms[i];
+        const auto it = std::find(types.begin(), types.end(), a.ad4Type);
+        if (it == types.end())
+            throw InputError(ligand.sourceFile, 0,
+                             "ligand atom " + std::to_string(i + 1) + " (" + a.name +
+                                 ") has type '" + a.ad4Type +
+                                 "', which the exact AD4 scorer was not prepared for");
+        mapOfAtom_.push_back(static_cast<int>(it - types.begin()));
         charge_.push_back(a.charge);
     }
 }
 
 Ad4Energy::AtomTerms Ad4ExactScorer::atomTerms(int atom, const Eigen::Vector3d& x) const {
-    const PointEnergy p = mapPointEnergy(setup_, x - setup_.box.center, mapOfAtom_.at(atom));
+    const PointEnergy p = mapPointEnergy(*setup_, x - setup_->box.center, mapOfAtom_.at(atom));
     const double q = charge_[atom];
     return {p.affinity, q * p.elec, std::fabs(q) * p.desolv};
 }
@@ -63,14 +76,14 @@ double Ad4ExactScorer::energyAndGradient(const std::vector<Eigen::Vector3d>& coo
         gradient->assign(coords.size(), Eigen::Vector3d::Zero());
     double total = 0;
     for (size_t i = 0; i < coords.size(); ++i) {
-        const Eigen::Vector3d off = coords[i] - setup_.box.center;
-        if (outside_ == OutsideBox::Penalty && !setup_.box.contains(coords[i])) {
+        const Eigen::Vector3d off = coords[i] - setup_->box.center;
+        if (outside_ == OutsideBox::Penalty && !setup_->box.contains(coords[i])) {
             total += 2.0 * kOutsidePenalty * off.squaredNorm();
             if (gradient)
                 (*gradient)[i] += 4.0 * kOutsidePenalty * off;
             continue;
         }
-        const PointEnergyGradient p = mapPointEnergySmooth(setup_, off, mapOfAtom_[i]);
+        const PointEnergyGradient p = mapPointEnergySmooth(*setup_, off, mapOfAtom_[i]);
         const double q = charge_[i];
         total += p.value.affinity + q * p.value.elec + std::fabs(q) * p.value.desolv;
         if (gradient)
@@ -88,9 +101,9 @@ Ad4Energy Ad4ExactScorer::inter(const std::vector<Eigen::Vector3d>& coords) cons
     out.perAtom.resize(coords.size());
     for (size_t i = 0; i < coords.size(); ++i) {
         Ad4Energy::AtomTerms& t = out.perAtom[i];
-        if (outside_ == OutsideBox::Penalty && !setup_.box.contains(coords[i])) {
+        if (outside_ == OutsideBox::Penalty && !setup_->box.contains(coords[i])) {
             // autodock4 books the penalty both as vdW and as electrostatics.
-            const double p = (coords[i] - setup_.box.center).squaredNorm() * kOutsidePenalty;
+            const double p = (coords[i] - setup_->box.center).squaredNorm() * kOutsidePenalty;
             t.vdwHb = t.elec = p;
         } else {
             t = atomTerms(static_cast<int>(i), coords[i]);

@@ -29,6 +29,7 @@
 #include "score/ad4/Ad4MapBuilder.h"
 #include "score/ad4/Ad4Maps.h"
 
+#include <memory>
 #include <vector>
 
 namespace pw::ad4 {
@@ -42,9 +43,13 @@ public:
     // the receptor's file) for a receptor without AD4 types or charges or a bad box.
     Ad4ExactScorer(const Molecule& receptor, const GridGeometry& box, const Molecule& ligand,
                    OutsideBox outside = OutsideBox::Penalty, const MapBuildOptions& options = {});
+    // With a receptor setup prepared once for many ligands (prepareMaps with every type they
+    // use): throws InputError naming the ligand's file for a type the setup lacks.
+    Ad4ExactScorer(std::shared_ptr<const MapSetup> setup, const Molecule& ligand,
+                   OutsideBox outside = OutsideBox::Penalty);
 
     int atomCount() const { return static_cast<int>(mapOfAtom_.size()); }
-    const MapSetup& setup() const { return setup_; }
+    const MapSetup& setup() const { return *setup_; }
 
     // The intermolecular parts of Ad4Energy (interVdwHbDesolv, interElec and perAtom, split as
     // Ad4LigandScorer::score splits them); intra, torsional and unbound are left 0. Throws
@@ -61,7 +66,7 @@ public:
                              std::vector<Eigen::Vector3d>* gradient = nullptr) const;
 
 private:
-    MapSetup setup_;
+    std::shared_ptr<const MapSetup> setup_;
     OutsideBox outside_;
     std::vector<int> mapOfAtom_; // index into setup_.mapTypes
     std::vector<double> charge_;
