@@ -115,6 +115,8 @@ int runImport(const std::vector<std::string>& args) {
             store.assignRanks(rankBy->first, rankBy->second);
         tx.commit();
     }
+    // The screen index whole, for the next cold substructure filter (ScreenPack.cpp).
+    writeScreenPack(store, options.threads);
     const double seconds = benchNow() - t0;
     const long long rows = store.poseCount();
     if (cl.flag("json")) {
@@ -251,11 +253,13 @@ int runUpgrade(const std::vector<std::string>& args) {
     const long added = addMissingScreens(store, threads);
     const long compact = addMissingCompactForms(store, threads); // the compact matcher's form
     tx.commit();
+    const long packed = writeScreenPack(store, threads);
     if (cl.flag("json")) {
         JsonObject o;
         o.add("store", store.path())
             .add("screens_added", added)
-            .add("compact_forms_added", static_cast<long long>(compact));
+            .add("compact_forms_added", static_cast<long long>(compact))
+            .add("screen_pack_molecules", static_cast<long long>(packed));
         std::cout << o.str() << "\n";
     } else {
         std::cout << store.path() << ": " << added
