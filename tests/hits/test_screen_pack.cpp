@@ -187,13 +187,14 @@ private slots:
                  s.exec("UPDATE pw_screen_pack SET data = substr(data, 1, 40) WHERE part = 0");
              }},
             {"part byte changed",
-             [](HitStore& s) { // one byte of a SMILES in the middle of part 2
-                 s.exec("UPDATE pw_screen_pack SET data = substr(data, 1, length(data) / 2) || "
-                        "x'7e' || substr(data, length(data) / 2 + 2) WHERE part = 2");
+             [](HitStore& s) { // one byte of a fingerprint in the middle of part 2 (|| makes text: cast back)
+                 s.exec("UPDATE pw_screen_pack SET data = CAST(substr(data, 1, length(data) / 2) "
+                        "|| x'7e' || substr(data, length(data) / 2 + 2) AS BLOB) WHERE part = 2");
              }},
             {"header magic changed",
              [](HitStore& s) {
-                 s.exec("UPDATE pw_screen_pack SET data = x'00' || substr(data, 2) WHERE part = 0");
+                 s.exec("UPDATE pw_screen_pack SET data = CAST(x'00' || substr(data, 2) AS BLOB) "
+                        "WHERE part = 0");
              }},
             {"parts swapped",
              [](HitStore& s) {
@@ -206,7 +207,7 @@ private slots:
             {"stale without triggers",
              [](HitStore& s) {
                  for (const char* e : {"INSERT", "UPDATE", "DELETE"})
-                     s.exec(std::string("DROP TRIGGER pw_screen_pack_stale_") + e);
+                     s.exec(std::string("DROP TRIGGER IF EXISTS pw_screen_pack_stale_") + e);
                  s.exec("INSERT INTO pw_screen(smiles, fp) SELECT 'zzz', fp FROM pw_screen LIMIT 1");
              }},
         };
@@ -333,8 +334,8 @@ private slots:
         }
         // A corrupt part: the same rows.
         const QString bad = damagedCopy(path, "real_bad.db", [](HitStore& s) {
-            s.exec("UPDATE pw_screen_pack SET data = substr(data, 1, 100) || x'ff' || "
-                   "substr(data, 102) WHERE part = 1");
+            s.exec("UPDATE pw_screen_pack SET data = CAST(substr(data, 1, 100) || x'ff' || "
+                   "substr(data, 102) AS BLOB) WHERE part = 1");
         });
         {
             HitStore store(bad.toStdString(), HitStore::Mode::ReadOnly);
