@@ -50,6 +50,19 @@ std::uint64_t checksum(const unsigned char* p, size_t n) {
     return h;
 }
 
+// A part's four sections (lengths, fingerprints, SMILES, compact forms), each checksummed where
+// it lies: the reader reads them straight into different arrays.
+struct Section {
+    unsigned char* data;
+    size_t bytes;
+};
+std::uint64_t partChecksum(const Section (&sections)[4]) {
+    std::uint64_t h = 0;
+    for (const Section& s : sections)
+        h = (h ^ checksum(s.data, s.bytes)) * 0x9E3779B97F4A7C15ull + 1;
+    return h;
+}
+
 void putU64(std::string& out, std::uint64_t v) {
     out.append(reinterpret_cast<const char*>(&v), 8);
 }
@@ -141,7 +154,13 @@ std::vector<std::string> ScreenIndex::packParts(int threads) const {
             b.append(text(spans_[i]));
         for (size_t i = from; i < to; ++i)
             b.append(compact(static_cast<uint32_t>(i)));
-        pi.checksum = checksum(reinterpret_cast<const unsigned char*>(b.data()), b.size());
+        auto* at = reinterpret_cast<unsigned char*>(b.data());
+        const size_t m = pi.molecules;
+        const Section sections[4] = {{at, 8 * m},
+                                     {at + 8 * m, m * kScreenBytes},
+                                     {at + m * (8 + kScreenBytes), pi.smilesBytes},
+                                     {at + m * (8 + kScreenBytes) + pi.smilesBytes, pi.compactBytes}};
+        pi.checksum = partChecksum(sections);
     });
     std::string& h = out[0];
     putU64(h, kPackMagic);
@@ -240,69 +259,63 @@ bool ScreenIndex::loadPack(sqlite3* db, int threads) {
     compactSpans_.resize(molecules);
     binarySpans_.assign(molecules, 0); // read on demand (loadBinaries)
     binaryArena_.clear();
-    // Parts on read-only connections of their own where those see what db sees, else on db.
+    // Parts on read-only connections of their own where those see what db sees, else on db;
+    // each part's sections read straight into the index's arrays (no copy of the BLOB between).
     const bool parallel = threads > 1 && parts > 1 && readersSeeWhatDbSees(db);
     const char* file = sqlite3_db_filename(db, "main");
     const std::string path = file ? file : "";
-    const std::string sql =
-        std::string("SELECT data FROM ") + kScreenPackTable + " WHERE part = ?";
     std::atomic<bool> failed{false};
     parallelFor(static_cast<long>(parts), parallel ? threads : 1, [&](long k) {
         if (failed)
             return;
         const PartInfo& pi = info[static_cast<size_t>(k)];
         std::optional<ReaderConnection> own;
-        sqlite3_stmt* s = nullptr;
+        sqlite3* reader = db;
         if (parallel) {
-            own.emplace(path, sql.c_str());
+            own.emplace(path, nullptr);
             if (!own->ok()) {
                 failed = true;
                 return;
             }
-            s = own->stmt;
-        } else if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
-            sqlite3_finalize(s);
-            failed = true;
-            return;
+            reader = own->db;
         }
-        sqlite3_bind_int64(s, 1, k + 1);
-        bool good = sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) == SQLITE_BLOB;
-        const auto* p = good ? static_cast<const unsigned char*>(sqlite3_column_blob(s, 0))
-                             : nullptr;
-        const size_t bytes = good ? static_cast<size_t>(sqlite3_column_bytes(s, 0)) : 0;
-        good = good && p && bytes == pi.bytes() && checksum(p, bytes) == pi.checksum;
-        if (good) {
-            const size_t m = pi.molecules;
-            const unsigned char* smilesLengths = p;
-            const unsigned char* compactLengths = p + 4 * m;
-            std::memcpy(fps_.data() + pi.atMolecule, p + 8 * m, m * kScreenBytes);
-            const unsigned char* smiles = p + 8 * m + m * kScreenBytes;
-            const unsigned char* compactBytes = smiles + pi.smilesBytes;
-            std::uint64_t byte = 0, cbyte = 0;
-            for (size_t i = 0; i < m && good; ++i) {
-                std::uint32_t len, clen;
-                std::memcpy(&len, smilesLengths + 4 * i, 4);
-                std::memcpy(&clen, compactLengths + 4 * i, 4);
-                byte += len;
-                cbyte += clen;
-                if (len > kMaxLength || clen > kMaxLength || byte > pi.smilesBytes ||
-                    cbyte > pi.compactBytes) {
-                    good = false;
-                    break;
-                }
-                spans_[pi.atMolecule + i] = (pi.atByte + byte - len) << 24 | len;
-                compactSpans_[pi.atMolecule + i] =
-                    clen == 0 ? 0 : (pi.atCompact + cbyte - clen) << 24 | clen;
-            }
-            good = good && byte == pi.smilesBytes && cbyte == pi.compactBytes;
-            if (good) {
-                std::memcpy(arena_.data() + pi.atByte, smiles, pi.smilesBytes);
-                std::memcpy(compactArena_.data() + pi.atCompact, compactBytes, pi.compactBytes);
-            }
+        sqlite3_blob* blob = nullptr;
+        const size_t m = pi.molecules;
+        std::vector<unsigned char> lengths(8 * m);
+        const Section sections[4] = {
+            {lengths.data(), 8 * m},
+            {reinterpret_cast<unsigned char*>(fps_.data() + pi.atMolecule), m * kScreenBytes},
+            {reinterpret_cast<unsigned char*>(arena_.data() + pi.atByte), pi.smilesBytes},
+            {reinterpret_cast<unsigned char*>(compactArena_.data() + pi.atCompact),
+             pi.compactBytes}};
+        bool good = sqlite3_blob_open(reader, "main", kScreenPackTable, "data", k + 1, 0, &blob) ==
+                        SQLITE_OK &&
+                    static_cast<size_t>(sqlite3_blob_bytes(blob)) == pi.bytes();
+        size_t offset = 0;
+        for (const Section& section : sections) {
+            good = good && sqlite3_blob_read(blob, section.data, static_cast<int>(section.bytes),
+                                             static_cast<int>(offset)) == SQLITE_OK;
+            offset += section.bytes;
         }
-        if (!parallel)
-            sqlite3_finalize(s);
-        if (!good)
+        sqlite3_blob_close(blob);
+        good = good && partChecksum(sections) == pi.checksum;
+        std::uint64_t byte = 0, cbyte = 0;
+        for (size_t i = 0; i < m && good; ++i) {
+            std::uint32_t len, clen;
+            std::memcpy(&len, lengths.data() + 4 * i, 4);
+            std::memcpy(&clen, lengths.data() + 4 * (m + i), 4);
+            byte += len;
+            cbyte += clen;
+            if (len > kMaxLength || clen > kMaxLength || byte > pi.smilesBytes ||
+                cbyte > pi.compactBytes) {
+                good = false;
+                break;
+            }
+            spans_[pi.atMolecule + i] = (pi.atByte + byte - len) << 24 | len;
+            compactSpans_[pi.atMolecule + i] =
+                clen == 0 ? 0 : (pi.atCompact + cbyte - clen) << 24 | clen;
+        }
+        if (!good || byte != pi.smilesBytes || cbyte != pi.compactBytes)
             failed = true;
     });
     if (failed) {
@@ -322,6 +335,8 @@ long writeScreenPack(HitStore& store, int threads) {
     if (index.loadedFromPack())
         return 0; // current
     const std::vector<std::string> parts = index.packParts(threads);
+    // Rolled back on any error (a lock another connection holds, a full disk): the store is then
+    // as it was, without a pack, and the caller's own work stands.
     HitStore::Transaction tx(store);
     ensureScreenPackTable(store);
     store.exec(std::string("DELETE FROM ") + kScreenPackTable);
