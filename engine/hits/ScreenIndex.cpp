@@ -169,6 +169,10 @@ void ScreenIndex::clear() {
     loaded_ = false;
     loadedInParallel_ = false;
     loadedFromPack_ = false;
+    poseMolecule_.clear();
+    poseMolecule_.shrink_to_fit();
+    poseLo_ = 0;
+    packNonce_ = 0;
     arena_.clear();
     spans_.clear();
     fps_.clear();

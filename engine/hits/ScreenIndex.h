@@ -60,6 +60,8 @@ void ensureScreenPackTable(HitStore& store);
 // of its own (call it outside one, after the commit that changed the molecules). Returns how many
 // molecules it packed (0 when the pack was current or the store has no pw_screen).
 long writeScreenPack(HitStore& store, int threads = 0);
+// Whether db's pw_screen_pack is still the one written with `nonce` (one indexed read).
+bool screenPackIsCurrent(sqlite3* db, std::uint64_t nonce);
 
 // The smallest and largest pose id of the store (first > second when it has no pose).
 std::pair<long long, long long> poseIdRange(sqlite3* db);
@@ -100,8 +102,20 @@ public:
     bool loadedFromPack() const { return loadedFromPack_; }
     // Tests and the bench: off, load never reads the pack (always pw_screen, as before it).
     static void setPackEnabled(bool on) { packEnabled_ = on; }
-    // The index as pw_screen_pack's BLOBs: part 0 the header, then one per 16,384 molecules.
-    std::vector<std::string> packParts(int threads) const;
+    // The index as pw_screen_pack's BLOBs: part 0 the header, then one per 16,384 molecules,
+    // then (with poses) the molecule of each pose id from poseLo on (index + 1; 0: none).
+    std::vector<std::string> packParts(int threads, const std::vector<uint32_t>& poseMolecule,
+                                       long long poseLo, std::uint64_t nonce) const;
+    // Loaded from a pack with its pose map: the molecule (index + 1, 0: none) of every pose id
+    // lo..hi, when the map covers exactly that range; else nullptr. Valid only while the pack
+    // is current (screenPackIsCurrent with packNonce()): the triggers empty it when poses change.
+    const uint32_t* poseMolecules(long long lo, long long hi) const {
+        return !poseMolecule_.empty() && lo == poseLo_ && hi >= lo &&
+                       static_cast<unsigned long long>(hi - lo + 1) == poseMolecule_.size()
+                   ? poseMolecule_.data()
+                   : nullptr;
+    }
+    std::uint64_t packNonce() const { return packNonce_; }
     void clear();
 
     size_t size() const { return spans_.size(); }
@@ -153,6 +167,9 @@ private:
     bool loaded_ = false;
     bool loadedInParallel_ = false;
     bool loadedFromPack_ = false;
+    std::vector<uint32_t> poseMolecule_; // from the pack (see poseMolecules)
+    long long poseLo_ = 0;
+    std::uint64_t packNonce_ = 0;
     bool binariesPending_ = false;
     size_t withoutCompact_ = 0;
     // Vectors whose resize leaves new elements uninitialized (they are copied over at once,

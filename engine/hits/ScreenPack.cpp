@@ -4,11 +4,15 @@
 // pw_screen's; triggers on pw_screen empty it on any insert, update or delete.
 //
 // Layout (little-endian; the pack is neither written nor read on a big-endian host):
-//   part 0, the header: u64 magic, u64 molecules, u64 parts, then per part u64 molecules,
-//     smiles bytes, compact bytes, checksum; then u64 length + bytes of the first and the last
-//     SMILES of the index.
+//   part 0, the header: u64 magic, u64 nonce (random, new at each write), u64 molecules, u64
+//     parts, then per part u64 molecules, smiles bytes, compact bytes, checksum; then u64 length
+//     + bytes of the first and the last SMILES of the index; then i64 first pose id, u64 pose
+//     ids mapped (0: no map), u64 the map's checksum.
 //   part k >= 1: u32 SMILES length per molecule, u32 compact-form length per molecule, the
 //     fingerprints (kScreenBytes each), the SMILES back to back, the compact forms back to back.
+//   part parts + 1 (when pose ids are mapped): u32 per pose id from the first on, the index + 1
+//     of its molecule (0: no pose, no SMILES, or a SMILES not in the index). Triggers on poses
+//     (insert, delete, update of id or smiles) empty the pack too.
 #include "HitStore.h"
 #include "ScreenIndex.h"
 
@@ -17,15 +21,19 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <chrono>
 #include <cstring>
 #include <optional>
+#include <random>
+#include <utility>
 #include <thread>
 
 namespace pw::hits {
 
 namespace {
 
-constexpr std::uint64_t kPackMagic = 0x314B434150535750ull; // "PWSPACK1"
+constexpr std::uint64_t kPackMagic = 0x324B434150535750ull; // "PWSPACK2"
+constexpr long long kMaxMappedPoses = 1LL << 26;               // 256 MiB of pose map at most
 constexpr size_t kPackMolecules = 16384;                     // molecules per part
 constexpr bool kLittleEndian = std::endian::native == std::endian::little;
 
@@ -126,12 +134,20 @@ void ensureScreenPackTable(HitStore& store) {
         store.exec(std::string("CREATE TRIGGER IF NOT EXISTS ") + kScreenPackTable + "_stale_" +
                    event + " AFTER " + event + " ON " + kScreenTable + " BEGIN DELETE FROM " +
                    kScreenPackTable + "; END");
+    // And any change of which molecule a pose id is (the pose map; ~0.5 us per imported pose).
+    for (const auto& [name, event] :
+         {std::pair{"insert", "INSERT"}, {"delete", "DELETE"}, {"update", "UPDATE OF id, smiles"}})
+        store.exec(std::string("CREATE TRIGGER IF NOT EXISTS ") + kScreenPackTable +
+                   "_stale_poses_" + name + " AFTER " + event + " ON poses BEGIN DELETE FROM " +
+                   kScreenPackTable + "; END");
 }
 
-std::vector<std::string> ScreenIndex::packParts(int threads) const {
+std::vector<std::string> ScreenIndex::packParts(int threads,
+                                                const std::vector<uint32_t>& poseMolecule,
+                                                long long poseLo, std::uint64_t nonce) const {
     const size_t n = spans_.size();
     const size_t parts = (n + kPackMolecules - 1) / kPackMolecules;
-    std::vector<std::string> out(parts + 1);
+    std::vector<std::string> out(parts + 1 + (poseMolecule.empty() ? 0 : 1));
     std::vector<PartInfo> info(parts);
     parallelFor(static_cast<long>(parts), threads, [&](long k) {
         const size_t from = static_cast<size_t>(k) * kPackMolecules,
@@ -164,6 +180,7 @@ std::vector<std::string> ScreenIndex::packParts(int threads) const {
     });
     std::string& h = out[0];
     putU64(h, kPackMagic);
+    putU64(h, nonce);
     putU64(h, n);
     putU64(h, parts);
     for (const PartInfo& pi : info) {
@@ -177,6 +194,15 @@ std::vector<std::string> ScreenIndex::packParts(int threads) const {
         putU64(h, s.size());
         h.append(s);
     }
+    putU64(h, static_cast<std::uint64_t>(poseLo));
+    putU64(h, poseMolecule.size());
+    std::uint64_t mapChecksum = 0;
+    if (!poseMolecule.empty()) {
+        std::string& m = out.back();
+        m.assign(reinterpret_cast<const char*>(poseMolecule.data()), 4 * poseMolecule.size());
+        mapChecksum = checksum(reinterpret_cast<const unsigned char*>(m.data()), m.size());
+    }
+    putU64(h, mapChecksum);
     return out;
 }
 
@@ -200,7 +226,7 @@ bool ScreenIndex::loadPack(sqlite3* db, int threads) {
         sqlite3_finalize(s);
     }
     HeaderReader r{reinterpret_cast<const unsigned char*>(header.data()), header.size()};
-    const std::uint64_t magic = r.u64(), molecules = r.u64(), parts = r.u64();
+    const std::uint64_t magic = r.u64(), nonce = r.u64(), molecules = r.u64(), parts = r.u64();
     if (!r.ok || magic != kPackMagic || molecules >= (1ull << 31) ||
         parts != (molecules + kPackMolecules - 1) / kPackMolecules)
         return false;
@@ -223,7 +249,9 @@ bool ScreenIndex::loadPack(sqlite3* db, int threads) {
         atCompact += pi.compactBytes;
     }
     const std::string_view first = r.text(), last = r.text();
-    if (!r.ok || r.at != header.size() || atMolecule != molecules || atByte >= (1ull << 40) ||
+    const auto poseLo = static_cast<long long>(r.u64());
+    const std::uint64_t mapped = r.u64(), mapChecksum = r.u64();
+    if (!r.ok || r.at != header.size() || mapped > static_cast<std::uint64_t>(kMaxMappedPoses) || atMolecule != molecules || atByte >= (1ull << 40) ||
         atCompact >= (1ull << 40))
         return false;
     for (size_t k = 0; k + 1 < info.size(); ++k)
@@ -250,6 +278,12 @@ bool ScreenIndex::loadPack(sqlite3* db, int threads) {
         }
         sqlite3_finalize(s);
         if (!same)
+            return false;
+    }
+    // The pose map must cover the store's pose ids exactly.
+    if (mapped > 0) {
+        const auto [lo, hi] = poseIdRange(db);
+        if (lo != poseLo || hi < lo || static_cast<std::uint64_t>(hi - lo + 1) != mapped)
             return false;
     }
     arena_.resize(atByte);
@@ -318,26 +352,88 @@ bool ScreenIndex::loadPack(sqlite3* db, int threads) {
         if (!good || byte != pi.smilesBytes || cbyte != pi.compactBytes)
             failed = true;
     });
+    if (!failed && mapped > 0) { // the pose map, on db
+        poseMolecule_.resize(mapped);
+        sqlite3_blob* blob = nullptr;
+        const int bytes = static_cast<int>(4 * mapped);
+        bool good = sqlite3_blob_open(db, "main", kScreenPackTable, "data",
+                                      static_cast<sqlite3_int64>(parts + 1), 0,
+                                      &blob) == SQLITE_OK &&
+                    sqlite3_blob_bytes(blob) == bytes &&
+                    sqlite3_blob_read(blob, poseMolecule_.data(), bytes, 0) == SQLITE_OK;
+        sqlite3_blob_close(blob);
+        good = good && checksum(reinterpret_cast<const unsigned char*>(poseMolecule_.data()),
+                                static_cast<size_t>(bytes)) == mapChecksum &&
+               std::all_of(poseMolecule_.begin(), poseMolecule_.end(),
+                           [&](uint32_t m) { return m <= molecules; });
+        failed = !good;
+        poseLo_ = poseLo;
+    }
     if (failed) {
         clear();
         return false;
     }
+    packNonce_ = nonce;
     return true;
 }
 
+bool screenPackIsCurrent(sqlite3* db, std::uint64_t nonce) {
+    if (!hasTable(db, kScreenPackTable))
+        return false;
+    sqlite3_blob* blob = nullptr;
+    std::uint64_t stored = 0;
+    const bool read = sqlite3_blob_open(db, "main", kScreenPackTable, "data", 0, 0, &blob) ==
+                          SQLITE_OK &&
+                      sqlite3_blob_bytes(blob) >= 16 &&
+                      sqlite3_blob_read(blob, &stored, 8, 8) == SQLITE_OK;
+    sqlite3_blob_close(blob);
+    return read && stored == nonce;
+}
+
 long writeScreenPack(HitStore& store, int threads) {
-    if (!kLittleEndian || !hasTable(store.handle(), kScreenTable))
+    sqlite3* db = store.handle();
+    if (!kLittleEndian || !hasTable(db, kScreenTable))
         return 0;
     if (threads <= 0)
         threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    auto dataVersion = [&] {
+        Statement v = store.prepare("PRAGMA data_version");
+        v.step();
+        return v.integer(0);
+    };
+    const long long version = dataVersion();
     ScreenIndex index;
-    index.load(store.handle(), store.path(), threads, -1, /*binaries=*/false);
+    index.load(db, store.path(), threads, -1, /*binaries=*/false);
     if (index.loadedFromPack())
         return 0; // current
-    const std::vector<std::string> parts = index.packParts(threads);
+    // Each pose id's molecule.
+    std::vector<uint32_t> poseMolecule;
+    const auto [lo, hi] = poseIdRange(db);
+    if (hi >= lo && hi - lo + 1 <= kMaxMappedPoses) {
+        poseMolecule.assign(static_cast<size_t>(hi - lo + 1), 0);
+        Statement poses = store.prepare("SELECT id, smiles FROM poses WHERE smiles IS NOT NULL");
+        while (poses.step()) {
+            const long long id = poses.integer(0);
+            sqlite3_stmt* raw = poses.raw();
+            const std::string_view smiles(reinterpret_cast<const char*>(sqlite3_column_text(raw, 1)),
+                                          static_cast<size_t>(sqlite3_column_bytes(raw, 1)));
+            if (id >= lo && id <= hi)
+                if (const auto i = index.find(smiles))
+                    poseMolecule[static_cast<size_t>(id - lo)] = *i + 1;
+        }
+    }
+    std::random_device entropy;
+    const std::uint64_t nonce =
+        (static_cast<std::uint64_t>(entropy()) << 32 ^ entropy()) ^
+        static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+    const std::vector<std::string> parts = index.packParts(threads, poseMolecule, lo, nonce);
     // Rolled back on any error (a lock another connection holds, a full disk): the store is then
     // as it was, without a pack, and the caller's own work stands.
     HitStore::Transaction tx(store);
+    // Another connection's commit since the index was read: the pack would describe the store
+    // before it. Left as that commit's triggers left it (empty); the next write packs it.
+    if (dataVersion() != version)
+        return 0; // rolled back
     ensureScreenPackTable(store);
     store.exec(std::string("DELETE FROM ") + kScreenPackTable);
     Statement insert = store.prepare(std::string("INSERT INTO ") + kScreenPackTable +

@@ -135,7 +135,7 @@ private slots:
             QCOMPARE(writeScreenPack(store, 2), 0L); // current: nothing to write
             Statement parts = store.prepare("SELECT count(*) FROM pw_screen_pack");
             QVERIFY(parts.step());
-            QCOMPARE(parts.integer(0), 4LL); // the header and three parts
+            QCOMPARE(parts.integer(0), 5LL); // the header, three parts, the pose map
         }
         HitStore store(path.toStdString(), HitStore::Mode::ReadOnly);
         ScreenIndex table;
@@ -151,6 +151,19 @@ private slots:
             QString why;
             QVERIFY2(sameIndex(table, packed, store, why), qPrintable(why));
             QVERIFY(!packed.find(table.smiles(5) + "O"));
+            // The pose map: each pose id's molecule is its SMILES' (ids 1..n here).
+            QVERIFY(!packed.poseMolecules(1, n - 1) && !packed.poseMolecules(2, n));
+            const uint32_t* molecule = packed.poseMolecules(1, n);
+            QVERIFY(molecule);
+            Statement poses = store.prepare("SELECT id, smiles FROM poses ORDER BY id");
+            long long checked = 0;
+            while (poses.step()) {
+                const uint32_t m = molecule[poses.integer(0) - 1];
+                QVERIFY(m > 0);
+                QCOMPARE(packed.smiles(m - 1), poses.text(1));
+                ++checked;
+            }
+            QCOMPARE(checked, static_cast<long long>(n));
         }
         // binaries = true: read at once after the pack.
         ScreenIndex withBinaries;
@@ -202,6 +215,19 @@ private slots:
                  s.exec("UPDATE pw_screen_pack SET part = 1 WHERE part = 2");
                  s.exec("UPDATE pw_screen_pack SET part = 2 WHERE part = -1");
              }},
+            {"pose map changed", // part 3: the map of this two-part store
+             [](HitStore& s) {
+                 s.exec("UPDATE pw_screen_pack SET data = CAST(x'02000000' || substr(data, 5) AS "
+                        "BLOB) WHERE part = 3");
+             }},
+            {"pose map missing", [](HitStore& s) { s.exec("DELETE FROM pw_screen_pack WHERE part = 3"); }},
+            // A writer that dropped the poses' triggers, then added a pose.
+            {"pose added without triggers",
+             [](HitStore& s) {
+                 for (const char* e : {"insert", "update", "delete"})
+                     s.exec(std::string("DROP TRIGGER IF EXISTS pw_screen_pack_stale_poses_") + e);
+                 s.exec("INSERT INTO poses(name, smiles) VALUES('late', 'CN1O')");
+             }},
             {"not a blob", [](HitStore& s) { s.exec("UPDATE pw_screen_pack SET data = 'text' WHERE part = 1"); }},
             // A writer that dropped the triggers, then added a molecule that sorts last.
             {"stale without triggers",
@@ -251,6 +277,10 @@ private slots:
                        "pw_screen LIMIT 1)"},
             {"delete", "DELETE FROM pw_screen WHERE smiles IN (SELECT smiles FROM pw_screen "
                        "LIMIT 1 OFFSET 7)"},
+            // The poses: which molecule an id is (the pack's pose map).
+            {"pose insert", "INSERT INTO poses(name, smiles) VALUES('new', 'CN1O')"},
+            {"pose smiles update", "UPDATE poses SET smiles = 'CN1O' WHERE id = 5"},
+            {"pose delete", "DELETE FROM poses WHERE id = 9"},
         };
         for (const auto& [what, sql] : changes) {
             const QString path = damagedCopy(base, "changed.db", [sql = sql](HitStore& s) {
@@ -365,6 +395,22 @@ private slots:
         probe.load(store.handle(), store.path(), 2, -1, false);
         QVERIFY(probe.loadedFromPack());
         QVERIFY(probe.find(canonicalSmiles("c1ccccc1CCCCCCCCCCCCN")));
+        // A pose given another molecule outside a transaction of the store (no notice to the
+        // connection's filter state, the same id range): the pose map is no longer used, the
+        // pattern asked anew sees the change.
+        QVERIFY(probe.poseMolecules(1, added));
+        const std::vector<long long> withPack = filteredIds(store, "smarts('[NX3;H2]c')");
+        QVERIFY(!withPack.empty());
+        // The last: after the first kBulkAfter molecules answered by SMILES, rows are by id.
+        const long long changed = withPack.back();
+        {
+            Statement u = store.prepare("UPDATE poses SET smiles = 'CCO' WHERE id = ?");
+            u.bind(1, changed);
+            u.run();
+        }
+        std::vector<long long> expectedAfter = withPack;
+        expectedAfter.pop_back();
+        QVERIFY(filteredIds(store, "smarts('[NX3;H2][c]')") == expectedAfter);
     }
 };
 
