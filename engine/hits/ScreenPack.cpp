@@ -312,6 +312,9 @@ bool ScreenIndex::loadPack(sqlite3* db, int threads) {
                 return;
             }
             reader = own->db;
+            // The file mapped: SQLite hands each page of the BLOB from the mapping instead of a
+            // pread per page into its cache (a copy less; capped by SQLite's build).
+            sqlite3_exec(reader, "PRAGMA mmap_size = 1099511627776", nullptr, nullptr, nullptr);
         }
         sqlite3_blob* blob = nullptr;
         const size_t m = pi.molecules;
@@ -406,20 +409,53 @@ long writeScreenPack(HitStore& store, int threads) {
     index.load(db, store.path(), threads, -1, /*binaries=*/false);
     if (index.loadedFromPack())
         return 0; // current
-    // Each pose id's molecule.
+    // Each pose id's molecule: id ranges on read-only connections of their own in parallel
+    // (they see what db sees: it has no transaction open; a commit by another connection
+    // meanwhile is caught by the data_version check below), else db alone.
     std::vector<uint32_t> poseMolecule;
     const auto [lo, hi] = poseIdRange(db);
     if (hi >= lo && hi - lo + 1 <= kMaxMappedPoses) {
         poseMolecule.assign(static_cast<size_t>(hi - lo + 1), 0);
-        Statement poses = store.prepare("SELECT id, smiles FROM poses WHERE smiles IS NOT NULL");
-        while (poses.step()) {
-            const long long id = poses.integer(0);
-            sqlite3_stmt* raw = poses.raw();
-            const std::string_view smiles(reinterpret_cast<const char*>(sqlite3_column_text(raw, 1)),
-                                          static_cast<size_t>(sqlite3_column_bytes(raw, 1)));
-            if (id >= lo && id <= hi)
-                if (const auto i = index.find(smiles))
-                    poseMolecule[static_cast<size_t>(id - lo)] = *i + 1;
+        const char* sql = "SELECT id, smiles FROM poses WHERE id >= ? AND id <= ? AND smiles IS NOT NULL";
+        auto mapRange = [&](sqlite3_stmt* s, long long from, long long to) {
+            sqlite3_bind_int64(s, 1, from);
+            sqlite3_bind_int64(s, 2, to);
+            int rc;
+            while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+                const long long id = sqlite3_column_int64(s, 0);
+                const std::string_view smiles(
+                    reinterpret_cast<const char*>(sqlite3_column_text(s, 1)),
+                    static_cast<size_t>(sqlite3_column_bytes(s, 1)));
+                if (id >= from && id <= to)
+                    if (const auto i = index.find(smiles))
+                        poseMolecule[static_cast<size_t>(id - lo)] = *i + 1;
+            }
+            return rc == SQLITE_DONE;
+        };
+        const char* file = sqlite3_db_filename(db, "main");
+        bool done = false;
+        if (threads > 1 && hi - lo + 1 >= ScreenIndex::parallelLoadAfter() && file && *file &&
+            sqlite3_txn_state(db, "main") == SQLITE_TXN_NONE) {
+            const std::string path = file;
+            const long chunks = threads * 4L;
+            const long long step = (hi - lo + chunks) / chunks;
+            std::atomic<bool> failed{false};
+            parallelFor(chunks, threads, [&](long c) {
+                const long long from = lo + c * step, to = std::min(hi, from + step - 1);
+                if (failed || from > to)
+                    return;
+                ReaderConnection r(path, sql);
+                if (!r.ok() || !mapRange(r.stmt, from, to))
+                    failed = true;
+            });
+            done = !failed;
+        }
+        if (!done) {
+            std::fill(poseMolecule.begin(), poseMolecule.end(), 0);
+            Statement poses = store.prepare(sql);
+            if (!mapRange(poses.raw(), lo, hi))
+                throw StoreError(store.path() + ": cannot read the poses' molecules: " +
+                                 sqlite3_errmsg(db));
         }
     }
     std::random_device entropy;
