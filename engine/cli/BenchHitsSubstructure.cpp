@@ -151,6 +151,7 @@ long long buildStore(const std::string& smilesPath, long target, int posesPer, b
             store.insertPose(p);
         }
     tx.commit();
+    writeScreenPack(store, threads); // as `hits import` does after its commit
     return rows;
 }
 
@@ -179,6 +180,7 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
                                 {"sample", OptionKind::Value},
                                 {"reuse", OptionKind::Flag},
                                 {"rdkit-only", OptionKind::Flag},
+                                {"no-pack", OptionKind::Flag},
                                 {"keep", OptionKind::Flag}});
     const std::string dir = cl.required("dir");
     struct stat st {};
@@ -216,6 +218,8 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
     ScreenIndex index;
     // One reader, then key ranges on every core (what a query does on a large store): the same
     // index, checked molecule by molecule.
+    // pw_screen first (the pack off), then the pack where the store has a valid one.
+    ScreenIndex::setPackEnabled(false);
     const Timed serial = timed([&] { index.load(store.handle(), store.path(), 1); });
     std::vector<std::string> order(index.size());
     std::vector<ScreenFingerprint> fps(index.size());
@@ -223,22 +227,35 @@ int runBenchHitsSubstructure(const std::vector<std::string>& args) {
         order[i] = index.smiles(static_cast<uint32_t>(i));
         fps[i] = index.fingerprint(static_cast<uint32_t>(i));
     }
-    const Timed load = timed([&] { index.load(store.handle(), store.path(), 0); });
-    bool same = index.size() == order.size();
-    for (size_t i = 0; same && i < order.size(); ++i)
-        same = index.smiles(static_cast<uint32_t>(i)) == order[i] &&
-               index.fingerprint(static_cast<uint32_t>(i)) == fps[i];
-    if (!same)
+    auto sameAsOneReader = [&] {
+        bool same = index.size() == order.size();
+        for (size_t i = 0; same && i < order.size(); ++i)
+            same = index.smiles(static_cast<uint32_t>(i)) == order[i] &&
+                   index.fingerprint(static_cast<uint32_t>(i)) == fps[i];
+        return same;
+    };
+    const Timed parallelLoad = timed([&] { index.load(store.handle(), store.path(), 0); });
+    const bool parallel = index.loadedInParallel();
+    if (!sameAsOneReader())
         throw std::runtime_error("bench hits substructure: the parallel load of the screen "
+                                 "differs from one reader's");
+    // --no-pack: every load below (fresh connections included) reads pw_screen, as before.
+    ScreenIndex::setPackEnabled(!cl.flag("no-pack"));
+    const Timed load = timed([&] { index.load(store.handle(), store.path(), 0); });
+    if (!sameAsOneReader())
+        throw std::runtime_error("bench hits substructure: the screen read from its pack "
                                  "differs from one reader's");
     order = {};
     fps = {};
     const auto rows = static_cast<long long>(index.size()); // distinct molecules
     emit(line("load_screen", rows)
              .add("poses", poses)
-             .add("parallel", index.loadedInParallel())
+             .add("parallel", parallel)
+             .add("from_pack", index.loadedFromPack())
              .add("one_reader_seconds", serial.wall, 4)
-             .add("one_reader_cpu_seconds", serial.cpu, 4),
+             .add("one_reader_cpu_seconds", serial.cpu, 4)
+             .add("parallel_seconds", parallelLoad.wall, 4)
+             .add("parallel_cpu_seconds", parallelLoad.cpu, 4),
          load);
     for (const std::string& p : patterns) {
         const SubstructureQuery query(p, SubstructureQuery::Syntax::Smarts);

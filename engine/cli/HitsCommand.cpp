@@ -66,6 +66,19 @@ Selection selectionOf(const CommandLine& cl) {
     return s;
 }
 
+// The screen index whole, for the next cold substructure filter (hits/ScreenPack.cpp), after the
+// commit that changed the molecules. Not writing it is no error (the store is as it was, filters
+// read pw_screen row by row): a warning. Returns the molecules packed (-1: not written).
+long packScreen(HitStore& store, int threads) {
+    try {
+        return writeScreenPack(store, threads);
+    } catch (const std::exception& e) {
+        std::cerr << "warning: " << store.path() << ": the screen index was not packed ("
+                  << e.what() << "); substructure filters read it row by row\n";
+        return -1;
+    }
+}
+
 int runImport(const std::vector<std::string>& args) {
     CommandLine cl(args, {{"receptor", OptionKind::Value},
                           {"lingo", OptionKind::Value},
@@ -115,6 +128,7 @@ int runImport(const std::vector<std::string>& args) {
             store.assignRanks(rankBy->first, rankBy->second);
         tx.commit();
     }
+    packScreen(store, options.threads);
     const double seconds = benchNow() - t0;
     const long long rows = store.poseCount();
     if (cl.flag("json")) {
@@ -251,11 +265,13 @@ int runUpgrade(const std::vector<std::string>& args) {
     const long added = addMissingScreens(store, threads);
     const long compact = addMissingCompactForms(store, threads); // the compact matcher's form
     tx.commit();
+    const long packed = packScreen(store, threads);
     if (cl.flag("json")) {
         JsonObject o;
         o.add("store", store.path())
             .add("screens_added", added)
-            .add("compact_forms_added", static_cast<long long>(compact));
+            .add("compact_forms_added", static_cast<long long>(compact))
+            .add("screen_pack_molecules", static_cast<long long>(packed));
         std::cout << o.str() << "\n";
     } else {
         std::cout << store.path() << ": " << added

@@ -31,6 +31,7 @@ void ensureScreenTable(HitStore& store) {
             store.exec(std::string("ALTER TABLE ") + kScreenTable + " ADD COLUMN " + column +
                        " BLOB");
     }
+    ensureScreenPackTable(store);
 }
 
 namespace {
@@ -167,6 +168,11 @@ long addMissingCompactForms(HitStore& store, int threads) {
 void ScreenIndex::clear() {
     loaded_ = false;
     loadedInParallel_ = false;
+    loadedFromPack_ = false;
+    poseMolecule_.clear();
+    poseMolecule_.shrink_to_fit();
+    poseLo_ = 0;
+    packNonce_ = 0;
     arena_.clear();
     spans_.clear();
     fps_.clear();
@@ -383,6 +389,13 @@ void ScreenIndex::load(sqlite3* db, const std::string& storePath, int threads,
     const bool pending = hasMol && !binaries;
     if (select.empty()) {
         loaded_ = true; // a store written before the screen: nothing to screen with
+        return;
+    }
+    if (loadPack(db, threads)) {
+        finishLoad(threads, hasMol);
+        loadedFromPack_ = true;
+        if (binaries)
+            loadBinaries(db, threads);
         return;
     }
     if (loadInParallel(db, select, threads,

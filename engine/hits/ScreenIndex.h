@@ -48,6 +48,21 @@ long addMissingScreens(HitStore& store, int threads);
 // matches it). Inside a HitStore::Transaction. Returns how many rows got a non-empty one.
 long addMissingCompactForms(HitStore& store, int threads);
 
+// The screen index kept whole in table pw_screen_pack (ScreenPack.cpp), so that a cold filter
+// reads its bytes in a few large BLOBs instead of one SQLite row per molecule. Triggers on
+// pw_screen empty it on any change (by any writer, older Posewright versions included); a pack
+// that is missing, stale, truncated or corrupt is never used (the index is read from pw_screen,
+// the same answers).
+inline constexpr const char* kScreenPackTable = "pw_screen_pack";
+// Creates the table and its triggers when missing (inside a transaction; ensureScreenTable does).
+void ensureScreenPackTable(HitStore& store);
+// Writes the pack of the store's current pw_screen unless a valid one is there, in a transaction
+// of its own (call it outside one, after the commit that changed the molecules). Returns how many
+// molecules it packed (0 when the pack was current or the store has no pw_screen).
+long writeScreenPack(HitStore& store, int threads = 0);
+// Whether db's pw_screen_pack is still the one written with `nonce` (one indexed read).
+bool screenPackIsCurrent(sqlite3* db, std::uint64_t nonce);
+
 // The smallest and largest pose id of the store (first > second when it has no pose).
 std::pair<long long, long long> poseIdRange(sqlite3* db);
 
@@ -83,6 +98,24 @@ public:
     static void setParallelLoadAfter(long long poses) { parallelLoadAfter_ = poses; }
     bool loaded() const { return loaded_; }
     bool loadedInParallel() const { return loadedInParallel_; }
+    // Whether load read the index from pw_screen_pack (a valid one) rather than from pw_screen.
+    bool loadedFromPack() const { return loadedFromPack_; }
+    // Tests and the bench: off, load never reads the pack (always pw_screen, as before it).
+    static void setPackEnabled(bool on) { packEnabled_ = on; }
+    // The index as pw_screen_pack's BLOBs: part 0 the header, then one per 16,384 molecules,
+    // then (with poses) the molecule of each pose id from poseLo on (index + 1; 0: none).
+    std::vector<std::string> packParts(int threads, const std::vector<uint32_t>& poseMolecule,
+                                       long long poseLo, std::uint64_t nonce) const;
+    // Loaded from a pack with its pose map: the molecule (index + 1, 0: none) of every pose id
+    // lo..hi, when the map covers exactly that range; else nullptr. Valid only while the pack
+    // is current (screenPackIsCurrent with packNonce()): the triggers empty it when poses change.
+    const uint32_t* poseMolecules(long long lo, long long hi) const {
+        return !poseMolecule_.empty() && lo == poseLo_ && hi >= lo &&
+                       static_cast<unsigned long long>(hi - lo + 1) == poseMolecule_.size()
+                   ? poseMolecule_.data()
+                   : nullptr;
+    }
+    std::uint64_t packNonce() const { return packNonce_; }
     void clear();
 
     size_t size() const { return spans_.size(); }
@@ -127,9 +160,16 @@ private:
     // writes of `db`, not WAL).
     static bool readersSeeWhatDbSees(sqlite3* db);
     void finishLoad(int threads, bool binariesPending);
+    // Reads a valid pw_screen_pack into the index (false, index cleared, when there is none).
+    bool loadPack(sqlite3* db, int threads);
     static inline std::atomic<long long> parallelLoadAfter_{32768};
+    static inline std::atomic<bool> packEnabled_{true};
     bool loaded_ = false;
     bool loadedInParallel_ = false;
+    bool loadedFromPack_ = false;
+    std::vector<uint32_t> poseMolecule_; // from the pack (see poseMolecules)
+    long long poseLo_ = 0;
+    std::uint64_t packNonce_ = 0;
     bool binariesPending_ = false;
     size_t withoutCompact_ = 0;
     // Vectors whose resize leaves new elements uninitialized (they are copied over at once,

@@ -151,7 +151,7 @@ void answersById(SubstructureState& state, PatternEntry& entry) {
     sqlite3* db = state.db;
     const char* file = sqlite3_db_filename(db, "main");
     int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    if (threads < 2 || !file || !*file || sqlite3_txn_state(db, "main") == SQLITE_TXN_WRITE)
+    if (!file || !*file || sqlite3_txn_state(db, "main") == SQLITE_TXN_WRITE)
         return;
     long long lo = 0, hi = -1;
     bool wal = false;
@@ -164,8 +164,28 @@ void answersById(SubstructureState& state, PatternEntry& entry) {
         sqlite3_finalize(s);
         std::tie(lo, hi) = poseIdRange(db);
     }
-    if (wal || hi < lo || hi - lo + 1 < ScreenIndex::parallelLoadAfter() ||
-        hi - lo + 1 > (1LL << 26)) // a byte per id: at most 64 MiB a pattern
+    if (hi < lo || hi - lo + 1 > (1LL << 26)) // a byte per id: at most 64 MiB a pattern
+        return;
+    // The pack's pose map, while the pack it came with is still the store's (any change of the
+    // poses or the screen since emptied it): each pose's answer is its molecule's, no pose read.
+    if (const uint32_t* molecule = state.index.poseMolecules(lo, hi);
+        molecule && screenPackIsCurrent(db, state.index.packNonce())) {
+        std::vector<signed char> byId(static_cast<size_t>(hi - lo + 1));
+        const PatternAnswers& answers = *entry.indexed;
+        constexpr long kBlock = 1 << 16;
+        const long blocks = static_cast<long>((byId.size() + kBlock - 1) / kBlock);
+        parallelFor(blocks, blocks >= 4 ? threads : 1, [&](long b) {
+            const size_t from = static_cast<size_t>(b) * kBlock,
+                         to = std::min(byId.size(), from + kBlock);
+            for (size_t i = from; i < to; ++i)
+                byId[i] = molecule[i] ? answers.known(molecule[i] - 1) : kAskBySmiles;
+        });
+        entry.byId = std::move(byId);
+        entry.firstId = lo;
+        entry.byIdGeneration = state.generation;
+        return;
+    }
+    if (threads < 2 || wal || hi - lo + 1 < ScreenIndex::parallelLoadAfter())
         return;
     const std::string path = file;
     std::vector<signed char> byId(static_cast<size_t>(hi - lo + 1), kAskBySmiles);

@@ -131,6 +131,9 @@ for o in lines('bench_hits.jsonl'):
             'cut %.1f parse %.1f insert %.1f CPU-s, rank %.2f s, commit %.2f s' % (
                 o['cut_cpu_seconds'], o['parse_cpu_seconds'], o['insert_cpu_seconds'],
                 o['rank_seconds'], o['commit_seconds']))
+    elif what == 'pack_screen':  # hits5: the screen pack written after the import
+        row('pack screen after import', o['poses'], w, c, o['import_and_pack_poses_per_second'], r,
+            'rate: import and pack; %d molecules' % o['molecules'])
     elif what == 'open':
         row('open store', o['poses'], w, c, None, r)
     elif what == 'sort':
@@ -151,8 +154,14 @@ for o in lines('bench_sub.jsonl'):
         if 'one_reader_seconds' in o:
             row('load screen, one reader', o['molecules'], o['one_reader_seconds'],
                 o['one_reader_cpu_seconds'], None, r)
-        row('load screen%s' % (', parallel' if o.get('parallel') else ''), o['molecules'], w, c,
-            None, r)
+        if 'parallel_seconds' in o:  # hits5: pw_screen in parallel, then the pack (if valid)
+            row('load screen%s' % (', parallel' if o.get('parallel') else ''), o['molecules'],
+                o['parallel_seconds'], o['parallel_cpu_seconds'], None, r)
+            row('load screen, %s' % ('from the pack' if o.get('from_pack') else 'no valid pack'),
+                o['molecules'], w, c, None, r)
+        else:
+            row('load screen%s' % (', parallel' if o.get('parallel') else ''), o['molecules'], w,
+                c, None, r)
     elif what == 'filter':
         p = o['pattern']
         if 'fresh_seconds' in o:

@@ -4,6 +4,7 @@
 #include "chem/MoleculeReader.h"
 #include "chem/SubstructureQuery.h"
 #include "hits/HitStore.h"
+#include "hits/ScreenIndex.h"
 
 #include <QDir>
 #include <QJsonDocument>
@@ -355,6 +356,12 @@ private slots:
             QVERIFY(n.integer(1) > 30);
             QCOMPARE(n.integer(0), n.integer(1));
             QCOMPARE(n.integer(2), 0LL);
+            // and, after its commit, the screen whole (hits/ScreenPack.cpp) with every pose mapped
+            hits::ScreenIndex packed;
+            packed.load(store.handle(), store.path(), 2, -1, false);
+            QVERIFY(packed.loadedFromPack());
+            QCOMPARE(static_cast<long long>(packed.size()), n.integer(0));
+            QVERIFY(packed.poseMolecules(1, 47));
         }
         const std::pair<const char*, SubstructureQuery::Syntax> cases[] = {
             {"[NX3;H2]c", SubstructureQuery::Syntax::Smarts},
