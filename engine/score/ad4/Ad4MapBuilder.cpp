@@ -208,8 +208,7 @@ struct TableRead {
 };
 
 template <bool Smooth>
-TableRead readTable(const std::vector<double>& t, double r) {
-    const int size = static_cast<int>(t.size());
+TableRead readSamples(const double* t, int size, double r) {
     if constexpr (!Smooth) {
         return {t[mapTableIndex(r, size)], 0.0};
     } else {
@@ -222,21 +221,17 @@ TableRead readTable(const std::vector<double>& t, double r) {
     }
 }
 
+template <bool Smooth>
+TableRead readTable(const std::vector<double>& t, double r) {
+    return readSamples<Smooth>(t.data(), static_cast<int>(t.size()), r);
+}
+
 // Pair-table read of map m against the site's receptor type.
 template <bool Smooth>
 TableRead readPairTable(const MapSetup& s, int m, int siteType, double r) {
     const size_t nr = s.receptorTypes.size();
     const double* t = s.pairTables.data() + (size_t(m) * nr + siteType) * kMapPairTableSize;
-    if constexpr (!Smooth) {
-        return {t[mapTableIndex(r, kMapPairTableSize)], 0.0};
-    } else {
-        const double u = r * kMapTableDivisions;
-        const int i = static_cast<int>(u);
-        if (i >= kMapPairTableSize - 1)
-            return {t[kMapPairTableSize - 1], 0.0};
-        const double step = t[i + 1] - t[i];
-        return {t[i] + (u - i) * step, step * kMapTableDivisions};
-    }
+    return readSamples<Smooth>(t, kMapPairTableSize, r);
 }
 
 // d/d(point) of the outputs, filled by the smooth sweep only.
