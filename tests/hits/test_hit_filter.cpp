@@ -8,6 +8,7 @@
 #include "chem/SubstructureQuery.h"
 
 #include "HitsTestData.h"
+#include "SyntheticScreenStore.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -729,37 +730,7 @@ private slots:
     void largeIndexLoadsTheSameInParallel() {
         const std::string path = dir_.filePath("large_index.db").toStdString();
         constexpr int n = 80000;
-        std::mt19937_64 rng(8);
-        {
-            HitStore store(path, HitStore::Mode::Create);
-            HitStore::Transaction tx(store);
-            Statement pose = store.prepare("INSERT INTO poses(name, smiles) VALUES(?, ?)");
-            Statement screen =
-                store.prepare("INSERT INTO pw_screen(smiles, fp, mol, cmol) VALUES(?, ?, ?, ?)");
-            for (int k = 0; k < n; ++k) {
-                const std::string smiles = std::string(1 + k % 7, k % 3 ? 'C' : 'c') + "N" +
-                                           std::to_string((k * 7919) % n) + "O";
-                pose.bind(1, std::string_view("p"));
-                pose.bind(2, std::string_view(smiles));
-                pose.run();
-                ScreenFingerprint fp;
-                for (auto& w : fp)
-                    w = rng();
-                const auto blob = encodeScreen(fp);
-                const std::string mol(k % 5, char('a' + k % 26)); // none for one in five
-                screen.bind(1, std::string_view(smiles));
-                screen.bindBlobStatic(2, blob.data(), kScreenBytes);
-                if (mol.empty())
-                    screen.bindNull(3);
-                else
-                    screen.bindBlobStatic(3, mol.data(), static_cast<int>(mol.size()));
-                const std::string cmol(k % 3, char('A' + k % 26)); // none for one in three
-                if (!cmol.empty())
-                    screen.bindBlobStatic(4, cmol.data(), static_cast<int>(cmol.size()));
-                screen.run();
-            }
-            tx.commit();
-        }
+        test::writeSyntheticScreenStore(path, n, 8);
         HitStore store(path, HitStore::Mode::ReadOnly);
         ScreenIndex one, ranges;
         one.load(store.handle(), store.path(), 1);

@@ -9,6 +9,7 @@
 #include "chem/SubstructureQuery.h"
 
 #include "HitsTestData.h"
+#include "SyntheticScreenStore.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -71,41 +72,10 @@ class TestScreenPack : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
 
-    // Synthetic molecules (no RDKit: fast), enough for three parts of the pack: random
-    // fingerprints, a binary molecule for four in five, a compact form for two in three.
+    // A synthetic store (SyntheticScreenStore.h): every part of the pack, no RDKit.
     QString syntheticStore(const QString& name, int n) {
         const QString path = dir_.filePath(name);
-        std::mt19937_64 rng(21);
-        HitStore store(path.toStdString(), HitStore::Mode::Create);
-        HitStore::Transaction tx(store);
-        Statement pose = store.prepare("INSERT INTO poses(name, smiles) VALUES(?, ?)");
-        Statement screen =
-            store.prepare("INSERT INTO pw_screen(smiles, fp, mol, cmol) VALUES(?, ?, ?, ?)");
-        for (int k = 0; k < n; ++k) {
-            const std::string smiles = std::string(1 + k % 7, k % 3 ? 'C' : 'c') + "N" +
-                                       std::to_string((k * 7919) % n) + "O";
-            pose.bind(1, std::string_view("p"));
-            pose.bind(2, std::string_view(smiles));
-            pose.run();
-            ScreenFingerprint fp;
-            for (auto& w : fp)
-                w = rng();
-            const auto blob = encodeScreen(fp);
-            const std::string mol(k % 5, char('a' + k % 26));
-            const std::string cmol(k % 3, char('A' + k % 26));
-            screen.bind(1, std::string_view(smiles));
-            screen.bindBlobStatic(2, blob.data(), kScreenBytes);
-            if (mol.empty())
-                screen.bindNull(3);
-            else
-                screen.bindBlobStatic(3, mol.data(), static_cast<int>(mol.size()));
-            if (cmol.empty())
-                screen.bindNull(4);
-            else
-                screen.bindBlobStatic(4, cmol.data(), static_cast<int>(cmol.size()));
-            screen.run();
-        }
-        tx.commit();
+        test::writeSyntheticScreenStore(path.toStdString(), n, 21);
         return path;
     }
 
