@@ -2,11 +2,14 @@
 // (Backend::scoreExact: the CPU's pair sums, the GPU pair kernel on a CUDA device) of the store's
 // poses, selected with --where, written into the columns rescore_affinity, rescore_inter and
 // rescore_intra in one transaction: an error, Ctrl-C or a kill leaves the store as it was.
+// With --scoring ad4 --maps FLD the numbers are AutoDock 4's (HitsRescoreAd4.cpp, CPU only).
 #include "BenchClock.h"
 #include "CommandLine.h"
 #include "Commands.h"
 #include "DeviceOption.h"
+#include "HitsRescoreAd4.h"
 #include "Json.h"
+#include "PoseRescorer.h"
 #include "TargetSetup.h"
 #include "chem/LigandPreparation.h"
 #include "chem/OutputStall.h"
@@ -28,6 +31,17 @@
 #include <thread>
 
 namespace pw::cli {
+
+// A re-run with an edited receptor or box file counts as other inputs even under the same name.
+std::string fileFingerprint(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    Fnv1a h;
+    char buf[65536];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0)
+        h.add(buf, static_cast<size_t>(in.gcount()));
+    return h.hex();
+}
+
 namespace {
 
 using namespace pw::hits;
@@ -38,23 +52,6 @@ constexpr const char* kInputsKey = "rescore_inputs";
 constexpr const char* kReceptorKey = "rescore_receptor";
 constexpr const char* kDeviceKey = "rescore_device";
 constexpr int kMaxWarnings = 20; // each refused pose is named up to this many, then only counted
-
-// FNV-1a over the file's bytes: a re-run with an edited receptor or box file counts as other
-// inputs even under the same name.
-std::string fileFingerprint(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    unsigned long long h = 1469598103934665603ULL;
-    char buf[65536];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-        for (std::streamsize i = 0; i < in.gcount(); ++i) {
-            h ^= static_cast<unsigned char>(buf[i]);
-            h *= 1099511628211ULL;
-        }
-    }
-    char out[24];
-    std::snprintf(out, sizeof out, "%016llx", h);
-    return out;
-}
 
 // Everything that changes the numbers: scoring function and weights, the receptor file's content
 // and its protonation pH, the box (its out-of-box penalty is part of inter).
@@ -123,6 +120,68 @@ template <class F> auto withFilterErrors(F&& f) {
     }
 }
 
+// Vina or Vinardo: the backend's exact pair sums (the CPU's, or the GPU kernel's).
+class VinaRescorer : public PoseRescorer {
+public:
+    VinaRescorer(const CommandLine& cl, const DeviceRequest& request, int threadOption)
+        : inputs_(loadTarget(cl)), inputsText_(describeInputs(cl, inputs_)) {
+        std::string note;
+        backend_ = createBackend(request, threadOption, note);
+        std::cerr << "hits rescore: " << note << "\n";
+        target_ = std::make_unique<DockingTarget>(inputs_.receptor, inputs_.box, inputs_.scoring,
+                                                  threadOption);
+    }
+
+    std::string scoringName() const override {
+        return std::string(scoringKindName(inputs_.scoring.kind()));
+    }
+    std::string inputs() const override { return inputsText_; }
+    std::string device() const override { return backend_->description(); }
+    std::string method() const override { return "exact pair sums"; }
+    const std::string& boxSource() const { return inputs_.boxSource; }
+
+    void score(const std::vector<std::optional<Molecule>>& prepared,
+               std::vector<std::optional<RescoreValues>>& values,
+               std::vector<std::string>&) override {
+        std::vector<Molecule> ligands;
+        for (const auto& m : prepared)
+            if (m)
+                ligands.push_back(*m);
+        backend_->scoreExact(*target_, ligands, scores_);
+        size_t k = 0;
+        for (size_t i = 0; i < prepared.size(); ++i)
+            if (prepared[i]) {
+                const VinaScore& s = scores_[k++];
+                values[i] = RescoreValues{s.affinity, s.inter, s.intra};
+            }
+    }
+
+private:
+    TargetInputs inputs_;
+    std::string inputsText_;
+    std::unique_ptr<Backend> backend_;
+    std::unique_ptr<DockingTarget> target_;
+    std::vector<VinaScore> scores_;
+};
+
+// The usage errors of --scoring ad4 (exit 2), before anything is read.
+void checkAd4Options(const CommandLine& cl, const DeviceRequest& request) {
+    if (cl.value("box") || cl.value("autobox-ligand"))
+        throw UsageError(std::string("--scoring ad4 takes its box from the grid maps (--maps FLD), "
+                                     "not ") +
+                         (cl.value("box") ? "--box" : "--autobox-ligand"));
+    if (!cl.value("maps"))
+        throw UsageError("--scoring ad4 needs --maps FLD (an autogrid .maps.fld: its box and "
+                         "ligand types; make them with `posewright-cli maps --gpf GPF --receptor R "
+                         "--out FLD`)");
+    if (cl.value("ph"))
+        throw UsageError("--ph is not for --scoring ad4: the receptor is read as given (a PDBQT "
+                         "with AD4 types and charges, the one the maps were made from)");
+    if (request.kind == DeviceRequest::Kind::Cuda)
+        throw UsageError("--scoring ad4 rescoring runs on the CPU only: its GPU path does not "
+                         "exist yet (use --device cpu or auto)");
+}
+
 } // namespace
 
 int runHitsRescore(const std::vector<std::string>& args) {
@@ -131,6 +190,7 @@ int runHitsRescore(const std::vector<std::string>& args) {
                  {"device", OptionKind::Value},
                  {"threads", OptionKind::Value},
                  {"batch", OptionKind::Value},
+                 {"maps", OptionKind::Value},
                  {"json", OptionKind::Flag}});
     CommandLine cl(args, spec);
     if (cl.positional().empty())
@@ -139,9 +199,7 @@ int runHitsRescore(const std::vector<std::string>& args) {
         throw UsageError("unexpected argument '" + cl.positional()[1] + "'");
     if (!cl.value("receptor"))
         throw UsageError("missing --receptor R.pdbqt (the receptor to rescore the poses against)");
-    if (!cl.value("box") && !cl.value("autobox-ligand"))
-        throw UsageError("missing --box CONFIG (or --autobox-ligand FILE): the exact energies "
-                         "include Vina's out-of-box penalty, so the box must be given");
+    const bool ad4 = cl.value("scoring") == std::optional<std::string>("ad4");
     const int threadOption = cl.intValue("threads", 0, 0, 1024);
     const int threads = threadOption > 0
                             ? threadOption
@@ -149,6 +207,15 @@ int runHitsRescore(const std::vector<std::string>& args) {
     const long batchSize = cl.intValue("batch", 4096, 1, 1000000);
     const bool json = cl.flag("json");
     const DeviceRequest request = deviceRequestOption(cl); // a bad --device is usage (exit 2)
+    if (ad4) {
+        checkAd4Options(cl, request);
+    } else {
+        if (cl.value("maps"))
+            throw UsageError("--maps is for --scoring ad4");
+        if (!cl.value("box") && !cl.value("autobox-ligand"))
+            throw UsageError("missing --box CONFIG (or --autobox-ligand FILE): the exact energies "
+                             "include Vina's out-of-box penalty, so the box must be given");
+    }
 
     // Everything is checked before the store is written: the store, the expression, the target.
     const double t0 = benchNow();
@@ -157,17 +224,23 @@ int runHitsRescore(const std::vector<std::string>& args) {
     selection.where = cl.value("where", "");
     if (!selection.where.empty())
         withFilterErrors([&] { return compileWhere(selection.where, store); });
-    const TargetInputs inputs = loadTarget(cl);
-    const std::string inputsText = describeInputs(cl, inputs);
-    std::string note;
-    std::unique_ptr<Backend> backend = createBackend(request, threadOption, note);
-    std::cerr << "hits rescore: " << note << "\n";
-    DockingTarget target(inputs.receptor, inputs.box, inputs.scoring, threadOption);
+    std::unique_ptr<PoseRescorer> rescorer;
+    std::string receptorNote = cl.required("receptor");
+    if (ad4) {
+        std::cerr << "hits rescore: device: CPU, " << threads
+                  << " threads (AD4 rescoring has no GPU path yet)\n";
+        rescorer = makeAd4Rescorer(cl.required("maps"), cl.required("receptor"), threads);
+        receptorNote += " (maps " + cl.required("maps") + ")";
+    } else {
+        auto vina = std::make_unique<VinaRescorer>(cl, request, threadOption);
+        receptorNote += " (" + vina->boxSource() + ")";
+        rescorer = std::move(vina);
+    }
 
     long rescored = 0, refused = 0;
     long long cleared = 0, selected = 0;
     const double t1 = benchNow(); // the rescore itself: read, prepare, score, write, commit
-    double prepareSeconds = 0, scoreSeconds = 0; // RDKit preparation; the backend's exact sums
+    double prepareSeconds = 0, scoreSeconds = 0; // RDKit preparation; the scoring function
     {
         // One transaction: nothing is visible, or on disk after a kill, until the commit.
         HitStore::Transaction tx(store);
@@ -178,16 +251,15 @@ int runHitsRescore(const std::vector<std::string>& args) {
         });
         std::sort(ids.begin(), ids.end()); // read and rewrite the rows in table order
         selected = static_cast<long long>(ids.size());
-        ComputedScoreWriter writer(store, kInputsKey, kColumns, inputsText);
+        ComputedScoreWriter writer(store, kInputsKey, kColumns, rescorer->inputs());
         cleared = writer.cleared();
         if (cleared > 0)
             std::cerr << "hits rescore: the store's rescore values came from other inputs ("
                       << *writer.previousInputs() << "); cleared them in " << cleared << " poses\n";
-        setMetaValue(store, kReceptorKey, cl.required("receptor") + " (" + inputs.boxSource + ")");
-        setMetaValue(store, kDeviceKey, backend->description());
+        setMetaValue(store, kReceptorKey, receptorNote);
+        setMetaValue(store, kDeviceKey, rescorer->device());
         Statement fetch = store.prepare("SELECT " + store.blockColumns() + ", poses.name FROM " +
                                         store.blocksFrom() + " WHERE poses.id = ?");
-        std::vector<VinaScore> scores;
         for (size_t first = 0; first < ids.size(); first += batchSize) {
             Batch b;
             const size_t last = std::min(ids.size(), first + batchSize);
@@ -197,7 +269,9 @@ int runHitsRescore(const std::vector<std::string>& args) {
                 SdfRecordText record;
                 std::string name;
                 if (fetch.step()) {
-                    record.text = fetch.text(0) + "$$$$\n";
+                    // The pose as imported, its SD tags included: `score` reads them too (AD4
+                    // takes a TORSDOF tag for its torsional free energy).
+                    record.text = fetch.text(0) + fetch.text(1) + "$$$$\n";
                     name = fetch.text(2);
                 }
                 record.record = id; // messages name the pose by its id
@@ -208,24 +282,20 @@ int runHitsRescore(const std::vector<std::string>& args) {
             double t = benchNow();
             prepareBatch(b, store.path(), threads);
             prepareSeconds += benchNow() - t;
-            std::vector<Molecule> ligands;
-            for (auto& m : b.prepared)
-                if (m)
-                    ligands.push_back(std::move(*m));
+            std::vector<std::optional<RescoreValues>> values(b.ids.size());
             t = benchNow();
-            backend->scoreExact(target, ligands, scores);
+            rescorer->score(b.prepared, values, b.warnings);
             scoreSeconds += benchNow() - t;
-            size_t k = 0;
             for (size_t i = 0; i < b.ids.size(); ++i) {
-                if (!b.prepared[i]) {
+                if (!values[i]) {
                     if (++refused <= kMaxWarnings)
                         std::cerr << "warning: " << store.path() << ": pose " << b.ids[i] << " '"
                                   << b.names[i] << "' left empty: " << b.warnings[i] << "\n";
                     writer.write(b.ids[i], {std::nullopt, std::nullopt, std::nullopt});
                     continue;
                 }
-                const VinaScore& s = scores[k++];
-                writer.write(b.ids[i], {s.affinity, s.inter, s.intra});
+                const RescoreValues& v = *values[i];
+                writer.write(b.ids[i], {v.affinity, v.inter, v.intra});
                 ++rescored;
             }
             if (ids.size() > static_cast<size_t>(batchSize))
@@ -237,22 +307,22 @@ int runHitsRescore(const std::vector<std::string>& args) {
         tx.commit();
     }
     if (refused > kMaxWarnings)
-        std::cerr << "warning: " << refused - kMaxWarnings << " more poses could not be prepared\n";
+        std::cerr << "warning: " << refused - kMaxWarnings << " more poses could not be scored\n";
     const double t2 = benchNow();
     if (json) {
         JsonObject o;
         o.add("store", store.path()).add("selected", selected).add("rescored", rescored);
         o.add("refused", refused).add("cleared", cleared);
-        o.add("scoring", std::string(scoringKindName(inputs.scoring.kind())));
-        o.add("device", backend->description()).add("threads", threads);
+        o.add("scoring", rescorer->scoringName());
+        o.add("device", rescorer->device()).add("threads", threads);
         o.add("seconds", t2 - t0, 3).add("rescore_seconds", t2 - t1, 3);
         o.add("prepare_seconds", prepareSeconds, 3).add("score_seconds", scoreSeconds, 3);
         o.add("poses_per_second", t2 > t1 ? selected / (t2 - t1) : 0.0, 6);
         std::cout << o.str() << "\n";
     } else {
         std::cout << "rescored " << rescored << " of " << selected << " poses in " << store.path()
-                  << " (" << scoringKindName(inputs.scoring.kind()) << ", exact pair sums; "
-                  << refused << " could not be prepared, left empty)\n";
+                  << " (" << rescorer->scoringName() << ", " << rescorer->method() << "; "
+                  << refused << " could not be prepared or scored, left empty)\n";
     }
     return 0;
 }

@@ -73,7 +73,9 @@ const std::vector<Command>& commands() {
          "fingerprints for a store written before them)\n"
          "      posewright-cli hits rescore STORE.db --receptor R.pdbqt --box B.txt [--scoring "
          "vina|vinardo] [--where EXPR] [--device cpu|cuda|auto] [--threads N] [--batch N] [--json]"
-         "  (exact energies into rescore_* columns)",
+         "  (exact energies into rescore_* columns)\n"
+         "      posewright-cli hits rescore STORE.db --scoring ad4 --maps FLD --receptor R.pdbqt "
+         "[--where EXPR] [--threads N] [--batch N] [--json]  (AD4, exact intermolecular part)",
          runHits},
         {"merge", "join the outputs of --shard K/N runs into the single run's file",
          "merge OUT.sdf SHARD.sdf...  (minimize, dock, overlay)\n"

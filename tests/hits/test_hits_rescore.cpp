@@ -24,6 +24,7 @@
 #include <map>
 
 #include "HitsTestData.h"
+#include "RescorePoses.h"
 #include "cli/CliRun.h"
 
 using namespace pw;
@@ -36,21 +37,6 @@ const QString kComplex = "complexes/1iep/";
 QStringList targetArgs() {
     return {"--receptor", testData(kComplex + "receptor.pdbqt"), "--box",
             testData(kComplex + "box.txt")};
-}
-
-// The 20 1iep poses of tests/data (the ten inputs and the ten Vina outputs) as one SDF, with
-// bond orders from their SMILES remarks; names pose00 ... pose19.
-void writePosesSdf(const QString& path) {
-    std::vector<Molecule> poses;
-    for (const char* suffix : {"", "_out"})
-        for (int i = 0; i < 10; ++i) {
-            const QString file = testData(
-                kComplex + QString("poses/pose%1%2.pdbqt").arg(i, 2, 10, QChar('0')).arg(suffix));
-            Molecule m = readMolecule(file.toStdString());
-            m.name = "pose" + QString::number(poses.size()).rightJustified(2, '0').toStdString();
-            poses.push_back(std::move(m));
-        }
-    writeMolecules(path.toStdString(), poses);
 }
 
 struct Energies {
@@ -96,7 +82,7 @@ std::map<int, Energies> makeStore(const QTemporaryDir& dir, const QString& db,
                                   const QString& scoring = "vina") {
     const QString sdf = dir.filePath("poses.sdf");
     if (!QFile::exists(sdf))
-        writePosesSdf(sdf);
+        write1iepPosesSdf(sdf);
     const CliRun imp = runCli({"hits", "import", db, sdf});
     if (imp.exitCode != 0)
         qFatal("import failed: %s", imp.err.constData());

@@ -1,0 +1,102 @@
+// The AD4 rescorer of `hits rescore` (HitsRescoreAd4.h). Per pose, as `score --scoring ad4
+// --exact` (default options: unbound energy 0, autodock4's penalty outside the maps' box):
+//   rescore_inter    = (1) Final Intermolecular Energy, vdW + H-bond + desolvation + electrostatics,
+//                      summed from the receptor's atoms at each ligand atom (Ad4ExactScorer)
+//   rescore_intra    = (2) Final Total Internal Energy (Ad4LigandScorer, autodock4's tables)
+//   rescore_affinity = Estimated Free Energy of Binding = (1) + (2) + (3) Torsional Free Energy
+//                      - (4) Unbound System's Energy (0)
+#include "HitsRescoreAd4.h"
+
+#include "chem/MoleculeReader.h"
+#include "core/InputError.h"
+#include "core/ParallelFor.h"
+#include "score/ad4/Ad4ExactScorer.h"
+#include "score/ad4/Ad4LigandScorer.h"
+#include "score/ad4/Ad4MapFiles.h"
+
+namespace pw::cli {
+namespace {
+
+// Everything of the maps that can change a number: the box (its penalty), the types (which
+// poses can be scored) and, for good measure, the values (the exact sums do not read them).
+std::string mapsFingerprint(const ad4::Ad4Maps& maps) {
+    Fnv1a h;
+    const ad4::GridGeometry& g = maps.geometry();
+    char num[64];
+    for (int i = 0; i < 3; ++i) {
+        std::snprintf(num, sizeof num, "%.15g,%d,", g.center[i], g.npts[i]);
+        h.add(num);
+    }
+    std::snprintf(num, sizeof num, "%.15g", g.spacing);
+    h.add(num);
+    for (int m = 0; m < maps.mapCount(); ++m) {
+        h.add(maps.mapName(m));
+        h.add(maps.values(m).data(), maps.values(m).size() * sizeof(float));
+    }
+    return h.hex();
+}
+
+class Ad4Rescorer : public PoseRescorer {
+public:
+    Ad4Rescorer(const std::string& mapsFld, const std::string& receptorFile, int threads)
+        : maps_(ad4::readMapsFld(mapsFld)), threads_(threads) {
+        setup_ = std::make_shared<const ad4::MapSetup>(ad4::prepareMaps(
+            readMolecule(receptorFile), maps_.geometry(), maps_.ligandTypes()));
+        inputs_ = "scoring=ad4 parameters=AD4.1_bound unbound=zero outside=penalty receptor=" +
+                  fileFingerprint(receptorFile) + " maps=" + mapsFingerprint(maps_);
+    }
+
+    std::string scoringName() const override { return "ad4"; }
+    std::string inputs() const override { return inputs_; }
+    std::string device() const override {
+        return "CPU (" + std::to_string(threads_) + " threads)";
+    }
+    std::string method() const override { return "exact intermolecular sums"; }
+
+    void score(const std::vector<std::optional<Molecule>>& prepared,
+               std::vector<std::optional<RescoreValues>>& values,
+               std::vector<std::string>& warnings) override {
+        parallelFor(static_cast<long>(prepared.size()), threads_, [&](long i) {
+            if (!prepared[i])
+                return;
+            try {
+                values[i] = scoreOne(*prepared[i]);
+            } catch (const InputError& e) {
+                warnings[i] = e.what(); // a type without a map, a macrocycle's closure atoms
+            } catch (const std::exception& e) {
+                // This pose only: an exception leaving a worker thread would end the process.
+                warnings[i] = std::string("cannot be scored with AD4: ") + e.what();
+            }
+        });
+    }
+
+private:
+    // As ScoreAd4.cpp combines them: the internal and torsional parts from the map scorer (they
+    // read no map), the intermolecular part exact.
+    RescoreValues scoreOne(const Molecule& ligand) const {
+        const ad4::Ad4LigandScorer onMaps(ligand, maps_);
+        std::vector<Eigen::Vector3d> coords;
+        coords.reserve(ligand.atoms.size());
+        for (const Atom& a : ligand.atoms)
+            coords.push_back(a.position);
+        ad4::Ad4Energy e = onMaps.score(coords, ad4::UnboundModel::Zero);
+        const ad4::Ad4Energy x = ad4::Ad4ExactScorer(setup_, ligand).inter(coords);
+        e.interVdwHbDesolv = x.interVdwHbDesolv;
+        e.interElec = x.interElec;
+        return {e.freeEnergy(), e.inter(), e.intra};
+    }
+
+    ad4::Ad4Maps maps_;
+    std::shared_ptr<const ad4::MapSetup> setup_;
+    int threads_;
+    std::string inputs_;
+};
+
+} // namespace
+
+std::unique_ptr<PoseRescorer> makeAd4Rescorer(const std::string& mapsFld,
+                                              const std::string& receptorFile, int threads) {
+    return std::make_unique<Ad4Rescorer>(mapsFld, receptorFile, threads);
+}
+
+} // namespace pw::cli

@@ -1,0 +1,21 @@
+// HitsRescoreAd4: `hits rescore --scoring ad4 --maps FLD --receptor R.pdbqt`: each pose's AutoDock 4
+// estimated free energy of binding with the exact intermolecular part, the number `score
+// --scoring ad4 --maps FLD --exact --receptor R` prints for the same pose (ScoreAd4.cpp).
+#pragma once
+
+#include "PoseRescorer.h"
+
+#include <memory>
+#include <string>
+
+namespace pw::cli {
+
+// Reads the maps (they give the box and its outside penalty, and which ligand types can be
+// scored) and the receptor (AD4 types and charges, as the maps were made from), and prepares the
+// receptor once for every map type. Throws InputError (exit 1) for an unreadable map set or a
+// receptor without AD4 types or charges: before the store is written. Scores on `threads` CPU
+// threads.
+std::unique_ptr<PoseRescorer> makeAd4Rescorer(const std::string& mapsFld,
+                                              const std::string& receptorFile, int threads);
+
+} // namespace pw::cli
