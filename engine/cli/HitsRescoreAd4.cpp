@@ -49,7 +49,7 @@ public:
     std::string scoringName() const override { return "ad4"; }
     std::string inputs() const override { return inputs_; }
     std::string device() const override {
-        return "CPU (" + std::to_string(threads_) + " threads)";
+        return "CPU (" + std::to_string(threads_) + (threads_ == 1 ? " thread)" : " threads)");
     }
     std::string method() const override { return "exact intermolecular sums"; }
 
