@@ -140,13 +140,13 @@ public:
     std::string method() const override { return "exact pair sums"; }
     const std::string& boxSource() const { return inputs_.boxSource; }
 
-    void score(const std::vector<std::optional<Molecule>>& prepared,
+    void score(std::vector<std::optional<Molecule>>& prepared,
                std::vector<std::optional<RescoreValues>>& values,
                std::vector<std::string>&) override {
         std::vector<Molecule> ligands;
-        for (const auto& m : prepared)
+        for (auto& m : prepared)
             if (m)
-                ligands.push_back(*m);
+                ligands.push_back(std::move(*m)); // moved-from, still engaged: values follow it
         backend_->scoreExact(*target_, ligands, scores_);
         size_t k = 0;
         for (size_t i = 0; i < prepared.size(); ++i)
@@ -164,8 +164,8 @@ private:
     std::vector<VinaScore> scores_;
 };
 
-// The usage errors of --scoring ad4 (exit 2), before anything is read.
-void checkAd4Options(const CommandLine& cl, const DeviceRequest& request) {
+// The usage errors of --scoring ad4 (exit 2), before anything is read; its own options.
+Ad4RescoreOptions ad4Options(const CommandLine& cl, const DeviceRequest& request) {
     if (cl.value("box") || cl.value("autobox-ligand"))
         throw UsageError(std::string("--scoring ad4 takes its box from the grid maps (--maps FLD), "
                                      "not ") +
@@ -180,6 +180,18 @@ void checkAd4Options(const CommandLine& cl, const DeviceRequest& request) {
     if (request.kind == DeviceRequest::Kind::Cuda)
         throw UsageError("--scoring ad4 rescoring runs on the CPU only: its GPU path does not "
                          "exist yet (use --device cpu or auto)");
+    Ad4RescoreOptions o;
+    const std::string unbound = cl.value("unbound", "zero");
+    if (unbound != "zero" && unbound != "bound")
+        throw UsageError("--unbound expects zero or bound, got '" + unbound + "'");
+    if (unbound == "bound")
+        o.unbound = ad4::UnboundModel::SameAsBound;
+    const std::string outside = cl.value("outside", "penalty");
+    if (outside != "penalty" && outside != "exact")
+        throw UsageError("--outside expects penalty or exact, got '" + outside + "'");
+    if (outside == "exact")
+        o.outside = ad4::OutsideBox::ExactSum;
+    return o;
 }
 
 } // namespace
@@ -191,6 +203,8 @@ int runHitsRescore(const std::vector<std::string>& args) {
                  {"threads", OptionKind::Value},
                  {"batch", OptionKind::Value},
                  {"maps", OptionKind::Value},
+                 {"unbound", OptionKind::Value},
+                 {"outside", OptionKind::Value},
                  {"json", OptionKind::Flag}});
     CommandLine cl(args, spec);
     if (cl.positional().empty())
@@ -207,11 +221,13 @@ int runHitsRescore(const std::vector<std::string>& args) {
     const long batchSize = cl.intValue("batch", 4096, 1, 1000000);
     const bool json = cl.flag("json");
     const DeviceRequest request = deviceRequestOption(cl); // a bad --device is usage (exit 2)
+    Ad4RescoreOptions ad4Choices;
     if (ad4) {
-        checkAd4Options(cl, request);
+        ad4Choices = ad4Options(cl, request);
     } else {
-        if (cl.value("maps"))
-            throw UsageError("--maps is for --scoring ad4");
+        for (const char* option : {"maps", "unbound", "outside"})
+            if (cl.value(option))
+                throw UsageError(std::string("--") + option + " is for --scoring ad4");
         if (!cl.value("box") && !cl.value("autobox-ligand"))
             throw UsageError("missing --box CONFIG (or --autobox-ligand FILE): the exact energies "
                              "include Vina's out-of-box penalty, so the box must be given");
@@ -229,7 +245,8 @@ int runHitsRescore(const std::vector<std::string>& args) {
     if (ad4) {
         std::cerr << "hits rescore: device: CPU, " << threads
                   << " threads (AD4 rescoring has no GPU path yet)\n";
-        rescorer = makeAd4Rescorer(cl.required("maps"), cl.required("receptor"), threads);
+        rescorer =
+            makeAd4Rescorer(cl.required("maps"), cl.required("receptor"), threads, ad4Choices);
         receptorNote += " (maps " + cl.required("maps") + ")";
     } else {
         auto vina = std::make_unique<VinaRescorer>(cl, request, threadOption);

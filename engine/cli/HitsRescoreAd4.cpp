@@ -1,16 +1,15 @@
 // The AD4 rescorer of `hits rescore` (HitsRescoreAd4.h). Per pose, as `score --scoring ad4
-// --exact` (default options: unbound energy 0, autodock4's penalty outside the maps' box):
+// --exact` with the same --unbound and --outside:
 //   rescore_inter    = (1) Final Intermolecular Energy, vdW + H-bond + desolvation + electrostatics,
 //                      summed from the receptor's atoms at each ligand atom (Ad4ExactScorer)
 //   rescore_intra    = (2) Final Total Internal Energy (Ad4LigandScorer, autodock4's tables)
 //   rescore_affinity = Estimated Free Energy of Binding = (1) + (2) + (3) Torsional Free Energy
-//                      - (4) Unbound System's Energy (0)
+//                      - (4) Unbound System's Energy (0, or (2) with --unbound bound)
 #include "HitsRescoreAd4.h"
 
 #include "chem/MoleculeReader.h"
 #include "core/InputError.h"
 #include "core/ParallelFor.h"
-#include "score/ad4/Ad4ExactScorer.h"
 #include "score/ad4/Ad4LigandScorer.h"
 #include "score/ad4/Ad4MapFiles.h"
 
@@ -38,12 +37,15 @@ std::string mapsFingerprint(const ad4::Ad4Maps& maps) {
 
 class Ad4Rescorer : public PoseRescorer {
 public:
-    Ad4Rescorer(const std::string& mapsFld, const std::string& receptorFile, int threads)
-        : maps_(ad4::readMapsFld(mapsFld)), threads_(threads) {
+    Ad4Rescorer(const std::string& mapsFld, const std::string& receptorFile, int threads,
+                const Ad4RescoreOptions& options)
+        : maps_(ad4::readMapsFld(mapsFld)), threads_(threads), options_(options) {
         setup_ = std::make_shared<const ad4::MapSetup>(ad4::prepareMaps(
             readMolecule(receptorFile), maps_.geometry(), maps_.ligandTypes()));
-        inputs_ = "scoring=ad4 parameters=AD4.1_bound unbound=zero outside=penalty receptor=" +
-                  fileFingerprint(receptorFile) + " maps=" + mapsFingerprint(maps_);
+        inputs_ = std::string("scoring=ad4 parameters=AD4.1_bound unbound=") +
+                  (options.unbound == ad4::UnboundModel::Zero ? "zero" : "bound") +
+                  " outside=" + (options.outside == ad4::OutsideBox::Penalty ? "penalty" : "exact") +
+                  " receptor=" + fileFingerprint(receptorFile) + " maps=" + mapsFingerprint(maps_);
     }
 
     std::string scoringName() const override { return "ad4"; }
@@ -53,7 +55,7 @@ public:
     }
     std::string method() const override { return "exact intermolecular sums"; }
 
-    void score(const std::vector<std::optional<Molecule>>& prepared,
+    void score(std::vector<std::optional<Molecule>>& prepared,
                std::vector<std::optional<RescoreValues>>& values,
                std::vector<std::string>& warnings) override {
         parallelFor(static_cast<long>(prepared.size()), threads_, [&](long i) {
@@ -79,8 +81,8 @@ private:
         coords.reserve(ligand.atoms.size());
         for (const Atom& a : ligand.atoms)
             coords.push_back(a.position);
-        ad4::Ad4Energy e = onMaps.score(coords, ad4::UnboundModel::Zero);
-        const ad4::Ad4Energy x = ad4::Ad4ExactScorer(setup_, ligand).inter(coords);
+        ad4::Ad4Energy e = onMaps.score(coords, options_.unbound);
+        const ad4::Ad4Energy x = ad4::Ad4ExactScorer(setup_, ligand, options_.outside).inter(coords);
         e.interVdwHbDesolv = x.interVdwHbDesolv;
         e.interElec = x.interElec;
         return {e.freeEnergy(), e.inter(), e.intra};
@@ -89,14 +91,16 @@ private:
     ad4::Ad4Maps maps_;
     std::shared_ptr<const ad4::MapSetup> setup_;
     int threads_;
+    Ad4RescoreOptions options_;
     std::string inputs_;
 };
 
 } // namespace
 
 std::unique_ptr<PoseRescorer> makeAd4Rescorer(const std::string& mapsFld,
-                                              const std::string& receptorFile, int threads) {
-    return std::make_unique<Ad4Rescorer>(mapsFld, receptorFile, threads);
+                                              const std::string& receptorFile, int threads,
+                                              const Ad4RescoreOptions& options) {
+    return std::make_unique<Ad4Rescorer>(mapsFld, receptorFile, threads, options);
 }
 
 } // namespace pw::cli

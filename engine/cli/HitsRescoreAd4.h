@@ -4,11 +4,20 @@
 #pragma once
 
 #include "PoseRescorer.h"
+#include "score/ad4/Ad4ExactScorer.h"
 
 #include <memory>
 #include <string>
 
 namespace pw::cli {
+
+// `score --scoring ad4 --exact`'s options, with its defaults: --unbound zero|bound (the unbound
+// energy (4): 0, or the pose's own internal energy) and --outside penalty|exact (autodock4's
+// penalty for an atom outside the maps' box, or the exact sum there too).
+struct Ad4RescoreOptions {
+    ad4::UnboundModel unbound = ad4::UnboundModel::Zero;
+    ad4::OutsideBox outside = ad4::OutsideBox::Penalty;
+};
 
 // Reads the maps (they give the box and its outside penalty, and which ligand types can be
 // scored) and the receptor (AD4 types and charges, as the maps were made from), and prepares the
@@ -16,6 +25,7 @@ namespace pw::cli {
 // receptor without AD4 types or charges: before the store is written. Scores on `threads` CPU
 // threads.
 std::unique_ptr<PoseRescorer> makeAd4Rescorer(const std::string& mapsFld,
-                                              const std::string& receptorFile, int threads);
+                                              const std::string& receptorFile, int threads,
+                                              const Ad4RescoreOptions& options = {});
 
 } // namespace pw::cli

@@ -27,9 +27,10 @@ public:
     virtual std::string inputs() const = 0;
     virtual std::string device() const = 0; // for pw_meta rescore_device and the summary
     virtual std::string method() const = 0; // for the summary line ("exact pair sums")
-    // Scores the prepared poses (nullopt entries are skipped): for each other pose i, sets
-    // values[i], or leaves it empty and says why in warnings[i]. Both come sized as prepared.
-    virtual void score(const std::vector<std::optional<Molecule>>& prepared,
+    // Scores the prepared poses (nullopt entries are skipped; the molecules may be moved from):
+    // for each other pose i, sets values[i], or leaves it empty and says why in warnings[i].
+    // Both come sized as prepared.
+    virtual void score(std::vector<std::optional<Molecule>>& prepared,
                        std::vector<std::optional<RescoreValues>>& values,
                        std::vector<std::string>& warnings) = 0;
 };

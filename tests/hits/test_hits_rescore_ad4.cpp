@@ -77,10 +77,12 @@ std::map<int, Energies> storedEnergies(const QString& db, const QString& where =
 
 // `score --scoring ad4 --maps FLD [--exact --receptor R] --ligand SDF --json` by record (1-based):
 // free energy, inter, intra.
-std::map<int, Energies> scoreAd4(const QString& fld, const QString& sdf, bool exact) {
+std::map<int, Energies> scoreAd4(const QString& fld, const QString& sdf, bool exact,
+                                 const QStringList& extra = {}) {
     QStringList args{"score", "--scoring", "ad4", "--maps", fld, "--ligand", sdf, "--json"};
     if (exact)
         args << "--exact" << "--receptor" << kReceptor;
+    args += extra;
     const CliRun r = runCli(args);
     if (r.exitCode != 0)
         qFatal("score failed: %s", r.err.constData());
@@ -168,6 +170,35 @@ private slots:
         const std::map<int, Energies> stored2 = storedEnergies(db);
         for (const auto& [record, want] : exact)
             compareEnergies(stored2.at(record), want, record);
+    }
+
+    void unboundAndOutsideOptionsAsScore() {
+        // --unbound bound (the free energy is then inter + torsional) and --outside exact (no
+        // penalty: many of these poses have atoms outside the 20 Å box), as `score` takes them.
+        QTemporaryDir dir;
+        const QString fld = makeMaps(dir.filePath("maps"));
+        const QString db = makeStore(dir);
+        const QStringList options{"--unbound", "bound", "--outside", "exact"};
+        const CliRun r = rescoreAd4(db, fld, options);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(jsonLines(r.out).value(0)["rescored"].toInt(), 20);
+        const std::map<int, Energies> want =
+            scoreAd4(fld, dir.filePath("poses.sdf"), true, options);
+        const std::map<int, Energies> plain = scoreAd4(fld, dir.filePath("poses.sdf"), true);
+        const std::map<int, Energies> stored = storedEnergies(db);
+        QCOMPARE(int(want.size()), 20);
+        int otherInter = 0;
+        for (const auto& [record, w] : want) {
+            compareEnergies(stored.at(record), w, record);
+            if (std::abs(w.inter - plain.at(record).inter) > 1e-3)
+                ++otherInter; // an atom outside the box: the exact sum, not the penalty
+            QVERIFY(std::abs(w.affinity - plain.at(record).affinity) > 1e-3);
+        }
+        QVERIFY2(otherInter > 0, "no pose has an atom outside the box");
+        // The default options are other inputs: a re-run clears these values.
+        const CliRun again = rescoreAd4(db, fld, {"--where", "source_record = 1"});
+        QVERIFY2(again.exitCode == 0, again.err.constData());
+        QCOMPARE(jsonLines(again.out).value(0)["cleared"].toInt(), 20);
     }
 
     void otherMapsOrReceptorClearOldValues() {
@@ -265,6 +296,16 @@ private slots:
                     testData("complexes/1iep/box.txt"), "--maps", fld});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--maps is for --scoring ad4"), r.err.constData());
+        r = runCli({"hits", "rescore", db, "--receptor", kReceptor, "--box",
+                    testData("complexes/1iep/box.txt"), "--unbound", "bound"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--unbound is for --scoring ad4"), r.err.constData());
+        r = runCli(base + QStringList{"--maps", fld, "--unbound", "free"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--unbound expects zero or bound"), r.err.constData());
+        r = runCli(base + QStringList{"--maps", fld, "--outside", "clamp"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--outside expects penalty or exact"), r.err.constData());
         r = runCli({"hits", "rescore", db, "--scoring", "ad4", "--maps", fld});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("missing --receptor"), r.err.constData());
