@@ -73,18 +73,16 @@ public:
     }
 
 private:
-    // As ScoreAd4.cpp combines them: the internal and torsional parts from the map scorer (they
-    // read no map), the intermolecular part exact.
+    // As `score --scoring ad4 --exact` reports it (ad4::exactPoseEnergy).
     RescoreValues scoreOne(const Molecule& ligand) const {
         const ad4::Ad4LigandScorer onMaps(ligand, maps_);
         std::vector<Eigen::Vector3d> coords;
         coords.reserve(ligand.atoms.size());
         for (const Atom& a : ligand.atoms)
             coords.push_back(a.position);
-        ad4::Ad4Energy e = onMaps.score(coords, options_.unbound);
-        const ad4::Ad4Energy x = ad4::Ad4ExactScorer(setup_, ligand, options_.outside).inter(coords);
-        e.interVdwHbDesolv = x.interVdwHbDesolv;
-        e.interElec = x.interElec;
+        const ad4::Ad4Energy e = ad4::exactPoseEnergy(
+            onMaps, ad4::Ad4ExactScorer(setup_, ligand, options_.outside), coords,
+            options_.unbound);
         return {e.freeEnergy(), e.inter(), e.intra};
     }
 

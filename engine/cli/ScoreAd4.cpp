@@ -93,15 +93,11 @@ int runScoreAd4(const std::vector<std::string>& args) {
         std::vector<Eigen::Vector3d> coords;
         for (const Atom& a : lig.atoms)
             coords.push_back(a.position);
-        ad4::Ad4Energy e = scorer.score(coords, unbound);
-        if (exact) {
-            // Only the intermolecular part changes; the internal one reads no map.
-            const ad4::Ad4Energy x =
-                ad4::Ad4ExactScorer(exactSetup, lig, outside).inter(coords);
-            e.interVdwHbDesolv = x.interVdwHbDesolv;
-            e.interElec = x.interElec;
-            e.perAtom = x.perAtom;
-        }
+        // With --exact only the intermolecular part changes; the internal one reads no map.
+        const ad4::Ad4Energy e =
+            exact ? ad4::exactPoseEnergy(scorer, ad4::Ad4ExactScorer(exactSetup, lig, outside),
+                                         coords, unbound)
+                  : scorer.score(coords, unbound);
         const std::string name = lig.name.empty() ? "(no name)" : lig.name;
         if (json) {
             JsonObject o;

@@ -114,4 +114,14 @@ Ad4Energy Ad4ExactScorer::inter(const std::vector<Eigen::Vector3d>& coords) cons
     return out;
 }
 
+Ad4Energy exactPoseEnergy(const Ad4LigandScorer& onMaps, const Ad4ExactScorer& exact,
+                          const std::vector<Eigen::Vector3d>& coords, UnboundModel unbound) {
+    Ad4Energy e = onMaps.score(coords, unbound);
+    const Ad4Energy x = exact.inter(coords);
+    e.interVdwHbDesolv = x.interVdwHbDesolv;
+    e.interElec = x.interElec;
+    e.perAtom = x.perAtom;
+    return e;
+}
+
 } // namespace pw::ad4

@@ -72,4 +72,10 @@ private:
     std::vector<double> charge_;
 };
 
+// A pose's whole AD4 energy with the intermolecular part exact: internal, torsional and unbound
+// parts from the map scorer (they read no map), inter and perAtom from the exact one. `score
+// --scoring ad4 --exact` and `hits rescore --scoring ad4` both report it: one pose, one number.
+Ad4Energy exactPoseEnergy(const Ad4LigandScorer& onMaps, const Ad4ExactScorer& exact,
+                          const std::vector<Eigen::Vector3d>& coords, UnboundModel unbound);
+
 } // namespace pw::ad4
