@@ -34,8 +34,8 @@ TargetInputs loadTarget(const CommandLine& cl, const std::string& fallbackLigand
         else if (*name == "vinardo")
             scoring = ScoringKind::Vinardo;
         else
-            throw UsageError("--scoring expects vina, vinardo or ad4 (ad4 for score and dock, "
-                             "on AutoDock 4 maps), got '" + *name + "'");
+            throw UsageError("--scoring expects vina, vinardo or ad4 (ad4 for score, dock and "
+                             "hits rescore, on AutoDock 4 maps), got '" + *name + "'");
     }
 
     if (cl.value("box") && cl.value("autobox-ligand"))

@@ -99,8 +99,8 @@ private slots:
             << "--device";
         QTest::newRow("score --scoring")
             << QStringList{"score", "--receptor", rec, "--ligand", lig, "--scoring", "bogus"}
-            << "--scoring expects vina, vinardo or ad4 (ad4 for score and dock, on AutoDock 4 "
-               "maps), got 'bogus'";
+            << "--scoring expects vina, vinardo or ad4 (ad4 for score, dock and hits rescore, on "
+               "AutoDock 4 maps), got 'bogus'";
         QTest::newRow("score unknown option")
             << QStringList{"score", "--receptor", rec, "--ligand", lig, "--bogus"} << "--bogus";
         QTest::newRow("lingo --device")
