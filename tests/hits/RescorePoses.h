@@ -1,13 +1,18 @@
 // RescorePoses: the 20 1iep poses of tests/data (the ten inputs and the ten Vina outputs) as one
-// SDF, for the `hits rescore` suites (Vina and AD4).
+// SDF, and the rescore columns a store holds, for the `hits rescore` suites (Vina and AD4).
 #pragma once
 
 #include "chem/MoleculeReader.h"
 #include "chem/MoleculeWriter.h"
 #include "cli/CliRun.h"
 
+#include <QJsonObject>
+#include <QJsonValue>
 #include <QString>
+#include <QStringList>
 
+#include <cmath>
+#include <map>
 #include <vector>
 
 namespace pw::test {
@@ -25,6 +30,28 @@ inline void write1iepPosesSdf(const QString& path) {
             poses.push_back(std::move(m));
         }
     writeMolecules(path.toStdString(), poses);
+}
+
+struct Energies {
+    double affinity = NAN, inter = NAN, intra = NAN;
+};
+
+// `hits query --json` rows by source record (1-based), the rescore columns read as numbers
+// (NaN for an empty cell).
+inline std::map<int, Energies> storedEnergies(const QString& db, const QString& where = {}) {
+    QStringList args{"hits", "query", db, "--columns",
+                     "source_record,rescore_affinity,rescore_inter,rescore_intra", "--json"};
+    if (!where.isEmpty())
+        args << "--where" << where;
+    const CliRun r = runCli(args);
+    if (r.exitCode != 0)
+        qFatal("hits query failed: %s", r.err.constData());
+    std::map<int, Energies> out;
+    auto num = [](const QJsonValue& v) { return v.isNull() ? NAN : v.toDouble(); };
+    for (const QJsonObject& o : jsonLines(r.out))
+        out[o["source_record"].toInt()] = {num(o["rescore_affinity"]), num(o["rescore_inter"]),
+                                           num(o["rescore_intra"])};
+    return out;
 }
 
 } // namespace pw::test

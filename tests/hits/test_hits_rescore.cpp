@@ -39,32 +39,6 @@ QStringList targetArgs() {
             testData(kComplex + "box.txt")};
 }
 
-struct Energies {
-    double affinity = NAN, inter = NAN, intra = NAN;
-};
-
-// `hits query --json` rows by source record (1-based), the rescore columns read as numbers
-// (NaN for an empty cell).
-std::map<int, Energies> storedEnergies(const QString& db, const QString& where = {}) {
-    QStringList args{"hits",
-                     "query",
-                     db,
-                     "--columns",
-                     "source_record,rescore_affinity,rescore_inter,rescore_intra",
-                     "--json"};
-    if (!where.isEmpty())
-        args << "--where" << where;
-    const CliRun r = runCli(args);
-    if (r.exitCode != 0)
-        qFatal("hits query failed: %s", r.err.constData());
-    std::map<int, Energies> out;
-    auto num = [](const QJsonValue& v) { return v.isNull() ? NAN : v.toDouble(); };
-    for (const QJsonObject& o : jsonLines(r.out))
-        out[o["source_record"].toInt()] = {num(o["rescore_affinity"]), num(o["rescore_inter"]),
-                                           num(o["rescore_intra"])};
-    return out;
-}
-
 int rescoreColumnCount(const QString& db) {
     const CliRun r = runCli({"hits", "columns", db, "--json"});
     int n = 0;

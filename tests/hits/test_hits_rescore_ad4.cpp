@@ -54,27 +54,6 @@ QString makeMaps(const QString& dir, double shift = 0) {
     return fld;
 }
 
-struct Energies {
-    double affinity = NAN, inter = NAN, intra = NAN;
-};
-
-// The rescore columns by source record (1-based), NaN for an empty cell.
-std::map<int, Energies> storedEnergies(const QString& db, const QString& where = {}) {
-    QStringList args{"hits", "query", db, "--columns",
-                     "source_record,rescore_affinity,rescore_inter,rescore_intra", "--json"};
-    if (!where.isEmpty())
-        args << "--where" << where;
-    const CliRun r = runCli(args);
-    if (r.exitCode != 0)
-        qFatal("hits query failed: %s", r.err.constData());
-    std::map<int, Energies> out;
-    auto num = [](const QJsonValue& v) { return v.isNull() ? NAN : v.toDouble(); };
-    for (const QJsonObject& o : jsonLines(r.out))
-        out[o["source_record"].toInt()] = {num(o["rescore_affinity"]), num(o["rescore_inter"]),
-                                           num(o["rescore_intra"])};
-    return out;
-}
-
 // `score --scoring ad4 --maps FLD [--exact --receptor R] --ligand SDF --json` by record (1-based):
 // free energy, inter, intra.
 std::map<int, Energies> scoreAd4(const QString& fld, const QString& sdf, bool exact,
