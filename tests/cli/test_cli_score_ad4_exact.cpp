@@ -33,7 +33,7 @@ class TestCliScoreAd4Exact : public QObject {
 private slots:
     void exactInterOnMapsBox() {
         if (!QFile::exists(mapsOf("3ce3")))
-            QSKIP("../shared/data/complexes is absent");
+            QFAIL("../shared/data/complexes is absent: the suite needs the shared data beside the checkout");
         const QJsonObject maps = scoreJson({});
         const QJsonObject exact =
             scoreJson({"--exact", "--receptor", testData("complexes/3ce3/receptor.pdbqt")});
@@ -71,7 +71,7 @@ private slots:
     void receptorWithoutAd4Types() {
         // A PDB receptor has no AD4 types: refused once, before any ligand, naming the file.
         if (!QFile::exists(mapsOf("1stp")))
-            QSKIP("../shared/data/complexes is absent");
+            QFAIL("../shared/data/complexes is absent: the suite needs the shared data beside the checkout");
         const CliRun r = runCli({"score", "--scoring", "ad4", "--maps", mapsOf("1stp"), "--ligand",
                                  testData("complexes/1stp/ligand_xtal.pdbqt"), "--exact",
                                  "--receptor", testData("complexes/1stp/receptor.pdb")});

@@ -179,7 +179,7 @@ private slots:
         QFETCH(QString, complex);
         const std::string c = complex.toStdString();
         if (!std::filesystem::exists(sharedMaps(c)))
-            QSKIP("../shared/data/complexes is absent");
+            QFAIL("../shared/data/complexes is absent: the suite needs the shared data beside the checkout");
         const Ad4Maps autogrid = readMapsFld(sharedMaps(c));
         const GridPointCheck r = compareAtGridPoints(receptorOf(c), autogrid, 17, 0.5);
         qInfo("%ld values, %ld outside tolerance", r.values, r.outside);
@@ -204,7 +204,7 @@ private slots:
         QFETCH(QString, complex);
         const std::string c = complex.toStdString();
         if (!std::filesystem::exists(sharedMaps(c)))
-            QSKIP("../shared/data/complexes is absent");
+            QFAIL("../shared/data/complexes is absent: the suite needs the shared data beside the checkout");
         const Ad4Maps maps = readMapsFld(sharedMaps(c));
         const Molecule lig = readPdbqtForTest(dataPath("complexes/" + c + "/ligand_xtal.pdbqt"));
         const std::vector<Vec3> x = positions(lig);
