@@ -30,10 +30,25 @@ namespace {
 static_assert(kDockMaxTorsions == dock::kMaxDockTorsions, "RunResultGpu::torsions");
 static_assert(kMaxTemplateAtoms >= dock::kMaxDockAtoms, "the kernel's atom limit");
 
-// Population storage of one launch is capped (runs are launched in chunks beyond it): a screen of
-// 1,000 ligands x 20 runs x 150 individuals would otherwise take ~1 GB of genotypes.
-constexpr std::size_t kMaxPopulationBytes = std::size_t(512) << 20;
+// Population storage of one chunk is capped (runs are launched in chunks beyond it): a screen of
+// 1,000 ligands x 20 runs x 150 individuals takes ~1 GB of genotypes. Within a chunk the launch
+// groups overlap the costliest ligands' generations with the rest (dockOn), so one chunk for a
+// whole screen is faster; the cap is also at most an eighth of the device's memory.
+constexpr std::size_t kMaxPopulationBytes = std::size_t(2) << 30;
 constexpr auto kPollSleep = std::chrono::microseconds(500);
+// Launch groups of a chunk (dockOn): enough for the costliest ligands' long chains of generations
+// to overlap the rest; each is a stream and a host-side test after every launch.
+constexpr int kLaunchGroups = 8;
+
+// One launch group: ligands [ligandBegin, ligandEnd) of a chunk (chunk-local, in launch order),
+// the generation its runs have reached, and those still going.
+struct LaunchGroup {
+    long ligandBegin = 0, ligandEnd = 0;
+    cudaStream_t stream = nullptr;
+    long generation = 0, until = 0;
+    std::vector<int> live; // chunk slots
+    bool inFlight = false;
+};
 // The live view (DockOptions::onGeneration) watches the batch's first runs only (the app docks
 // one ligand); the host looks at most this often.
 constexpr long kMaxWatchedRuns = 256;
@@ -203,7 +218,7 @@ bool readSlot(const DockWatchSlotGpu* slot, DockWatchSlotGpu& out) {
 
 struct CudaDocker::Impl {
     int device = 0;
-    cudaStream_t stream = nullptr, controlStream = nullptr;
+    cudaStream_t controlStream = nullptr;
     DeviceScoringTarget target;
     DeviceAd4Maps ad4Maps;
     DeviceBuffer<float> charges;
@@ -218,16 +233,32 @@ struct CudaDocker::Impl {
     DeviceBuffer<float> population;
     DeviceBuffer<RunStateGpu> state; // per run of a chunk: where it paused
     DeviceBuffer<float> energies;    // per run of a chunk: its paused population's energies
-    DeviceBuffer<int> live;          // the runs of a chunk still going (AutoStop)
+    // Launch groups (see dockOn): a stream each, with priorities from the highest down, and
+    // the device copy of the group's live runs.
+    std::vector<cudaStream_t> groupStreams;
+    DeviceBuffer<int> groupLive[kLaunchGroups];
     DeviceBuffer<int> control; // [0] cancel flag, [1] finished runs
     PinnedBuffer<int> hControl;
     MappedWatchSlots watch; // the live view's slots (only when an observer is set)
 
+    cudaStream_t groupStream(int group) {
+        while (static_cast<int>(groupStreams.size()) <= group) {
+            int least = 0, greatest = 0;
+            check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "stream priorities");
+            // greatest is the numerically lowest: group 0 gets it, later groups one step less.
+            const int priority = std::min(least, greatest + static_cast<int>(groupStreams.size()));
+            cudaStream_t s = nullptr;
+            check(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, priority), "stream");
+            groupStreams.push_back(s);
+        }
+        return groupStreams[group];
+    }
+
     ~Impl() {
         cudaSetDevice(device);
-        if (stream) {
-            cudaStreamSynchronize(stream);
-            cudaStreamDestroy(stream);
+        for (cudaStream_t s : groupStreams) {
+            cudaStreamSynchronize(s);
+            cudaStreamDestroy(s);
         }
         if (controlStream) {
             cudaStreamSynchronize(controlStream);
@@ -239,7 +270,6 @@ struct CudaDocker::Impl {
 CudaDocker::CudaDocker(int device) : impl_(std::make_unique<Impl>()) {
     impl_->device = device;
     check(cudaSetDevice(device), "set device");
-    check(cudaStreamCreateWithFlags(&impl_->stream, cudaStreamNonBlocking), "stream");
     check(cudaStreamCreateWithFlags(&impl_->controlStream, cudaStreamNonBlocking), "stream");
     impl_->control.reserve(2);
     impl_->hControl.reserve(2);
@@ -390,12 +420,14 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     for (long j = 0; j < total; ++j)
         if (order[j] / runsPer != order[j - j % runsPer] / runsPer)
             throw std::logic_error("CudaDocker: a ligand's runs are apart in the launch order");
-    const long fit = std::max<long>(1, static_cast<long>(kMaxPopulationBytes / perRun));
+    std::size_t freeBytes = 0, deviceBytes = 0;
+    check(cudaMemGetInfo(&freeBytes, &deviceBytes), "device memory");
+    const std::size_t populationCap = std::min(kMaxPopulationBytes, deviceBytes / 8);
+    const long fit = std::max<long>(1, static_cast<long>(populationCap / perRun));
     const long chunk = std::min<long>(total, std::max<long>(1, fit / runsPer) * runsPer);
     im.population.reserve(static_cast<std::size_t>(chunk) * perRun / sizeof(float));
     im.state.reserve(chunk);
     im.energies.reserve(static_cast<std::size_t>(chunk) * params.populationSize);
-    im.live.reserve(chunk);
     im.runs.reserve(chunk);
     im.results.reserve(chunk);
     im.final.reserve(static_cast<std::size_t>(chunk) * maxAtoms);
@@ -458,7 +490,6 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     std::vector<RunResultGpu> results;
     std::vector<RunStateGpu> states;
     std::vector<float3> finals;
-    std::vector<int> live;
     std::vector<double> bests(runsPer);
     const dock::PooledAutoStop schedule(options.lga, runsPer);
     traces_.assign(nLig, {});
@@ -482,7 +513,11 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
             finalCoords += tg[k].atomCount;
         }
         uploadVector(im.runs, runs);
-        check(cudaMemset(im.state.p, 0, count * sizeof(RunStateGpu)), "state reset");
+        // On the per-thread stream and waited for: the launches below are on non-blocking
+        // streams, which would not wait for a legacy-stream memset.
+        check(cudaMemsetAsync(im.state.p, 0, count * sizeof(RunStateGpu), cudaStreamPerThread),
+              "state reset");
+        check(cudaStreamSynchronize(cudaStreamPerThread), "state reset");
         DockBatchGpu b{};
         b.templates = im.templates.p, b.atoms = im.atoms.p, b.nodes = im.nodes.p;
         b.pairs = im.pairs.p, b.runs = im.runs.p;
@@ -503,87 +538,128 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
 
         // Launches from checkpoint to checkpoint (one launch when AutoStop is off) until every
         // run has ended or its ligand has converged (dock::PooledAutoStop, the CPU engine's
-        // test on the same values: each run's best at the checkpoint).
-        std::vector<dock::PooledAutoStop> stops(count / runsPer,
+        // test on the same values: each run's best at the checkpoint). The chunk's ligands are
+        // split into launch groups, each on its own stream, advancing at its own pace: a group
+        // whose launch has ended is tested and relaunched while the others' launches run, so
+        // that the GPU is not left with the few blocks of one launch's slowest runs (a screen's
+        // flexible ligands run many more generations than the rest). The groups follow the
+        // launch order (longest first) and the costliest get the highest stream priority, so
+        // their blocks are scheduled first and their long chain of generations starts at once.
+        // A ligand's decisions depend only on its own runs at fixed generations: the output is
+        // the same whatever the grouping.
+        const long chunkLigands = count / runsPer;
+        std::vector<dock::PooledAutoStop> stops(chunkLigands,
                                                 dock::PooledAutoStop(options.lga, runsPer));
         std::vector<char> autostopped(count, 0);
-        std::vector<long> stopGeneration(count / runsPer, 0);
+        std::vector<long> stopGeneration(chunkLigands, 0);
         states.assign(count, {});
-        live.resize(count);
-        std::iota(live.begin(), live.end(), 0);
-        for (long generation = 0; !live.empty();) {
+        const int nGroups = static_cast<int>(std::min<long>(kLaunchGroups, chunkLigands));
+        std::vector<LaunchGroup> groups(nGroups);
+        for (int gi = 0; gi < nGroups; ++gi) {
+            LaunchGroup& g = groups[gi];
+            g.ligandBegin = chunkLigands * gi / nGroups;
+            g.ligandEnd = chunkLigands * (gi + 1) / nGroups;
+            g.stream = im.groupStream(gi);
+            g.live.resize((g.ligandEnd - g.ligandBegin) * runsPer);
+            std::iota(g.live.begin(), g.live.end(), static_cast<int>(g.ligandBegin * runsPer));
+            im.groupLive[gi].reserve(g.live.size());
+        }
+        auto launchGroup = [&](int gi) {
+            LaunchGroup& g = groups[gi];
             if (progress && progress->cancelled() && !cancelSent)
                 sendCancel(); // the live runs end at their next generation
-            const long until = schedule.nextCheckpoint(generation);
-            b.untilGeneration = static_cast<int>(std::min<long>(until, 1L << 30));
-            b.runCount = static_cast<int>(live.size());
-            b.live = nullptr;
-            if (live.size() < static_cast<std::size_t>(count)) {
-                uploadVector(im.live, live);
-                b.live = im.live.p;
-            }
-            const double g0 = now();
-            check(launchDock(b, scoring, params, sp, warpsPerBlock_, im.stream), "dock launch");
-            if (progress || b.watchCount > 0) {
-                double lastReport = 0, lastWatch = now();
-                for (;;) {
-                    const cudaError_t q = cudaStreamQuery(im.stream);
-                    if (q == cudaSuccess)
-                        break;
-                    if (q != cudaErrorNotReady)
-                        check(q, "docking");
-                    if (b.watchCount > 0 && now() - lastWatch > kWatchInterval) {
-                        reportGenerations(first, count);
-                        lastWatch = now();
-                    }
-                    if (!progress) {
-                        std::this_thread::sleep_for(kPollSleep);
-                        continue;
-                    }
-                    if (progress->cancelled() && !cancelSent)
-                        sendCancel();
-                    if (progress->onProgress && now() - lastReport > 1.0 / 30) {
-                        check(cudaMemcpyAsync(im.hControl.p + 1, im.control.p + 1, sizeof(int),
-                                              cudaMemcpyDeviceToHost, im.controlStream),
-                              "progress");
-                        check(cudaStreamSynchronize(im.controlStream), "progress");
-                        progress->onProgress(
-                            std::min<long>(total, im.hControl.p[1] + stoppedRuns), total);
-                        lastReport = now();
-                    }
-                    std::this_thread::sleep_for(kPollSleep);
-                }
-            }
-            check(cudaStreamSynchronize(im.stream), "docking");
-            timing_.gpu += now() - g0;
-            if (b.watchCount > 0)
-                reportGenerations(first, count); // every watched run's last generation
-            check(cudaMemcpy(states.data(), im.state.p, count * sizeof(RunStateGpu),
-                             cudaMemcpyDeviceToHost),
+            g.until = schedule.nextCheckpoint(g.generation);
+            DockBatchGpu gb = b;
+            gb.untilGeneration = static_cast<int>(std::min<long>(g.until, 1L << 30));
+            gb.runCount = static_cast<int>(g.live.size());
+            uploadVector(im.groupLive[gi], g.live);
+            gb.live = im.groupLive[gi].p;
+            check(launchDock(gb, scoring, params, sp, warpsPerBlock_, g.stream), "dock launch");
+            g.inFlight = true;
+        };
+        // A group's launch has ended: its runs' states, each of its ligands' test, its live runs.
+        auto finishGroup = [&](int gi) {
+            LaunchGroup& g = groups[gi];
+            g.inFlight = false;
+            const long q0 = g.ligandBegin * runsPer, q1 = g.ligandEnd * runsPer;
+            check(cudaMemcpyAsync(states.data() + q0, im.state.p + q0,
+                                  (q1 - q0) * sizeof(RunStateGpu), cudaMemcpyDeviceToHost,
+                                  g.stream),
                   "download");
-            generation = until;
+            check(cudaStreamSynchronize(g.stream), "download");
+            g.generation = g.until;
             // Each ligand's test (its runs are slots [l * runsPer, (l + 1) * runsPer)).
-            for (long l = 0; l < count / runsPer && schedule.isCheckpoint(generation); ++l) {
-                const long q0 = l * runsPer;
+            for (long l = g.ligandBegin; l < g.ligandEnd && schedule.isCheckpoint(g.generation);
+                 ++l) {
+                const long r0 = l * runsPer;
                 bool anyLive = false;
-                for (long q = q0; q < q0 + runsPer; ++q) {
+                for (long q = r0; q < r0 + runsPer; ++q) {
                     anyLive = anyLive || (!states[q].ended && !autostopped[q]);
-                    bests[q - q0] = states[q].best;
+                    bests[q - r0] = states[q].best;
                 }
-                if (!anyLive || !stops[l].check(generation, bests))
+                if (!anyLive || !stops[l].check(g.generation, bests))
                     continue;
-                stopGeneration[l] = generation;
-                for (long q = q0; q < q0 + runsPer; ++q)
+                stopGeneration[l] = g.generation;
+                for (long q = r0; q < r0 + runsPer; ++q)
                     if (!states[q].ended) {
                         autostopped[q] = 1;
                         ++stoppedRuns;
                     }
             }
-            live.clear();
-            for (long q = 0; q < count; ++q)
+            g.live.clear();
+            for (long q = q0; q < q1; ++q)
                 if (!states[q].ended && !autostopped[q])
-                    live.push_back(static_cast<int>(q));
+                    g.live.push_back(static_cast<int>(q));
+        };
+        const double g0 = now();
+        for (int gi = 0; gi < nGroups; ++gi)
+            launchGroup(gi);
+        double lastReport = 0, lastWatch = now();
+        for (int inFlight = nGroups; inFlight > 0;) {
+            bool ended = false;
+            for (int gi = 0; gi < nGroups; ++gi) {
+                if (!groups[gi].inFlight)
+                    continue;
+                const cudaError_t q = cudaStreamQuery(groups[gi].stream);
+                if (q == cudaErrorNotReady)
+                    continue;
+                check(q, "docking");
+                ended = true;
+                finishGroup(gi);
+                if (groups[gi].live.empty())
+                    --inFlight;
+                else
+                    launchGroup(gi);
+            }
+            if (ended)
+                continue;
+            if (inFlight == 1 && !progress && b.watchCount == 0) {
+                // One launch left and nothing to report: wait for it without polling.
+                for (const LaunchGroup& g : groups)
+                    if (g.inFlight)
+                        check(cudaStreamSynchronize(g.stream), "docking");
+                continue;
+            }
+            if (b.watchCount > 0 && now() - lastWatch > kWatchInterval) {
+                reportGenerations(first, count);
+                lastWatch = now();
+            }
+            if (progress && progress->cancelled() && !cancelSent)
+                sendCancel();
+            if (progress && progress->onProgress && now() - lastReport > 1.0 / 30) {
+                check(cudaMemcpyAsync(im.hControl.p + 1, im.control.p + 1, sizeof(int),
+                                      cudaMemcpyDeviceToHost, im.controlStream),
+                      "progress");
+                check(cudaStreamSynchronize(im.controlStream), "progress");
+                progress->onProgress(std::min<long>(total, im.hControl.p[1] + stoppedRuns),
+                                     total);
+                lastReport = now();
+            }
+            std::this_thread::sleep_for(kPollSleep);
         }
+        timing_.gpu += now() - g0;
+        if (b.watchCount > 0)
+            reportGenerations(first, count); // every watched run's last generation
         for (long l = 0; l < count / runsPer; ++l)
             traces_[order[first + l * runsPer] / runsPer] = stops[l].trace();
 
