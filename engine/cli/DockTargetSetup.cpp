@@ -5,6 +5,7 @@
 #include "chem/ReceptorPreparation.h"
 #include "dock/Ad4DockMaps.h"
 #include "score/ad4/Ad4MapFiles.h"
+#include "score/ad4/Ad4Parameters.h"
 
 #include <algorithm>
 #include <iostream>
@@ -106,8 +107,11 @@ const dock::DockTarget& DockTargetSetup::targetFor(const std::vector<Molecule>& 
     if (!ad4Receptor_)
         return target_;
     bool missing = !target_.ad4;
+    // A type AD4.1_bound does not define (Si, say) gets no map: its ligands are refused one by
+    // one with their own message (makeLigandDockScoring), and the rest of a screen docks.
     for (const std::string& t : dock::ad4TypesOf(ligands))
-        if (std::find(ad4Types_.begin(), ad4Types_.end(), t) == ad4Types_.end()) {
+        if (ad4::findParameters(t) &&
+            std::find(ad4Types_.begin(), ad4Types_.end(), t) == ad4Types_.end()) {
             ad4Types_.push_back(t);
             missing = true;
         }

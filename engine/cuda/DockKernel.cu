@@ -429,8 +429,11 @@ cudaError_t launchDock(const DockBatchGpu& batch, const ScoringParamsGpu& scorin
         warpFloats(batch.maxAtoms, batch.maxNodes, batch.maxTorsions, hessian);
     auto launch = [&](auto kernel) {
         if (bytes > 48 * 1024) {
+            // The device's whole opt-in limit, not this launch's bytes: the attribute belongs to
+            // the kernel on the device, and another thread's launch (a second docking lane, a
+            // concurrent launch group) must never find it lowered below its own size.
             const cudaError_t e = cudaFuncSetAttribute(
-                kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+                kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, maxBytes);
             if (e != cudaSuccess)
                 return e;
         }

@@ -4,6 +4,7 @@
 #include "MinimizeKernel.cuh"
 #include "MinimizeSearch.cuh"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 
@@ -243,10 +244,17 @@ cudaError_t launchMinimize(const BatchGpu& batch, const ScoringParamsGpu& scorin
     const std::size_t bytes = perWarp * warpsPerBlock;
     const int blocks = (batch.poseCount + warpsPerBlock - 1) / warpsPerBlock;
     const int floats = static_cast<int>(perWarp / sizeof(float));
+    // The attribute is set to the device's whole opt-in limit, not to this launch's bytes: it
+    // belongs to the kernel on the device, and a concurrent launch from another thread must never
+    // find it lowered below its own size (a launch above the limit still fails here, clearly).
+    int device = 0, optIn = 48 * 1024;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&optIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
     auto launch = [&](auto kernel) {
         if (bytes > 48 * 1024) {
-            cudaError_t e = cudaFuncSetAttribute(
-                kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+            cudaError_t e =
+                cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     std::max(optIn, static_cast<int>(bytes)));
             if (e != cudaSuccess)
                 return e;
         }

@@ -197,6 +197,27 @@ private slots:
         QVERIFY(!QFile::exists(out));
     }
 
+    void ad4TypeWithoutParametersRefusesOnlyItsLigand() {
+        // Maps built from --receptor for a screen: a ligand whose type AD4.1_bound lacks (Si)
+        // is refused with its message, and the others dock (it once stopped a 500-ligand screen
+        // with "requested ligand map has AutoDock 4 type 'Si'").
+        QFile smi(dir_.filePath("si.smi"));
+        QVERIFY(smi.open(QIODevice::WriteOnly));
+        smi.write("C[Si](C)(C)OC1=CC=CC=C1\tsilyl\nCC(=O)NC1=CC=C(O)C=C1\tparacetamol\n");
+        smi.close();
+        const QString out = dir_.filePath("si.sdf");
+        const CliRun r = runCli({"dock", "--scoring", "ad4", "--receptor",
+                                 testData("complexes/1stp/receptor.pdbqt"), "--box",
+                                 testData("complexes/1stp/box.txt"), "--ligands", smi.fileName(),
+                                 "--runs", "2", "--seed", "3", "--population", "30",
+                                 "--evaluations", "3000", "--device", "cpu", "--out", out});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("'Si'") && r.err.contains("AD4.1_bound"), r.err.constData());
+        const QByteArray sdf = readAll(out);
+        QVERIFY(sdf.startsWith("paracetamol")); // its clusters, and nothing of the silyl ether
+        QVERIFY(!sdf.contains("silyl"));
+    }
+
     void manyLigandsStreamedInBatches() {
         // Three records: one the engine refuses (37 torsions), biotin twice. Batches of one and
         // of eight give the same bytes: each ligand's random streams are keyed by its index in
