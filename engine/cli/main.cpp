@@ -21,7 +21,9 @@ const std::vector<Command>& commands() {
          "score --receptor R [--ph X] --ligand L [--box CONFIG | --autobox-ligand L2] "
          "[--scoring vina|vinardo] [--grid] [--json] [--device cpu|cuda[:N]|auto [--chunk N]] "
          "[--flex FLEX.pdbqt] [--flex-residues A:THR315,...]\n"
-         "      posewright-cli score --scoring ad4 --maps FLD --ligand L [--unbound zero|bound] [--json]",
+         "      posewright-cli score --scoring ad4 --maps FLD --ligand L [--unbound zero|bound] [--json] "
+         "[--exact --receptor R.pdbqt [--outside penalty|exact] [--device cpu|cuda[:N]|auto "
+         "[--chunk N]]]",
          runScore},
         {"minimize", "flexible minimization of ligand poses in the receptor, ranked SDF out",
          "minimize --receptor R [--ph X] --ligands L... [--box CONFIG | --autobox-ligand L2] "

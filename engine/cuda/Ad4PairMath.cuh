@@ -14,12 +14,10 @@ namespace pw::cuda::ad4pair {
 constexpr double kOutsidePenalty = 500.0; // kcal/mol/Å^2, autodock4's ENERGYPENALTY
 
 // GridGeometry::contains, operation for operation (a NaN coordinate counts as inside there too).
+// (Axis by axis without an array: an indexed local array would live in the kernel's stack.)
 PW_AD4_HD bool insideBox(const Ad4PairArgs& a, double x, double y, double z) {
-    const double p[3] = {x, y, z};
-    for (int k = 0; k < 3; ++k)
-        if (p[k] <= a.lo[k] || p[k] >= a.hi[k])
-            return false;
-    return true;
+    return !(x <= a.lo[0] || x >= a.hi[0] || y <= a.lo[1] || y >= a.hi[1] || z <= a.lo[2] ||
+             z >= a.hi[2]);
 }
 
 // autodock4's outside-box rule: 500 * |x - centre|^2, booked as vdW and again as electrostatics.
