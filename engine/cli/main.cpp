@@ -77,8 +77,8 @@ const std::vector<Command>& commands() {
          "vina|vinardo] [--where EXPR] [--device cpu|cuda|auto] [--threads N] [--batch N] [--json]"
          "  (exact energies into rescore_* columns)\n"
          "      posewright-cli hits rescore STORE.db --scoring ad4 --maps FLD --receptor R.pdbqt "
-         "[--unbound zero|bound] [--outside penalty|exact] [--where EXPR] [--threads N] [--batch N] "
-         "[--json]  (AD4, exact intermolecular part)",
+         "[--unbound zero|bound] [--outside penalty|exact] [--where EXPR] [--device cpu|cuda[:N]|auto] "
+         "[--threads N] [--batch N] [--json]  (AD4, exact intermolecular part; CPU unless --device)",
          runHits},
         {"merge", "join the outputs of --shard K/N runs into the single run's file",
          "merge OUT.sdf SHARD.sdf...  (minimize, dock, overlay)\n"
