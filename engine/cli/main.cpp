@@ -87,7 +87,7 @@ const std::vector<Command>& commands() {
          "maps --gpf GPF [--receptor R.pdbqt|R.pdb [--ph X]] --out OUT.maps.fld "
          "[--device auto|cpu|cuda[:N]] [--threads N]",
          runMaps},
-        {"bench", "benchmarks: overlay, lingo, minimize, dock, ad4maps, hits, pairscore (one JSON object per run)",
+        {"bench", "benchmarks: overlay, lingo, minimize, dock, ad4maps, hits, pairscore, ad4exact (one JSON object per run)",
          "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device "
          "auto|cpu|cuda[:N]] "
          "[--size N...] [--repeat K] [--threads N] [--iterations N]\n"
@@ -97,7 +97,9 @@ const std::vector<Command>& commands() {
          "      posewright-cli bench hits substructure --smiles SMI --dir DIR [--molecules 1000000] "
          "[--threads N] [--patterns 'P P'] [--sample N] [--reuse] [--keep]\n"
          "      posewright-cli bench pairscore --receptor R --box CONFIG --ligand L [--poses 1000000] "
-         "[--cpu-poses 20000] [--repeat 5] [--seed S] [--threads N]",
+         "[--cpu-poses 20000] [--repeat 5] [--seed S] [--threads N]\n"
+         "      posewright-cli bench ad4exact --gpf GPF --receptor R.pdbqt --ligand L [--poses 100000] "
+         "[--cpu-poses 300] [--repeat 3] [--seed S] [--outside penalty|exact] [--threads N]",
          runBench},
     };
     return list;
