@@ -156,7 +156,10 @@ int runBench(const std::vector<std::string>& args) {
         return runBenchHits(rest);
     if (mode == "pairscore")
         return runBenchPairScore(rest);
-    throw UsageError("expected a benchmark: overlay, lingo, minimize, dock, ad4maps, hits or pairscore" +
+    if (mode == "ad4exact")
+        return runBenchAd4Exact(rest);
+    throw UsageError("expected a benchmark: overlay, lingo, minimize, dock, ad4maps, hits, "
+                     "pairscore or ad4exact" +
                      (mode.empty() ? std::string() : ", got '" + mode + "'"));
 }
 

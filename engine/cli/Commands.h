@@ -31,6 +31,7 @@ int runHits(const std::vector<std::string>& args);  // hit store (HitsCommand.cp
 int runBenchHits(const std::vector<std::string>& args); // bench hits (BenchHits.cpp)
 int runBenchHitsSubstructure(const std::vector<std::string>& args); // bench hits substructure
 int runBenchPairScore(const std::vector<std::string>& args); // bench pairscore (BenchPairScore.cpp)
+int runBenchAd4Exact(const std::vector<std::string>& args); // bench ad4exact (BenchAd4Exact.cpp)
 int runMerge(const std::vector<std::string>& args); // merge shard outputs (MergeCommand.cpp)
 
 const std::vector<Command>& commands();

@@ -2,7 +2,9 @@
 // (Backend::scoreExact: the CPU's pair sums, the GPU pair kernel on a CUDA device) of the store's
 // poses, selected with --where, written into the columns rescore_affinity, rescore_inter and
 // rescore_intra in one transaction: an error, Ctrl-C or a kill leaves the store as it was.
-// With --scoring ad4 --maps FLD the numbers are AutoDock 4's (HitsRescoreAd4.cpp, CPU only).
+// With --scoring ad4 --maps FLD the numbers are AutoDock 4's (HitsRescoreAd4.cpp; the CPU unless
+// --device names auto or a GPU).
+#include "Ad4Device.h"
 #include "BenchClock.h"
 #include "CommandLine.h"
 #include "Commands.h"
@@ -177,9 +179,9 @@ Ad4RescoreOptions ad4Options(const CommandLine& cl, const DeviceRequest& request
     if (cl.value("ph"))
         throw UsageError("--ph is not for --scoring ad4: the receptor is read as given (a PDBQT "
                          "with AD4 types and charges, the one the maps were made from)");
-    if (request.kind == DeviceRequest::Kind::Cuda)
-        throw UsageError("--scoring ad4 rescoring runs on the CPU only: its GPU path does not "
-                         "exist yet (use --device cpu or auto)");
+    if (request.allDevices || request.indices.size() > 1)
+        throw UsageError("--scoring ad4 rescoring runs on one GPU: give --device cuda:N (or "
+                         "auto, cpu)");
     Ad4RescoreOptions o;
     const std::string unbound = cl.value("unbound", "zero");
     if (unbound != "zero" && unbound != "bound")
@@ -243,10 +245,15 @@ int runHitsRescore(const std::vector<std::string>& args) {
     std::unique_ptr<PoseRescorer> rescorer;
     std::string receptorNote = cl.required("receptor");
     if (ad4) {
-        std::cerr << "hits rescore: device: CPU, " << threads
-                  << " threads (AD4 rescoring has no GPU path yet)\n";
-        rescorer =
-            makeAd4Rescorer(cl.required("maps"), cl.required("receptor"), threads, ad4Choices);
+        // The CPU unless a device is named (the default before the GPU path existed, kept):
+        // --device auto|cuda[:N] takes the GPU pair scorer, or the CPU with the reason.
+        const std::string cpu =
+            "CPU, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+        std::string note = "device: " + cpu;
+        const int device = cl.value("device") ? chooseAd4Device(request, cpu, note) : -1;
+        std::cerr << "hits rescore: " << note << "\n";
+        rescorer = makeAd4Rescorer(cl.required("maps"), cl.required("receptor"), threads,
+                                   ad4Choices, device, note.substr(std::string("device: ").size()));
         receptorNote += " (maps " + cl.required("maps") + ")";
     } else {
         auto vina = std::make_unique<VinaRescorer>(cl, request, threadOption);

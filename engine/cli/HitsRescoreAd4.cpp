@@ -5,6 +5,8 @@
 //   rescore_intra    = (2) Final Total Internal Energy (Ad4LigandScorer, autodock4's tables)
 //   rescore_affinity = Estimated Free Energy of Binding = (1) + (2) + (3) Torsional Free Energy
 //                      - (4) Unbound System's Energy (0, or (2) with --unbound bound)
+// With --device cuda|auto the intermolecular parts of a batch come from the GPU pair scorer in
+// one call (cuda::exactPoseEnergies); the internal parts stay on the CPU threads.
 #include "HitsRescoreAd4.h"
 
 #include "chem/MoleculeReader.h"
@@ -12,6 +14,11 @@
 #include "core/ParallelFor.h"
 #include "score/ad4/Ad4LigandScorer.h"
 #include "score/ad4/Ad4MapFiles.h"
+#ifdef POSEWRIGHT_HAVE_CUDA
+#include "cuda/Ad4PairRescore.h"
+#endif
+
+#include <stdexcept>
 
 namespace pw::cli {
 namespace {
@@ -38,10 +45,18 @@ std::string mapsFingerprint(const ad4::Ad4Maps& maps) {
 class Ad4Rescorer : public PoseRescorer {
 public:
     Ad4Rescorer(const std::string& mapsFld, const std::string& receptorFile, int threads,
-                const Ad4RescoreOptions& options)
-        : maps_(ad4::readMapsFld(mapsFld)), threads_(threads), options_(options) {
+                const Ad4RescoreOptions& options, int device, const std::string& deviceName)
+        : maps_(ad4::readMapsFld(mapsFld)), threads_(threads), options_(options),
+          deviceName_(deviceName) {
         setup_ = std::make_shared<const ad4::MapSetup>(ad4::prepareMaps(
             readMolecule(receptorFile), maps_.geometry(), maps_.ligandTypes()));
+        if (device >= 0) {
+#ifdef POSEWRIGHT_HAVE_CUDA
+            gpu_ = std::make_unique<cuda::Ad4PairScorer>(setup_, options_.outside, device);
+#else
+            throw std::runtime_error("this build has no CUDA backend");
+#endif
+        }
         inputs_ = std::string("scoring=ad4 parameters=AD4.1_bound unbound=") +
                   (options.unbound == ad4::UnboundModel::Zero ? "zero" : "bound") +
                   " outside=" + (options.outside == ad4::OutsideBox::Penalty ? "penalty" : "exact") +
@@ -51,6 +66,8 @@ public:
     std::string scoringName() const override { return "ad4"; }
     std::string inputs() const override { return inputs_; }
     std::string device() const override {
+        if (gpu_)
+            return deviceName_;
         return "CPU (" + std::to_string(threads_) + (threads_ == 1 ? " thread)" : " threads)");
     }
     std::string method() const override { return "exact intermolecular sums"; }
@@ -58,6 +75,12 @@ public:
     void score(std::vector<std::optional<Molecule>>& prepared,
                std::vector<std::optional<RescoreValues>>& values,
                std::vector<std::string>& warnings) override {
+#ifdef POSEWRIGHT_HAVE_CUDA
+        if (gpu_) {
+            scoreOnGpu(prepared, values, warnings);
+            return;
+        }
+#endif
         parallelFor(static_cast<long>(prepared.size()), threads_, [&](long i) {
             if (!prepared[i])
                 return;
@@ -73,6 +96,51 @@ public:
     }
 
 private:
+#ifdef POSEWRIGHT_HAVE_CUDA
+    // The batch's scorers made on the CPU threads (a pose they refuse is a warning, as on the
+    // CPU path), then every intermolecular part in one GPU call.
+    void scoreOnGpu(std::vector<std::optional<Molecule>>& prepared,
+                    std::vector<std::optional<RescoreValues>>& values,
+                    std::vector<std::string>& warnings) {
+        struct Pose {
+            std::optional<ad4::Ad4LigandScorer> onMaps;
+            std::optional<ad4::Ad4ExactScorer> exact;
+            std::vector<Eigen::Vector3d> coords;
+            ad4::Ad4Energy energy;
+        };
+        std::vector<Pose> poses(prepared.size());
+        parallelFor(static_cast<long>(prepared.size()), threads_, [&](long i) {
+            if (!prepared[i])
+                return;
+            try {
+                Pose& p = poses[size_t(i)];
+                p.onMaps.emplace(*prepared[i], maps_);
+                p.exact.emplace(setup_, *prepared[i], options_.outside);
+                for (const Atom& a : prepared[i]->atoms)
+                    p.coords.push_back(a.position);
+            } catch (const InputError& e) {
+                warnings[i] = e.what();
+                poses[size_t(i)].exact.reset();
+            }
+        });
+        std::vector<cuda::Ad4ExactPose> batch;
+        std::vector<size_t> which;
+        for (size_t i = 0; i < poses.size(); ++i)
+            if (poses[i].exact) {
+                batch.push_back({&*poses[i].onMaps, &*poses[i].exact, &poses[i].coords,
+                                 &poses[i].energy});
+                which.push_back(i);
+            }
+        if (batch.empty())
+            return;
+        cuda::exactPoseEnergies(*gpu_, batch, options_.unbound, threads_);
+        for (size_t i : which) {
+            const ad4::Ad4Energy& e = poses[i].energy;
+            values[i] = RescoreValues{e.freeEnergy(), e.inter(), e.intra};
+        }
+    }
+#endif
+
     // As `score --scoring ad4 --exact` reports it (ad4::exactPoseEnergy).
     RescoreValues scoreOne(const Molecule& ligand) const {
         const ad4::Ad4LigandScorer onMaps(ligand, maps_);
@@ -91,14 +159,22 @@ private:
     int threads_;
     Ad4RescoreOptions options_;
     std::string inputs_;
+    std::string deviceName_;
+#ifdef POSEWRIGHT_HAVE_CUDA
+    std::unique_ptr<cuda::Ad4PairScorer> gpu_;
+#else
+    std::unique_ptr<int> gpu_; // never set: no GPU path in this build
+#endif
 };
 
 } // namespace
 
 std::unique_ptr<PoseRescorer> makeAd4Rescorer(const std::string& mapsFld,
                                               const std::string& receptorFile, int threads,
-                                              const Ad4RescoreOptions& options) {
-    return std::make_unique<Ad4Rescorer>(mapsFld, receptorFile, threads, options);
+                                              const Ad4RescoreOptions& options, int device,
+                                              const std::string& deviceName) {
+    return std::make_unique<Ad4Rescorer>(mapsFld, receptorFile, threads, options, device,
+                                         deviceName);
 }
 
 } // namespace pw::cli

@@ -23,9 +23,13 @@ struct Ad4RescoreOptions {
 // scored) and the receptor (AD4 types and charges, as the maps were made from), and prepares the
 // receptor once for every map type. Throws InputError (exit 1) for an unreadable map set or a
 // receptor without AD4 types or charges: before the store is written. Scores on `threads` CPU
-// threads.
+// threads, or with `device` >= 0 the intermolecular parts on that CUDA device (cuda::
+// Ad4PairScorer, the same numbers within 1e-4 relative; `deviceName` for the summary and the
+// store's rescore_device), the rest on the CPU threads. Throws std::runtime_error when the
+// device cannot be used.
 std::unique_ptr<PoseRescorer> makeAd4Rescorer(const std::string& mapsFld,
                                               const std::string& receptorFile, int threads,
-                                              const Ad4RescoreOptions& options = {});
+                                              const Ad4RescoreOptions& options = {},
+                                              int device = -1, const std::string& deviceName = {});
 
 } // namespace pw::cli

@@ -21,7 +21,9 @@ const std::vector<Command>& commands() {
          "score --receptor R [--ph X] --ligand L [--box CONFIG | --autobox-ligand L2] "
          "[--scoring vina|vinardo] [--grid] [--json] [--device cpu|cuda[:N]|auto [--chunk N]] "
          "[--flex FLEX.pdbqt] [--flex-residues A:THR315,...]\n"
-         "      posewright-cli score --scoring ad4 --maps FLD --ligand L [--unbound zero|bound] [--json]",
+         "      posewright-cli score --scoring ad4 --maps FLD --ligand L [--unbound zero|bound] [--json] "
+         "[--exact --receptor R.pdbqt [--outside penalty|exact] [--device cpu|cuda[:N]|auto "
+         "[--chunk N]]]",
          runScore},
         {"minimize", "flexible minimization of ligand poses in the receptor, ranked SDF out",
          "minimize --receptor R [--ph X] --ligands L... [--box CONFIG | --autobox-ligand L2] "
@@ -75,8 +77,8 @@ const std::vector<Command>& commands() {
          "vina|vinardo] [--where EXPR] [--device cpu|cuda|auto] [--threads N] [--batch N] [--json]"
          "  (exact energies into rescore_* columns)\n"
          "      posewright-cli hits rescore STORE.db --scoring ad4 --maps FLD --receptor R.pdbqt "
-         "[--unbound zero|bound] [--outside penalty|exact] [--where EXPR] [--threads N] [--batch N] "
-         "[--json]  (AD4, exact intermolecular part)",
+         "[--unbound zero|bound] [--outside penalty|exact] [--where EXPR] [--device cpu|cuda[:N]|auto] "
+         "[--threads N] [--batch N] [--json]  (AD4, exact intermolecular part; CPU unless --device)",
          runHits},
         {"merge", "join the outputs of --shard K/N runs into the single run's file",
          "merge OUT.sdf SHARD.sdf...  (minimize, dock, overlay)\n"
@@ -85,7 +87,7 @@ const std::vector<Command>& commands() {
          "maps --gpf GPF [--receptor R.pdbqt|R.pdb [--ph X]] --out OUT.maps.fld "
          "[--device auto|cpu|cuda[:N]] [--threads N]",
          runMaps},
-        {"bench", "benchmarks: overlay, lingo, minimize, dock, ad4maps, hits, pairscore (one JSON object per run)",
+        {"bench", "benchmarks: overlay, lingo, minimize, dock, ad4maps, hits, pairscore, ad4exact (one JSON object per run)",
          "bench overlay --reference REF --fit DB [--starts 4] [--ring-starts] [--device "
          "auto|cpu|cuda[:N]] "
          "[--size N...] [--repeat K] [--threads N] [--iterations N]\n"
@@ -95,7 +97,9 @@ const std::vector<Command>& commands() {
          "      posewright-cli bench hits substructure --smiles SMI --dir DIR [--molecules 1000000] "
          "[--threads N] [--patterns 'P P'] [--sample N] [--reuse] [--keep]\n"
          "      posewright-cli bench pairscore --receptor R --box CONFIG --ligand L [--poses 1000000] "
-         "[--cpu-poses 20000] [--repeat 5] [--seed S] [--threads N]",
+         "[--cpu-poses 20000] [--repeat 5] [--seed S] [--threads N]\n"
+         "      posewright-cli bench ad4exact --gpf GPF --receptor R.pdbqt --ligand L [--poses 100000] "
+         "[--cpu-poses 300] [--repeat 3] [--seed S] [--outside penalty|exact] [--threads N]",
          runBench},
     };
     return list;

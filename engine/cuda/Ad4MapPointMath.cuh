@@ -74,19 +74,23 @@ PW_AD4_HD float clampUnit(float x) {
     return fminf(1.f, fmaxf(-1.f, x));
 }
 
-// Sums of one grid point over the receptor sites (MAXM: affinity maps the sums can hold).
-template <int MAXM> struct PointSums {
-    float e[MAXM], hbMin[MAXM], hbMax[MAXM];
-    float elec, desolv;
+// Sums of one grid point over the receptor sites (MAXM: affinity maps the sums can hold). Acc:
+// the type of the running sums: float for the maps (stored as float anyway); the exact pair
+// scorer (Ad4PairMath.cuh) sums in double, since every site counts for electrostatics and a pose
+// adds many atoms. Each site's terms are float either way.
+template <int MAXM, class Acc = float> struct PointSums {
+    Acc e[MAXM];
+    float hbMin[MAXM], hbMax[MAXM];
+    Acc elec, desolv;
 
     PW_AD4_HD void reset() {
 #pragma unroll
         for (int m = 0; m < MAXM; ++m) {
-            e[m] = 0.f;
+            e[m] = Acc(0);
             hbMin[m] = 999999.f;
             hbMax[m] = -999999.f;
         }
-        elec = desolv = 0.f;
+        elec = desolv = Acc(0);
     }
 
     // One receptor site seen from point (cx, cy, cz). `closest`: this site is the closest donor,

@@ -66,6 +66,54 @@ private slots:
                     "clamp"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--outside expects penalty or exact"), r.err.constData());
+        // --device and --chunk are for the exact sums; one GPU; a known device name.
+        r = runCli({"score", "--scoring", "ad4", "--maps", mapsOf("3ce3"), "--ligand", lig,
+                    "--device", "cuda"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--device is for --exact"), r.err.constData());
+        r = runCli({"score", "--scoring", "ad4", "--maps", mapsOf("3ce3"), "--ligand", lig,
+                    "--chunk", "4"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--chunk is for --exact"), r.err.constData());
+        const QStringList exact{"score", "--scoring", "ad4", "--maps", mapsOf("3ce3"), "--ligand",
+                                lig, "--exact", "--receptor",
+                                testData("complexes/3ce3/receptor.pdbqt")};
+        r = runCli(exact + QStringList{"--device", "cuda:all"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("runs on one GPU"), r.err.constData());
+        r = runCli(exact + QStringList{"--device", "tpu"});
+        QCOMPARE(r.exitCode, 2);
+        r = runCli(exact + QStringList{"--device", "cpu", "--chunk", "0"});
+        QCOMPARE(r.exitCode, 2);
+    }
+
+    void deviceOption() {
+        // --device cpu: the CPU, said on stderr, the default's numbers. --device cuda: the GPU
+        // where one is usable (tests/gpu/test_ad4_score_cli_gpu.cpp compares its numbers), else
+        // the CPU with the reason and the same numbers as the CPU.
+        if (!QFile::exists(mapsOf("3ce3")))
+            QFAIL("../shared/data/complexes is absent: the suite needs the shared data beside the checkout");
+        const QStringList exact{"--exact", "--receptor", testData("complexes/3ce3/receptor.pdbqt")};
+        const QJsonObject byDefault = scoreJson(exact);
+        QVERIFY(!byDefault.isEmpty());
+        QVERIFY(!byDefault.contains("device"));
+        QStringList args{"score", "--scoring", "ad4", "--maps", mapsOf("3ce3"), "--ligand",
+                         testData("complexes/3ce3/ligand_xtal.pdbqt"), "--json"};
+        CliRun r = runCli(args + exact + QStringList{"--device", "cpu"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("score: device: CPU (1 thread)"), r.err.constData());
+        QCOMPARE(jsonLines(r.out).value(0)["inter"].toDouble(), byDefault["inter"].toDouble());
+        r = runCli(args + exact + QStringList{"--device", "cuda"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = jsonLines(r.out).value(0);
+        if (r.err.contains("score: device: CUDA")) {
+            QCOMPARE(o["device"].toString(), QString("cuda"));
+            QVERIFY(std::fabs(o["inter"].toDouble() - byDefault["inter"].toDouble()) <=
+                    1e-4 * std::max(1.0, std::fabs(byDefault["inter"].toDouble())));
+        } else {
+            QVERIFY2(r.err.contains("; using the CPU (1 thread)"), r.err.constData());
+            QCOMPARE(o["inter"].toDouble(), byDefault["inter"].toDouble());
+        }
     }
 
     void receptorWithoutAd4Types() {

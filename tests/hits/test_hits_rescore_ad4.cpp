@@ -151,6 +151,43 @@ private slots:
             compareEnergies(stored2.at(record), want, record);
     }
 
+    void deviceOption() {
+        // --device cpu: the CPU path, named. --device cuda: the GPU pair scorer where a GPU is
+        // usable (values within 1e-4 relative of the CPU's, the device in the summary), else the
+        // CPU with the reason on stderr and the CPU's values.
+        QTemporaryDir dir;
+        const QString fld = makeMaps(dir.filePath("maps"));
+        const QString db = makeStore(dir);
+        const std::map<int, Energies> exact = scoreAd4(fld, dir.filePath("poses.sdf"), true);
+        CliRun r = rescoreAd4(db, fld, {"--device", "cpu"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.err.contains("hits rescore: device: CPU, 2 threads"), r.err.constData());
+        r = rescoreAd4(db, fld, {"--device", "cuda"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(jsonLines(r.out).value(0)["rescored"].toInt(), 20);
+        const bool onGpu = r.err.contains("hits rescore: device: CUDA");
+        QVERIFY2(onGpu || r.err.contains("; using the CPU, 2 threads"), r.err.constData());
+        QCOMPARE(jsonLines(r.out).value(0)["device"].toString().startsWith("CUDA"), onGpu);
+        const std::map<int, Energies> stored = storedEnergies(db);
+        QCOMPARE(int(stored.size()), 20);
+        for (const auto& [record, want] : exact) {
+            const Energies& got = stored.at(record);
+            if (!onGpu) {
+                compareEnergies(got, want, record);
+                continue;
+            }
+            auto close = [](double g, double c) {
+                return std::abs(g - c) <= 1e-4 * std::max(1.0, std::abs(c));
+            };
+            QVERIFY2(close(got.affinity, want.affinity) && close(got.inter, want.inter) &&
+                         sameValue(got.intra, want.intra),
+                     qPrintable(QString("record %1: gpu %2 %3, cpu %4 %5")
+                                    .arg(record).arg(got.affinity, 0, 'g', 12)
+                                    .arg(got.inter, 0, 'g', 12).arg(want.affinity, 0, 'g', 12)
+                                    .arg(want.inter, 0, 'g', 12)));
+        }
+    }
+
     void unboundAndOutsideOptionsAsScore() {
         // --unbound bound (the free energy is then inter + torsional) and --outside exact (no
         // penalty: many of these poses have atoms outside the 20 Å box), as `score` takes them.
@@ -263,10 +300,15 @@ private slots:
         r = runCli(base + QStringList{"--maps", fld, "--autobox-ligand", dir.filePath("poses.sdf")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("not --autobox-ligand"), r.err.constData());
-        r = runCli(base + QStringList{"--maps", fld, "--device", "cuda"});
+        // AD4 rescoring takes one GPU (--device cuda[:N] is no longer a usage error: see
+        // deviceOption).
+        r = runCli(base + QStringList{"--maps", fld, "--device", "cuda:all"});
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains("GPU path does not exist yet"), r.err.constData());
-        r = runCli(base + QStringList{"--maps", fld, "--device", "cuda:1"});
+        QVERIFY2(r.err.contains("runs on one GPU"), r.err.constData());
+        r = runCli(base + QStringList{"--maps", fld, "--device", "cuda:0,1"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("runs on one GPU"), r.err.constData());
+        r = runCli(base + QStringList{"--maps", fld, "--device", "tpu"});
         QCOMPARE(r.exitCode, 2);
         r = runCli(base + QStringList{"--maps", fld, "--ph", "7"});
         QCOMPARE(r.exitCode, 2);

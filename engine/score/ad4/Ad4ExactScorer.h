@@ -50,6 +50,11 @@ public:
 
     int atomCount() const { return static_cast<int>(mapOfAtom_.size()); }
     const MapSetup& setup() const { return *setup_; }
+    // Each atom's affinity map (index into setup().mapTypes) and charge, and the box rule: what
+    // the GPU copy of this scorer reads (cuda::Ad4PairScorer::addLigand).
+    int mapOfAtom(int atom) const { return mapOfAtom_.at(static_cast<size_t>(atom)); }
+    double charge(int atom) const { return charge_.at(static_cast<size_t>(atom)); }
+    OutsideBox outside() const { return outside_; }
 
     // The intermolecular parts of Ad4Energy (interVdwHbDesolv, interElec and perAtom, split as
     // Ad4LigandScorer::score splits them); intra, torsional and unbound are left 0. Throws

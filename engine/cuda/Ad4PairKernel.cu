@@ -1,0 +1,94 @@
+// Ad4PairKernel: device code of the exact AD4 pair scorer. One thread per ligand atom of the
+// chunk (atoms of all its poses, pose after pose), so a launch has as many threads as the chunk
+// has atoms; the receptor sites go through shared memory in tiles, every site for every atom
+// (autogrid's electrostatics has no cutoff). Per atom the map kernel's arithmetic
+// (Ad4PairMath.cuh); then one thread per pose adds its atoms' terms in file order, as
+// Ad4ExactScorer::inter adds them.
+#include "Ad4PairMath.cuh"
+#include "DeviceMemory.h"
+
+namespace pw::cuda {
+
+namespace {
+
+constexpr int kThreads = 128;
+
+__global__ void __launch_bounds__(kThreads) atomKernel(const Ad4PairArgs a) {
+    __shared__ ad4kernel::SitePosition sPos[kThreads];
+    __shared__ float4 sSite[kThreads], sBond[kThreads], sPlane[kThreads];
+    __shared__ int2 sKind[kThreads];
+
+    const int tid = threadIdx.x;
+    const long long i = static_cast<long long>(blockIdx.x) * kThreads + tid;
+    const bool valid = i < a.atoms;
+    Ad4PairAtomTerms out{0.0, 0.0, 0.0};
+    bool sweep = false;
+    double q = 0;
+    ad4pair::AtomSweep s;
+    if (valid) {
+        const double x = a.coords[3 * i], y = a.coords[3 * i + 1], z = a.coords[3 * i + 2];
+        const int t = a.atomTemplate[i];
+        q = a.templateCharge[t];
+        if (a.penalty && !ad4pair::insideBox(a, x, y, z)) {
+            out = ad4pair::penaltyTerms(a, x, y, z);
+        } else {
+            sweep = true;
+            s.begin(a, a.templateMap[t], x, y, z);
+        }
+    }
+    // A block whose atoms are all outside the box (penalty rule) reads no site.
+    if (__syncthreads_or(sweep)) {
+        for (int base = 0; base < a.maps.nsites; base += kThreads) {
+            __syncthreads();
+            if (base + tid < a.maps.nsites) {
+                sPos[tid] = a.maps.pos[base + tid];
+                sSite[tid] = a.maps.site[base + tid];
+                sBond[tid] = a.maps.bond[base + tid];
+                sPlane[tid] = a.maps.plane[base + tid];
+                sKind[tid] = a.maps.kind[base + tid];
+            }
+            __syncthreads();
+            if (!sweep)
+                continue;
+            const int n = min(kThreads, a.maps.nsites - base);
+            for (int k = 0; k < n; ++k)
+                s.add(base + k, sPos[k], sSite[k], sKind[k], sBond[k], sPlane[k]);
+        }
+        if (sweep)
+            out = s.finish(q, a.estat);
+    }
+    if (valid)
+        a.terms[i] = out;
+}
+
+__global__ void poseKernel(const Ad4PairArgs a) {
+    const int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= a.poses)
+        return;
+    double vdwHbDesolv = 0, elec = 0;
+    for (long long i = a.poseAtom[p]; i < a.poseAtom[p + 1]; ++i) {
+        const Ad4PairAtomTerms t = a.terms[i];
+        vdwHbDesolv += t.vdwHb + t.desolv;
+        elec += t.elec;
+    }
+    a.out[p] = {vdwHbDesolv, elec};
+}
+
+} // namespace
+
+void launchAd4PairKernel(const Ad4PairArgs& args, void* stream) {
+    const cudaStream_t s = static_cast<cudaStream_t>(stream);
+    if (args.atoms > 0) {
+        const long long blocks = (args.atoms + kThreads - 1) / kThreads;
+        if (blocks > 0x7fffffffLL)
+            throw std::runtime_error("AD4 pair kernel: too many atoms in one chunk");
+        atomKernel<<<static_cast<unsigned>(blocks), kThreads, 0, s>>>(args);
+        throwIfCudaError(cudaGetLastError(), "AD4 pair kernel launch");
+    }
+    if (args.poses > 0) {
+        poseKernel<<<(args.poses + 127) / 128, 128, 0, s>>>(args);
+        throwIfCudaError(cudaGetLastError(), "AD4 pose sums launch");
+    }
+}
+
+} // namespace pw::cuda
