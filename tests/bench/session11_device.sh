@@ -76,11 +76,22 @@ ab() {
     done
 }
 ad4() {
-    [ -x "$C/bin/gpu_test_ad4_pair_score" ] || { echo "ad4: gpu_test_ad4_pair_score not carried"; return; }
-    CUDA_VISIBLE_DEVICES=0 timeout 200 "$C/bin/gpu_test_ad4_pair_score" > "$OUT/ad4_suite.log" 2>&1
-    echo "gpu_test_ad4_pair_score rc=$? $(grep -E '^Totals' "$OUT/ad4_suite.log")"
-    grep -E '^FAIL|Loc:|QINFO' "$OUT/ad4_suite.log" | head -20
-    [ -z "${AD4_BENCH:-}" ] || (CUDA_VISIBLE_DEVICES=0 timeout 200 bash -c "$AD4_BENCH") 2>&1 | tail -30
+    # Issue 18's AD4 pair kernel (helper ad4gpu): its suites on GPU 0, then bench ad4exact on
+    # 1,000,000 perturbed crystal poses of 1stp and 3ce3 (GPU vs one core and all cores).
+    for t in gpu_test_ad4_pair_score gpu_test_ad4_score_cli_gpu gpu_test_ad4_maps_gpu \
+             gpu_test_ad4_map_kernel_math cudahost_test_ad4_pair_math cli_test_cli_bench_ad4exact \
+             cli_test_cli_score_ad4_exact hits_test_hits_rescore_ad4; do
+        [ -x "$C/bin/$t" ] || { echo "$t not carried"; continue; }
+        (cd "$R/build" 2>/dev/null || cd "$R"; CUDA_VISIBLE_DEVICES=0 timeout 200 "$C/bin/$t") > "$OUT/ad4_$t.log" 2>&1
+        echo "$t rc=$? $(grep -E '^Totals' "$OUT/ad4_$t.log")"
+        grep -E '^FAIL|Loc:|QINFO|QWARN' "$OUT/ad4_$t.log" | head -12
+    done
+    for id in 1stp 3ce3; do
+        CUDA_VISIBLE_DEVICES=0 timeout 150 "$C/bin/posewright-cli" bench ad4exact \
+            --gpf "$C/data/complexes/$id/ad4maps/$id.gpf" --receptor "$R/tests/data/complexes/$id/receptor.pdbqt" \
+            --ligand "$R/tests/data/complexes/$id/ligand_xtal.pdbqt" --poses 1000000 --cpu-poses 2000 \
+            --outside penalty 2>&1 | tail -12
+    done
 }
 
 steps=" $* "
