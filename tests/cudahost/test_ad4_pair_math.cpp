@@ -37,14 +37,7 @@ class TestAd4PairMath : public QObject {
     Q_OBJECT
 
 private slots:
-    void equalsExactScorer_data() {
-        QTest::addColumn<QString>("complex");
-        QTest::addColumn<int>("outside");
-        for (const char* c : {"1stp", "3ce3", "1r55"}) {
-            QTest::newRow((std::string(c) + " penalty").c_str()) << c << int(OutsideBox::Penalty);
-            QTest::newRow((std::string(c) + " exact sum").c_str()) << c << int(OutsideBox::ExactSum);
-        }
-    }
+    void equalsExactScorer_data() { addAd4ComplexRows(); }
     void equalsExactScorer() {
         QFETCH(QString, complex);
         QFETCH(int, outside);

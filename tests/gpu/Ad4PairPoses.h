@@ -9,6 +9,7 @@
 #include "score/ad4/Ad4ExactScorer.h"
 
 #include <Eigen/Geometry>
+#include <QtTest>
 
 #include <filesystem>
 #include <random>
@@ -28,6 +29,19 @@ struct Ad4Complex {
 // (written out as tests/score/test_ad4_exact.cpp does); 1r55: the dock30 complex of
 // tests/data/ad4maps/1r55 (its receptor is dock30's protein.pdbqt, its ligand dock30's
 // flex-xray.pdbqt, its box the benchmark's protein.maps.fld header).
+// The data rows both AD4 pair suites run (the host math and the device): each complex under
+// both outside-box rules, as columns "complex" (QString) and "outside" (int OutsideBox).
+inline void addAd4ComplexRows() {
+    QTest::addColumn<QString>("complex");
+    QTest::addColumn<int>("outside");
+    for (const char* c : {"1stp", "3ce3", "1r55"}) {
+        QTest::newRow((std::string(c) + " penalty").c_str())
+            << c << int(pw::ad4::OutsideBox::Penalty);
+        QTest::newRow((std::string(c) + " exact sum").c_str())
+            << c << int(pw::ad4::OutsideBox::ExactSum);
+    }
+}
+
 inline Ad4Complex loadAd4Complex(const std::string& id) {
     Ad4Complex c;
     c.id = id;
