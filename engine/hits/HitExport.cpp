@@ -192,9 +192,8 @@ bool exportInParallel(const HitStore& store, const std::vector<long long>& ids,
     // host), so the writer is the limit from ~4 threads on; the old cap of 8 was set when a row
     // cost ~39 us. Past 16, more threads only add connections and chunks held in memory.
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const int threads = tuning.threads > 0
-                            ? tuning.threads
-                            : static_cast<int>(std::clamp(cores - 1, 2u, 16u));
+    const int threads =
+        tuning.threads > 0 ? tuning.threads : static_cast<int>(std::clamp(cores - 1, 2u, 16u));
     if (threads < 2 || ids.size() < tuning.parallelAfter || store.path().empty() ||
         store.path() == ":memory:" || sqlite3_txn_state(store.handle(), "main") != SQLITE_TXN_READ)
         return false;

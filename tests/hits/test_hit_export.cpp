@@ -145,7 +145,8 @@ private slots:
                                     bytes("<pw_hit_x_real>\n1.7976931348623157e+308\n"),
                                     bytes("<pw_hit_x_text>\n \n"),
                                     bytes("<pw_hit_x_text>\ntwo lines  end\n"),
-                                    bytes("<pw_hit_x_text>\n\0\xff" "A\n")};
+                                    bytes("<pw_hit_x_text>\n\0\xff"
+                                          "A\n")};
         for (const QByteArray& cell : cells)
             QVERIFY2(all.contains(cell), cell.constData());
     }
