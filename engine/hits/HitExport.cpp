@@ -186,14 +186,15 @@ bool exportInParallel(const HitStore& store, const std::vector<long long>& ids,
                       AtomicFile& out, long& written) {
     const ExportTuning tuning = exportTuning();
     const size_t kChunk = std::max<size_t>(1, tuning.chunk);
-    // The default: a formatting thread per core but one, which the writer (the disk's share,
-    // serial) keeps; at least 2, at most 16. Formatting now costs a few microseconds of CPU a
-    // row against the writer's ~1.3 us (a plain write of 4 KB records on the 16-core bench
-    // host), so the writer is the limit from ~4 threads on; the old cap of 8 was set when a row
-    // cost ~39 us. Past 16, more threads only add connections and chunks held in memory.
+    // The default: a formatting thread per core but one, which the writer (serial, the disk's
+    // share) keeps; 2 on 2 cores, serial on one, at most 16. A row costs ~13 us of CPU to read
+    // and format (2-core build VM, 2026-11-27, most of it copying two 16 KB SQLite pages) against
+    // ~1.3 us to write (a plain write of as many bytes on the 16-core bench host): ~10 threads
+    // keep up with the writer, which the old cap of 8 (set when a row cost ~39 us) did not allow.
+    // Past 16, more threads only add connections and chunks held in memory.
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const int threads =
-        tuning.threads > 0 ? tuning.threads : static_cast<int>(std::clamp(cores - 1, 2u, 16u));
+    const unsigned byCores = cores <= 2 ? cores : std::min(cores - 1, 16u);
+    const int threads = tuning.threads > 0 ? tuning.threads : static_cast<int>(byCores);
     if (threads < 2 || ids.size() < tuning.parallelAfter || store.path().empty() ||
         store.path() == ":memory:" || sqlite3_txn_state(store.handle(), "main") != SQLITE_TXN_READ)
         return false;
