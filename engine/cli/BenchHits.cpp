@@ -3,7 +3,7 @@
 // random docking, minimization and overlay tags), then measures, one JSON line each: the import
 // (wall and CPU seconds), opening the saved store, sorting the whole table on a column without
 // and with an index, a filter, the export of every row to SDF against a plain write of as many
-// bytes, and the peak memory.
+// bytes (--export-threads N: the export's threads, 0 = its default), and the peak memory.
 #include "BenchClock.h"
 #include "CommandLine.h"
 #include "Commands.h"
@@ -152,6 +152,7 @@ int runBenchHits(const std::vector<std::string>& args) {
                                 {"sort", OptionKind::Value},
                                 {"where", OptionKind::Value},
                                 {"sdf", OptionKind::Value},
+                                {"export-threads", OptionKind::Value},
                                 {"no-export", OptionKind::Flag},
                                 {"keep", OptionKind::Flag}});
     const std::string moleculesPath = cl.required("molecules");
@@ -298,10 +299,16 @@ int runBenchHits(const std::vector<std::string>& args) {
                                  " without");
 
     if (!cl.flag("no-export")) {
+        // --export-threads: the export's formatting threads (0: its default for the cores), to
+        // compare thread counts on one machine.
+        ExportTuning tuning = exportTuning();
+        tuning.threads = cl.intValue("export-threads", 0, 0, 1024);
+        setExportTuning(tuning);
         long written = 0;
         t = timed([&] { written = exportSdf(*store, Selection{}, exported); });
         const long long bytes = fileBytes(exported);
         emit(line("export_sdf", written)
+                 .add("export_threads", tuning.threads)
                  .add("bytes", bytes)
                  .add("mib_per_second", double(bytes) / 1048576.0 / t.wall, 6),
              t);
