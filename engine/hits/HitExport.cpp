@@ -186,14 +186,14 @@ bool exportInParallel(const HitStore& store, const std::vector<long long>& ids,
                       AtomicFile& out, long& written) {
     const ExportTuning tuning = exportTuning();
     const size_t kChunk = std::max<size_t>(1, tuning.chunk);
-    // The default: a formatting thread per core but one, which the writer (serial, the disk's
-    // share) keeps; 2 on 2 cores, serial on one, at most 16. A row costs ~13 us of CPU to read
-    // and format (2-core build VM, 2026-11-27, most of it copying two 16 KB SQLite pages) against
-    // ~1.3 us to write (a plain write of as many bytes on the 16-core bench host): ~10 threads
-    // keep up with the writer, which the old cap of 8 (set when a row cost ~39 us) did not allow.
-    // Past 16, more threads only add connections and chunks held in memory.
+    // The default: at most 4 formatting threads (2 on 2 cores, serial on one). Measured on a
+    // 16-core host (1M rows, 4.3 GB, tests/bench/RESULTS.md, lead's eleventh-session section):
+    // 4 threads 4.2-5.3 s wall with 10-12 s of system CPU, 8 threads 5.5-6.4 s with 28-32 s,
+    // 16 threads 6.1-6.4 s with 77-81 s. A row's read is mostly the kernel copying two 16 KB
+    // SQLite pages from the page cache, and that copying contends across threads: past a few
+    // threads it only burns system time.
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const unsigned byCores = cores <= 2 ? cores : std::min(cores - 1, 16u);
+    const unsigned byCores = cores <= 2 ? cores : std::min(cores - 1, 4u);
     const int threads = tuning.threads > 0 ? tuning.threads : static_cast<int>(byCores);
     if (threads < 2 || ids.size() < tuning.parallelAfter || store.path().empty() ||
         store.path() == ":memory:" || sqlite3_txn_state(store.handle(), "main") != SQLITE_TXN_READ)

@@ -35,7 +35,7 @@ long exportSdf(const HitStore& store, const Selection& selection, const std::str
 struct ExportTuning {
     size_t parallelAfter = 16384; // poses
     size_t chunk = 1024;          // poses a thread formats at a time
-    int threads = 0;              // 0: the cores less the writer's (2 on 2), at most 16
+    int threads = 0;              // 0: the cores less the writer's (2 on 2), at most 4
 };
 void setExportTuning(const ExportTuning& tuning);
 ExportTuning exportTuning();

@@ -18,6 +18,16 @@
 #           launches (bin/posewright-cli-base): a 1iep AD4 screen of the first NSCREEN (500) NCI
 #           SMILES x 20 runs, base on GPU 0 and new on GPU 1 at once; then the race, 1stp and 3ce3
 #           (AD4, AutoDock-GPU's maps, nrun 100, 3 repeats), base then new on GPU 0
+#   screen  the 1,000-ligand AD4 screen against AutoDock-GPU in one call: C/screen.tar.xz holds
+#           screen/ob/*.pdbqt (the first 1,000 NCI SMILES made 3D and written as united-atom AD4
+#           PDBQT by Open Babel, the ligands AD4.1_bound cannot type left out), screen/filelist.txt
+#           (AutoDock-GPU's --filelist: the maps' FLD, then one ligand per line), screen/ob_all.pdbqt
+#           (the same ligands in one file, one MODEL each, for ours) and screen/maps/ (autogrid4
+#           4.2.6's 1iep maps for their types); ours (bin/posewright-cli) on GPU 0 and AutoDock-GPU
+#           v1.5 (C/peers: ../shared/tools/peers) on GPU 1 at the same time, 20 runs, seed 42
+#   export  `hits export` of 1M generated poses to SDF (issue 15 item 4), helper export's build
+#           (bin/posewright-cli) against d1ee3e0's (bin/posewright-cli-base) and others named in
+#           EXPORT_BINARIES, alternated twice, on host cores 16-31, beside `screen` (cores 0-15)
 #   ad4     gpu_test_ad4_pair_score and `bench pair-score --scoring ad4` (issue 18), if carried
 # Steps given together run in that order, `suites` and `hits` at the same time.
 R=$PWD; C=$(cd "${C:-.carry11}" && pwd); OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -75,6 +85,38 @@ ab() {
         done
     done
 }
+export_() {
+    local W=/tmp/hx B=$C/bin; mkdir -p $W
+    taskset -c 16-31 timeout 200 "$B/posewright-cli" bench hits --molecules "$R/tests/data/shapes/cdk2.sdf" \
+        --dir $W --poses 1000000 --keep ${EXPORT_BENCH_ARGS:-} 2>&1 | grep -E '"what":"(import|open|export_sdf|plain_write)"'
+    # EXPORT_BINARIES: the builds to alternate (the helper's thread cap of 16, and variants with
+    # the cap at 8 and 4, beside d1ee3e0's min(8, cores)).
+    for round in 1 2; do
+        for b in ${EXPORT_BINARIES:-posewright-cli-base posewright-cli}; do
+            [ -x "$B/$b" ] || continue
+            rm -f $W/o.sdf; sync
+            /usr/bin/time -f "$b hits export 1M: %e s wall, %U s user, %S s system" taskset -c 16-31 \
+                timeout 60 "$B/$b" hits export $W/bench_hits.db --out $W/o.sdf 2>&1 | tail -1
+        done
+    done
+    ls -la $W/o.sdf
+}
+screen() {
+    [ -d "$C/screen" ] || tar -C "$C" -xJf "$C/screen.tar.xz"
+    local S=$C/screen
+    ( cd "$S/maps" && CUDA_VISIBLE_DEVICES=0 taskset -c 0-7 timeout 500 "$C/bin/posewright-cli" bench dock \
+        --device cuda --maps 1iep.maps.fld --ligands "$S/ob_all.pdbqt" --runs 20 --seed 42 --timings \
+        > "$OUT/screen_ours.json" 2> "$OUT/screen_ours.err"; echo "ours rc=$?" ) &
+    ( mkdir -p /tmp/adgpu && cd /tmp/adgpu && cp -r "$S/ob" "$S/maps" "$S/filelist.txt" . &&
+      /usr/bin/time -f "adgpu_process_seconds %e" env LD_LIBRARY_PATH="$C/peers" CUDA_VISIBLE_DEVICES=1 \
+        taskset -c 8-15 timeout 500 "$C/peers/autodock_gpu_64wi" --filelist filelist.txt --nrun 20 --seed 42 \
+        > "$OUT/screen_adgpu.log" 2>&1; echo "AutoDock-GPU rc=$?" ) &
+    wait
+    echo "ours: $(grep -oE '"(count|refused|docked|seconds|setup_seconds|ligands_per_second|evaluations_per_second|mean_generations|autostopped_fraction|best_search_energy)":[-0-9.e+]*' "$OUT/screen_ours.json" | tr '\n' ' ')"
+    tail -4 "$OUT/screen_ours.err"
+    echo "AutoDock-GPU:"; grep -iE "run time|job set|error|adgpu_process" "$OUT/screen_adgpu.log" | tail -6
+    echo "AutoDock-GPU dlg files: $(ls /tmp/adgpu/ob/*.dlg /tmp/adgpu/*.dlg 2>/dev/null | wc -l)"
+}
 ad4() {
     # Issue 18's AD4 pair kernel (helper ad4gpu): its suites on GPU 0, then bench ad4exact on
     # 1,000,000 perturbed crystal poses of 1stp and 3ce3 (GPU vs one core and all cores).
@@ -103,7 +145,12 @@ fi
 [[ $steps != *" ab "* ]] || ab > "$OUT/ab.txt" 2>&1
 [[ $steps != *" scale "* ]] || scale
 [[ $steps != *" ad4 "* ]] || ad4 > "$OUT/ad4.txt" 2>&1
-for f in suites hits ab scale ad4; do
+if [[ $steps == *" screen "* || $steps == *" export "* ]]; then
+    [[ $steps != *" screen "* ]] || screen > "$OUT/screen.txt" 2>&1 &
+    [[ $steps != *" export "* ]] || export_ > "$OUT/export.txt" 2>&1 &
+    wait
+fi
+for f in suites hits ab scale ad4 screen export; do
     [ -f "$OUT/$f.txt" ] || continue
     echo "== $f"
     case $f in
