@@ -16,23 +16,6 @@ using namespace pw;
 using namespace pw::ad4;
 using namespace pwtest;
 
-namespace {
-
-// Tolerances. Per atom: each term within 2e-5 kcal/mol + 2e-5 relative. Per pose: each of the two
-// sums within 1e-4 relative of the CPU (with 1 kcal/mol as the floor of the scale, for sums near
-// zero). Measured (2026-11-27, see the qInfo lines): the worst per-atom difference is ~1e-5.
-constexpr double kAtomAbs = 2e-5, kAtomRel = 2e-5, kPoseRel = 1e-4;
-
-bool atomClose(double ours, double cpu) {
-    return std::fabs(ours - cpu) <= kAtomAbs + kAtomRel * std::fabs(cpu);
-}
-
-bool poseClose(double ours, double cpu) {
-    return std::fabs(ours - cpu) <= kPoseRel * std::max(1.0, std::fabs(cpu));
-}
-
-} // namespace
-
 class TestAd4PairMath : public QObject {
     Q_OBJECT
 

@@ -11,6 +11,8 @@
 #include <Eigen/Geometry>
 #include <QtTest>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -29,6 +31,20 @@ struct Ad4Complex {
 // (written out as tests/score/test_ad4_exact.cpp does); 1r55: the dock30 complex of
 // tests/data/ad4maps/1r55 (its receptor is dock30's protein.pdbqt, its ligand dock30's
 // flex-xray.pdbqt, its box the benchmark's protein.maps.fld header).
+// Tolerances of both AD4 pair suites against Ad4ExactScorer. Per atom: each term within
+// 2e-5 kcal/mol + 2e-5 relative. Per pose: each of the two sums within 1e-4 relative (1 kcal/mol as
+// the floor of the scale, for sums near zero). Measured (2026-11-27, the suites' qInfo lines): the
+// worst per-atom difference is ~1e-5.
+constexpr double kAtomAbs = 2e-5, kAtomRel = 2e-5, kPoseRel = 1e-4;
+
+inline bool atomClose(double ours, double cpu) {
+    return std::fabs(ours - cpu) <= kAtomAbs + kAtomRel * std::fabs(cpu);
+}
+
+inline bool poseClose(double ours, double cpu) {
+    return std::fabs(ours - cpu) <= kPoseRel * std::max(1.0, std::fabs(cpu));
+}
+
 // The data rows both AD4 pair suites run (the host math and the device): each complex under
 // both outside-box rules, as columns "complex" (QString) and "outside" (int OutsideBox).
 inline void addAd4ComplexRows() {

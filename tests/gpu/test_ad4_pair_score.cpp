@@ -22,16 +22,6 @@ using pw::test::sized;
 
 namespace {
 
-constexpr double kAtomAbs = 2e-5, kAtomRel = 2e-5, kPoseRel = 1e-4;
-
-bool atomClose(double ours, double cpu) {
-    return std::fabs(ours - cpu) <= kAtomAbs + kAtomRel * std::fabs(cpu);
-}
-
-bool poseClose(double ours, double cpu) {
-    return std::fabs(ours - cpu) <= kPoseRel * std::max(1.0, std::fabs(cpu));
-}
-
 std::vector<std::string> typesOf(const std::vector<const Molecule*>& ligands) {
     std::vector<std::string> t;
     for (const Molecule* m : ligands)
