@@ -259,10 +259,14 @@ private slots:
     }
 
     void ctrlCStopsAndWritesNothing() {
-        // A search long enough to be interrupted: 20 runs at AutoDock-GPU's default budget, with
-        // no AutoStop (biotin's runs would stop together after a few generations).
+        // A search long enough to be interrupted, whose first runs report early: 40 short runs
+        // (200,000 evaluations each, ~1 s in a Release build) with no AutoStop (biotin's runs
+        // would stop together after a few generations). Six runs at the default budget (~12 s
+        // each) made the first report wait past the limit below under ASan on a busy 2-core
+        // machine (CI, 2026-11-27).
         QStringList args = dock1stp(dir_.filePath("int.sdf"), dir_.filePath("int.json"), "1");
-        args[args.indexOf("--evaluations") + 1] = "0";
+        args[args.indexOf("--evaluations") + 1] = "200000";
+        args[args.indexOf("--runs") + 1] = "40";
         args << "--no-autostop";
         QProcess p;
         p.start(POSEWRIGHT_CLI, args);
