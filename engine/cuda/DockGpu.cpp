@@ -432,6 +432,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     im.results.reserve(chunk);
     im.final.reserve(static_cast<std::size_t>(chunk) * maxAtoms);
     const SearchParamsGpu sp = bfgsSearchParams();
+    const bool split = searchWarps_ > 0 && params.lsPerGeneration > 0;
 
     // The live view: the watched runs' ligands' kinematics (the CPU's root-centroid genotype,
     // as GpuDockRun::pose) and the generation each run last reported.
@@ -569,12 +570,17 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
             if (progress && progress->cancelled() && !cancelSent)
                 sendCancel(); // the live runs end at their next generation
             g.until = schedule.nextCheckpoint(g.generation);
+            if (split)
+                g.until = std::min(g.until, g.generation + 1); // a step is one generation
             DockBatchGpu gb = b;
             gb.untilGeneration = static_cast<int>(std::min<long>(g.until, 1L << 30));
             gb.runCount = static_cast<int>(g.live.size());
             uploadVector(im.groupLive[gi], g.live);
             gb.live = im.groupLive[gi].p;
-            check(launchDock(gb, scoring, params, sp, warpsPerBlock_, g.stream), "dock launch");
+            check(split ? launchDockStep(gb, scoring, params, sp, warpsPerBlock_, searchWarps_,
+                                         searchMinBlocks_, g.stream)
+                        : launchDock(gb, scoring, params, sp, warpsPerBlock_, g.stream),
+                  "dock launch");
             g.inFlight = true;
         };
         // A group's launch has ended: its runs' states, each of its ligands' test, its live runs.

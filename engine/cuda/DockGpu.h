@@ -62,6 +62,14 @@ public:
     // Warps per block (one block per run): 1-32 (above 16 with 64 registers per thread).
     void setWarpsPerBlock(int w) { warpsPerBlock_ = w; }
 
+    // The local searches: 0 runs them in each run's own block (one block per run); w > 0 splits
+    // every generation into launches (launchDockStep) with the searches w warps (1-8) per block,
+    // one warp per individual, minBlocks 4 (64 registers per thread) or 2 (128). The output is
+    // the same either way.
+    void setLocalSearchWarps(int w, int minBlocks = 2) {
+        searchWarps_ = w, searchMinBlocks_ = minBlocks;
+    }
+
     // Launch the runs longest first (the default; launchOrder) or in input order (false: for
     // the benchmark's comparison and the test that the order changes no result).
     void setLongestFirst(bool on) { longestFirst_ = on; }
@@ -84,6 +92,7 @@ private:
     DockGpuTiming timing_;
     std::vector<std::vector<dock::AutoStopCheck>> traces_;
     int warpsPerBlock_ = 32; // fastest measured (tests/bench/RESULTS.md)
+    int searchWarps_ = 8, searchMinBlocks_ = 2;
     bool longestFirst_ = true;
 };
 

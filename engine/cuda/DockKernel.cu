@@ -4,7 +4,7 @@
 // ligand's runs. Its warps share the population's evaluations and its local searches. All warps of
 // the block take the same decisions from shared values read after a barrier.
 #include "DockKernel.cuh"
-#include "DockLocalSearch.cuh"
+#include "DockKernelSetup.cuh"
 #include "DockRandom.h"
 
 #include <cfloat>
@@ -20,20 +20,8 @@ constexpr int kControlInts = 8;
 
 // Floats of the block's own part: energies (two generations), control, kinematics.
 __host__ __device__ int blockFloats(int population, int maxAtoms, int maxNodes) {
-    int f = 2 * population + kControlInts + 3 * maxAtoms + 6 * maxNodes;
+    int f = 2 * population + kControlInts + kinematicsFloats(maxAtoms, maxNodes);
     return (f + 7) / 8 * 8;
-}
-
-__host__ __device__ int warpFloats(int maxAtoms, int maxNodes, int maxTorsions, bool hessian) {
-    const int P = 7 + maxTorsions, D = 6 + maxTorsions;
-    int f = 6 * maxAtoms + 21 * maxNodes + 3 * P + 5 * D + (hessian ? D * D : 0) + 4;
-    return (f + 7) / 8 * 8;
-}
-
-__device__ float3* take3(float*& m, int n) {
-    float3* p = reinterpret_cast<float3*>(m);
-    m += 3 * n;
-    return p;
 }
 
 // A uniformly random unit quaternion (Shoemake 1992) from three uniform draws.
@@ -107,6 +95,11 @@ __global__ void __launch_bounds__(maxThreads)
     const int pop = dp.populationSize;
     const std::uint64_t key = dockRunKey(dp.seed, in.ligandIndex, in.runIndex);
 
+    // A run that ended in this step's breeding launch (its budget, or a cancel) has its result
+    // already: the step's closing launch leaves it (the split local search, launchDockStep).
+    if (state->ended)
+        return;
+
     // The block's part.
     float* m = smem;
     float* energy = m;
@@ -115,69 +108,15 @@ __global__ void __launch_bounds__(maxThreads)
     m += pop;
     int* control = reinterpret_cast<int*>(m);
     m += kControlInts;
-    float3* local = take3(m, b.maxAtoms);
-    float3* relOrigin = take3(m, b.maxNodes);
-    float3* relAxis = take3(m, b.maxNodes);
+    const Kinematics kin = takeKinematics(m, b);
 
     // This warp's part.
     WarpState w;
-    w.lane = threadIdx.x & 31;
-    w.A = tp.atomCount, w.N = tp.nodeCount, w.nPairs = tp.pairCount;
-    w.T = tp.nodeCount - 1, w.D = 6 + w.T;
-    w.atoms = b.atoms + tp.atomBegin;
-    w.nodes = b.nodes + tp.nodeBegin;
-    w.pairs = b.pairs + tp.pairBegin;
-    w.charge = b.charges ? b.charges + tp.atomBegin : nullptr;
-    w.ad4Pairs = b.ad4Pairs ? b.ad4Pairs + tp.pairBegin : nullptr;
-    m = smem + floatsPerBlock + static_cast<size_t>(warp) * floatsPerWarp;
-    w.misc = m, m += 4;
-    w.mma = nullptr;
-    const int P = 7 + b.maxTorsions, D = 6 + b.maxTorsions;
-    w.coords = take3(m, b.maxAtoms), w.grad = take3(m, b.maxAtoms);
-    w.origin = take3(m, b.maxNodes), w.axis = take3(m, b.maxNodes);
-    w.force = take3(m, b.maxNodes), w.moment = take3(m, b.maxNodes);
-    w.rot = m, m += 9 * b.maxNodes;
-    w.x = m, m += P;
-    w.trial = m, m += P;
-    w.start = m, m += P;
-    w.g = m, m += D;
-    w.gT = m, m += D;
-    w.p = m, m += D;
-    w.y = m, m += D;
-    w.hy = m, m += D;
-    w.H = dp.localSearch == static_cast<int>(DockLocalSearch::Bfgs) ? m : nullptr;
-    w.local = local, w.relOrigin = relOrigin, w.relAxis = relAxis;
+    bindWarp(w, b, tp, dp, kin,
+             smem + floatsPerBlock + static_cast<size_t>(warp) * floatsPerWarp);
 
-    // Kinematics from the ligand's reference coordinates (as the minimizer takes its start).
     if (warp == 0) {
-        const float3* ref = b.reference + in.refOffset;
-        for (int i = w.lane; i < w.A; i += 32)
-            w.coords[i] = ref[i];
-        __syncwarp();
-        // The root's origin is its fragment's centroid (dock::DockRun's genotype: rotations
-        // turn the ligand about it); the other fragments' origins are their bond's child atom.
-        float3 c = make_float3(0, 0, 0);
-        const int r0 = w.nodes[0].atomBegin, r1 = w.nodes[0].atomEnd;
-        for (int i = r0 + w.lane; i < r1; i += 32)
-            c = c + w.coords[i];
-        c = make_float3(warpSum(c.x), warpSum(c.y), warpSum(c.z));
-        c = (1.0f / (r1 - r0)) * c;
-        for (int k = w.lane; k < w.N; k += 32) {
-            const NodeGpu& nd = w.nodes[k];
-            const float3 o = k == 0 ? c : w.coords[nd.originAtom];
-            w.origin[k] = o;
-            if (k > 0) {
-                const float3 ax = o - w.coords[nd.axisParentAtom];
-                relAxis[k] = rsqrtf(dot3(ax, ax)) * ax;
-            } else {
-                relAxis[k] = make_float3(0, 0, 0);
-            }
-        }
-        __syncwarp();
-        for (int k = w.lane; k < w.N; k += 32)
-            relOrigin[k] = k > 0 ? w.origin[k] - w.origin[w.nodes[k].parent] : make_float3(0, 0, 0);
-        for (int i = w.lane; i < w.A; i += 32)
-            local[i] = w.coords[i] - w.origin[w.atoms[i] >> 8];
+        buildKinematics(w, b.reference + in.refOffset, kin);
         if (w.lane == 0)
             control[0] = state->started ? state->evaluations : pop, control[1] = 0,
             control[2] = 0, control[3] = 0, control[4] = 0, control[5] = 0;
@@ -188,12 +127,8 @@ __global__ void __launch_bounds__(maxThreads)
     int generation = resume ? state->generation : 0;
     // The current generation sits in the first half of the run's slice after an even number
     // of generations (the halves swap every generation).
-    float* current = b.population + static_cast<size_t>(run) * 2 * pop * b.genes;
-    float* next = current + static_cast<size_t>(pop) * b.genes;
-    if (generation & 1) {
-        float* t = current;
-        current = next, next = t;
-    }
+    float* current = currentPopulation(b, run, pop, generation);
+    float* next = currentPopulation(b, run, pop, generation + 1);
     float* savedEnergy = b.energies + static_cast<size_t>(run) * pop;
     const int genes = 7 + w.T;
     const int blocks = 2 + w.T;
@@ -323,6 +258,11 @@ __global__ void __launch_bounds__(maxThreads)
         energy = nextEnergy, nextEnergy = t;
         if (threadIdx.x == 0)
             atomicAdd(&control[0], pop - 1); // the local searches below add theirs atomically
+        if (b.breedOnly) {
+            // The split local search: dockLocalSearchKernel searches this generation next.
+            ++generation;
+            break;
+        }
 
         // Lamarckian local search on the first lsCount individuals (as the CPU engine: the
         // offspring are in random order; the elite, index 0, is searched like the others). The
@@ -358,6 +298,16 @@ __global__ void __launch_bounds__(maxThreads)
     // The paused (or ended) run's state, for the next launch and the host's AutoStop test.
     for (int i = threadIdx.x; i < pop; i += blockDim.x)
         savedEnergy[i] = energy[i];
+
+    if (b.breedOnly && control[1] == 0) {
+        // Bred, not searched: where the run is, for the local search and the closing launch.
+        if (threadIdx.x == 0) {
+            state->started = 1;
+            state->generation = generation;
+            state->evaluations = control[0];
+        }
+        return;
+    }
 
     // The run's result so far: its best individual, placed and scored (Vina: as Vina reports;
     // AD4: the search's own terms) by warp 0.

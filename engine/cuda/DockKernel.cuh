@@ -36,6 +36,9 @@ struct DockBatchGpu {
     // (mapped host memory); null: nobody watches (the only cost is this test per generation).
     DockWatchSlotGpu* watch;
     int watchCount;
+    // 1: the launch breeds and evaluates one generation of each live run and leaves its local
+    // searches to dockLocalSearchKernel (launchDockStep); 0: the block searches them itself.
+    int breedOnly;
 };
 
 // Shared memory of one block (the run's part plus warpsPerBlock warps).
@@ -46,5 +49,21 @@ std::size_t dockSharedBytes(const DockBatchGpu& batch, const DockParamsGpu& para
 cudaError_t launchDock(const DockBatchGpu& batch, const ScoringParamsGpu& scoring,
                        const DockParamsGpu& params, const SearchParamsGpu& search,
                        int warpsPerBlock, cudaStream_t stream);
+
+// The split local search of one generation (every live run bred by a breedOnly launch): one warp
+// per individual, warpsPerBlock (1-8) warps per block; minBlocks 4 holds each thread to 64
+// registers (more blocks per SM), else 128.
+cudaError_t launchDockLocalSearch(const DockBatchGpu& batch, const ScoringParamsGpu& scoring,
+                                  const DockParamsGpu& params, const SearchParamsGpu& search,
+                                  int warpsPerBlock, int minBlocks, cudaStream_t stream);
+
+// One generation of every live run (batch.untilGeneration one past their generation) in three
+// launches on stream: breed and evaluate (dockKernel, breedOnly), the local searches
+// (launchDockLocalSearch), and the generation's close (dockKernel: the stop decision, the best
+// individual, the run's result). The output equals launchDock's for the same generation.
+cudaError_t launchDockStep(const DockBatchGpu& batch, const ScoringParamsGpu& scoring,
+                           const DockParamsGpu& params, const SearchParamsGpu& search,
+                           int warpsPerBlock, int searchWarps, int searchMinBlocks,
+                           cudaStream_t stream);
 
 } // namespace pw::cuda

@@ -1,7 +1,9 @@
 // The docking launch order (CudaDocker::setLongestFirst, issue 17): runs of ligands of very
 // different size launched longest first give, run for run, exactly what the input order gives
 // (same energies, evaluations, generations and coordinates); only the block each run lands in
-// changes.
+// changes. Likewise the split local search (CudaDocker::setLocalSearchWarps: every generation in
+// three launches, the searches spread over many blocks) against each run's block searching its
+// own population.
 #include "GpuTestMain.h"
 
 #include "chem/LigandPreparation.h"
@@ -74,6 +76,50 @@ private slots:
         compareRuns(inputOrder, longestFirst);
         // Different ligands did differ (the comparison is not between equal runs).
         QVERIFY(inputOrder.front().energy != inputOrder.back().energy);
+    }
+
+    // Both local searches, AutoStop on (a step per checkpoint either way) and off (one launch
+    // for the whole search against a step per generation), and warps per block that do not
+    // divide the population (a block's last warps have no individual).
+    void splitLocalSearchChangesNoResult_data() {
+        QTest::addColumn<bool>("bfgs");
+        QTest::addColumn<bool>("autoStop");
+        QTest::addColumn<int>("warps");
+        QTest::addColumn<int>("minBlocks");
+        QTest::newRow("bfgs, AutoStop, 8 warps") << true << true << 8 << 2;
+        QTest::newRow("bfgs, no AutoStop, 3 warps, 64 registers") << true << false << 3 << 4;
+        QTest::newRow("adadelta, no AutoStop, 8 warps") << false << false << 8 << 2;
+    }
+    void splitLocalSearchChangesNoResult() {
+        QFETCH(bool, bfgs);
+        QFETCH(bool, autoStop);
+        QFETCH(int, warps);
+        QFETCH(int, minBlocks);
+        const std::string dir = dataPath("complexes/1iep/");
+        DockingTarget target(prepareReceptor(readMolecule(dir + "receptor.pdbqt")),
+                             readBoxConfig(dir + "box.txt"), ScoringKind::Vina, 0);
+        target.gridFor(DockingTarget::commonLigandTypes());
+        const std::vector<Molecule> ligs = ligands();
+        dock::DockOptions o;
+        o.runs = pw::test::racecheckProblems() ? 2 : 6;
+        o.seed = 23;
+        o.lga.localSearch = bfgs ? dock::LocalSearchMethod::Bfgs : dock::LocalSearchMethod::Adadelta;
+        o.lga.autoStop = autoStop;
+        o.lga.populationSize = 30;
+        o.lga.localSearchIterations = 30;
+        o.lga.maxEvaluations = 30000;
+        pw::test::shrinkDockingForRacecheck(o, 300);
+        cuda::CudaDocker docker(0);
+        docker.setLocalSearchWarps(0);
+        const auto own = docker.dock(target, ligs, o);
+        docker.setLocalSearchWarps(warps, minBlocks);
+        const auto split = docker.dock(target, ligs, o);
+        QCOMPARE(int(own.size()), int(ligs.size()) * o.runs);
+        compareRuns(own, split);
+        // The searches ran: each run took several generations of local searches.
+        for (const auto& r : own)
+            QVERIFY2(r.generations >= 2 && r.evaluations > 2L * o.lga.populationSize,
+                     "a run did not search");
     }
 };
 
