@@ -259,7 +259,7 @@ public:
             if (const char* w = std::getenv("POSEWRIGHT_DOCK_LS_WARPS")) {
                 const char* r = std::getenv("POSEWRIGHT_DOCK_LS_MINBLOCKS");
                 docker_->setLocalSearchWarps(std::clamp(std::atoi(w), 0, 8),
-                                             r ? std::clamp(std::atoi(r), 2, 4) : 2);
+                                             r ? std::clamp(std::atoi(r), 2, 6) : 2);
             }
             // The benchmark's comparison: runs launched in input order instead of longest first.
             if (const char* order = std::getenv("POSEWRIGHT_DOCK_ORDER"))

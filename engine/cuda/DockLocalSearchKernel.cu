@@ -19,7 +19,8 @@ __host__ __device__ int searchBlockFloats(int maxAtoms, int maxNodes) {
 }
 
 // Block j searches individuals [slice * warps, (slice + 1) * warps) of live run j / slices.
-// minBlocks picks the register budget (2: up to 128 per thread with 8 warps; 4: 64).
+// minBlocks picks the register budget (blocks of 8 warps: 2 gives up to 128 per thread, 4: 64,
+// 6: 40; smaller blocks take the same budget and fit more of them per SM).
 template <int minBlocks>
 __global__ void __launch_bounds__(256, minBlocks)
     dockLocalSearchKernel(DockBatchGpu b, ScoringParamsGpu s, DockParamsGpu dp, SearchParamsGpu sp,
@@ -105,7 +106,9 @@ cudaError_t launchDockLocalSearch(const DockBatchGpu& batch, const ScoringParams
             batch, scoring, params, search, slices, floatsPerBlock, floatsPerWarp);
         return cudaGetLastError();
     };
-    return minBlocks >= 4 ? launch(dockLocalSearchKernel<4>) : launch(dockLocalSearchKernel<2>);
+    return minBlocks >= 6   ? launch(dockLocalSearchKernel<6>)
+           : minBlocks >= 4 ? launch(dockLocalSearchKernel<4>)
+                            : launch(dockLocalSearchKernel<2>);
 }
 
 cudaError_t launchDockStep(const DockBatchGpu& batch, const ScoringParamsGpu& scoring,

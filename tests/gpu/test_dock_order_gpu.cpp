@@ -115,6 +115,15 @@ private slots:
         docker.setLocalSearchWarps(warps, minBlocks);
         const auto split = docker.dock(target, ligs, o);
         QCOMPARE(int(own.size()), int(ligs.size()) * o.runs);
+        int differ = 0;
+        for (size_t i = 0; i < own.size(); ++i)
+            if (own[i].energy != split[i].energy || own[i].evaluations != split[i].evaluations) {
+                if (differ++ < 4)
+                    qInfo("run %zu: energy %.9g vs %.9g, evaluations %ld vs %ld, generations %d vs %d",
+                          i, own[i].energy, split[i].energy, own[i].evaluations,
+                          split[i].evaluations, own[i].generations, split[i].generations);
+            }
+        qInfo("%d of %zu runs differ", differ, own.size());
         compareRuns(own, split);
         // The searches ran: each run took several generations of local searches.
         for (const auto& r : own)
