@@ -432,7 +432,14 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     im.results.reserve(chunk);
     im.final.reserve(static_cast<std::size_t>(chunk) * maxAtoms);
     const SearchParamsGpu sp = bfgsSearchParams();
-    const bool split = searchWarps_ > 0 && params.lsPerGeneration > 0;
+    const bool canSplit = searchWarps_ > 0 && params.lsPerGeneration > 0;
+    long splitBelow = splitBelowRuns_;
+    if (splitBelow < 0) {
+        int device = 0, sms = 0;
+        check(cudaGetDevice(&device), "device");
+        check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "device");
+        splitBelow = 2L * sms;
+    }
 
     // The live view: the watched runs' ligands' kinematics (the CPU's root-centroid genotype,
     // as GpuDockRun::pose) and the generation each run last reported.
@@ -570,6 +577,11 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
             if (progress && progress->cancelled() && !cancelSent)
                 sendCancel(); // the live runs end at their next generation
             g.until = schedule.nextCheckpoint(g.generation);
+            // Split when the runs of every group together leave SMs idle (DockGpu.h).
+            long liveRuns = 0;
+            for (const LaunchGroup& other : groups)
+                liveRuns += static_cast<long>(other.live.size());
+            const bool split = canSplit && liveRuns < splitBelow;
             if (split)
                 g.until = std::min(g.until, g.generation + 1); // a step is one generation
             DockBatchGpu gb = b;

@@ -62,13 +62,16 @@ public:
     // Warps per block (one block per run): 1-32 (above 16 with 64 registers per thread).
     void setWarpsPerBlock(int w) { warpsPerBlock_ = w; }
 
-    // The local searches: 0 runs them in each run's own block (one block per run); w > 0 splits
-    // every generation into launches (launchDockStep) with the searches w warps (1-8) per block,
-    // one warp per individual, minBlocks 4 (64 registers per thread) or 2 (128). The output is
-    // the same either way.
-    void setLocalSearchWarps(int w, int minBlocks = 2) {
+    // The local searches: each run's own block searches its population, or (split) every
+    // generation goes in three launches (launchDockStep) with the searches w warps (1-8) per
+    // block, one warp per individual, under a register budget of minBlocks 2 (128 per thread),
+    // 4 (64) or 6 (40). A launch splits when the live runs of all launch groups are fewer than
+    // splitBelowRuns (default: twice the SMs; the runs' own blocks then leave SMs idle). w = 0
+    // never splits. The output is the same either way, bit for bit.
+    void setLocalSearchWarps(int w, int minBlocks = 6) {
         searchWarps_ = w, searchMinBlocks_ = minBlocks;
     }
+    void setSplitBelowRuns(long runs) { splitBelowRuns_ = runs; }
 
     // Launch the runs longest first (the default; launchOrder) or in input order (false: for
     // the benchmark's comparison and the test that the order changes no result).
@@ -92,7 +95,8 @@ private:
     DockGpuTiming timing_;
     std::vector<std::vector<dock::AutoStopCheck>> traces_;
     int warpsPerBlock_ = 32; // fastest measured (tests/bench/RESULTS.md)
-    int searchWarps_ = 8, searchMinBlocks_ = 2;
+    int searchWarps_ = 4, searchMinBlocks_ = 6; // fastest measured (tests/bench/RESULTS.md)
+    long splitBelowRuns_ = -1;                   // -1: twice the device's SMs
     bool longestFirst_ = true;
 };
 

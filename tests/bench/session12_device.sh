@@ -9,10 +9,11 @@
 # Usage, from the repository root on the device:  C=.carry12 bash tests/bench/session12_device.sh STEP...
 #   suites  the docking gpu_test_* suites (and the others carried) on GPU 0, host cores 16-31
 #   race    1stp and 3ce3 (AD4, AutoDock-GPU's maps and crystal ligand, nrun 100, seed 42,
-#           `bench dock --repeat 3`) for each POSEWRIGHT_DOCK_LS_WARPS/MINBLOCKS variant in
-#           VARIANTS ("0" = the run's own block), then AutoDock-GPU `--nrun 100 --seed 42`, on GPU 1
-#   screen  the 716-ligand united-atom AD4 screen of 1iep (20 runs, seed 42): the run's own block
-#           on GPU 0 and the split search (SCREEN_VARIANT) on GPU 1 at the same time
+#           `bench dock --repeat 3`) for each variant in VARIANTS ("default"; "W/B" sets
+#           POSEWRIGHT_DOCK_LS_WARPS=W, 0 = never split, and POSEWRIGHT_DOCK_LS_MINBLOCKS=B), then
+#           AutoDock-GPU `--nrun 100 --seed 42`, on GPU 1
+#   screen  the 716-ligand united-atom AD4 screen of 1iep (20 runs, seed 42): never splitting on
+#           GPU 0 and the defaults on GPU 1 at the same time
 # `suites` and `race` run at the same time (different GPUs and cores); `screen` after them.
 R=$PWD; C=$(cd "${C:-.carry12}" && pwd); OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 for t in bin libs data screen; do [ -d "$C/$t" ] || [ ! -f "$C/$t.tar.xz" ] || tar -C "$C" -xJf "$C/$t.tar.xz"; done
@@ -22,7 +23,7 @@ mkdir -p /work/wt "$R/build/engine"
 [ -e /work/wt/shared ] || ln -s "$C" /work/wt/shared
 [ -e "$R/build/engine/posewright-cli" ] || ln -s "$C/bin/posewright-cli" "$R/build/engine/posewright-cli"
 nvidia-smi --query-gpu=index,name --format=csv,noheader; echo "cores $(nproc) $(date -u +%FT%TZ)"
-VARIANTS=${VARIANTS:-"0 8/2 8/4 4/2 2/2"}
+VARIANTS=${VARIANTS:-"0 default 8/4 4/4 2/6 8/6"}
 
 suites() {
     for t in "$C"/bin/gpu_test_*; do
@@ -36,8 +37,11 @@ race() {
     for id in 1stp 3ce3; do
         local M=$C/data/complexes/$id/ad4maps
         for v in $VARIANTS; do
-            local w=${v%/*} mb=2; [[ $v != */* ]] || mb=${v#*/}
-            POSEWRIGHT_DOCK_LS_WARPS=$w POSEWRIGHT_DOCK_LS_MINBLOCKS=$mb CUDA_VISIBLE_DEVICES=1 \
+            # "default": the build's defaults; "W/B": POSEWRIGHT_DOCK_LS_WARPS=W (0: never split)
+            # and POSEWRIGHT_DOCK_LS_MINBLOCKS=B.
+            local w=${v%/*} mb=6 knobs=(); [[ $v != */* ]] || mb=${v#*/}
+            [ "$v" = default ] || knobs=(POSEWRIGHT_DOCK_LS_WARPS=$w POSEWRIGHT_DOCK_LS_MINBLOCKS=$mb)
+            env "${knobs[@]}" CUDA_VISIBLE_DEVICES=1 \
                 taskset -c 0-15 timeout 90 "$C/bin/posewright-cli" bench dock --device cuda \
                 --maps "$M/${id}_protein.maps.fld" --ligands "$M/../ligand_xtal.pdbqt" \
                 --reference "$M/../ligand_xtal.pdbqt" --runs 100 --seed 42 --repeat 3 \
@@ -51,20 +55,23 @@ race() {
     done > "$OUT/race.txt" 2>&1
 }
 screen() {
-    local S=$C/screen v=${SCREEN_VARIANT:-8/2}
+    # The build's defaults (a launch splits below twice the SMs' live runs) on GPU 1 against
+    # never splitting (POSEWRIGHT_DOCK_LS_WARPS=0) on GPU 0, at the same time.
+    local S=$C/screen
     for g in 0 1; do
-        local w=0 mb=2; [ $g = 0 ] || { w=${v%/*}; mb=${v#*/}; }
-        ( cd "$S/maps" && POSEWRIGHT_DOCK_LS_WARPS=$w POSEWRIGHT_DOCK_LS_MINBLOCKS=$mb CUDA_VISIBLE_DEVICES=$g \
+        local knobs=(POSEWRIGHT_DOCK_LS_WARPS=0) name=never
+        [ $g = 0 ] || { knobs=(); name=default; }
+        ( cd "$S/maps" && env "${knobs[@]}" CUDA_VISIBLE_DEVICES=$g \
             taskset -c $((g * 16))-$((g * 16 + 7)) timeout 400 "$C/bin/posewright-cli" bench dock \
             --device cuda --maps 1iep.maps.fld --ligands "$S/ob_all.pdbqt" --runs 20 --seed 42 --timings \
-            > "$OUT/screen_$w.json" 2> "$OUT/screen_$w.err"; echo "screen split=$w/$mb (GPU $g) rc=$?" ) &
+            > "$OUT/screen_$name.json" 2> "$OUT/screen_$name.err"; echo "screen $name (GPU $g) rc=$?" ) &
     done
     wait
-    for w in 0 ${v%/*}; do
-        echo "screen split=$w: $(grep -oE '"(docked|refused|seconds|ligands_per_second|evaluations_per_second|mean_generations|autostopped_fraction|best_search_energy)":[-0-9.e+]*' "$OUT/screen_$w.json" | tr '\n' ' ')"
-        tail -2 "$OUT/screen_$w.err"
+    for name in never default; do
+        echo "screen $name: $(grep -oE '"(docked|refused|seconds|ligands_per_second|evaluations_per_second|mean_generations|autostopped_fraction|best_search_energy)":[-0-9.e+]*' "$OUT/screen_$name.json" | tr '\n' ' ')"
+        tail -2 "$OUT/screen_$name.err"
     done
-    cmp <(grep -v -E 'seconds|per_second' "$OUT/screen_0.json") <(grep -v -E 'seconds|per_second' "$OUT/screen_${v%/*}.json") \
+    cmp <(grep -v -E 'seconds|per_second' "$OUT/screen_never.json") <(grep -v -E 'seconds|per_second' "$OUT/screen_default.json") \
         && echo "screen: the two JSON outputs are identical but for timings" || echo "screen: the JSON outputs differ"
 }
 
