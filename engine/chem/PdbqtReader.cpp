@@ -1,6 +1,7 @@
 #include "PdbqtReader.h"
 
 #include "PdbRecords.h"
+#include "PdbqtFragments.h"
 #include "RecordReader.h"
 #include "TextFields.h"
 #include "core/BondPerception.h"
@@ -32,7 +33,8 @@ void markAmmoniumCharges(Molecule& m) {
             multiple[b.a] = multiple[b.b] = true;
     }
     for (size_t i = 0; i < m.atoms.size(); ++i)
-        if (m.atoms[i].element == 7 && degree[i] == 4 && !multiple[i] && m.atoms[i].formalCharge == 0)
+        if (m.atoms[i].element == 7 && degree[i] == 4 && !multiple[i] &&
+            m.atoms[i].formalCharge == 0)
             m.atoms[i].formalCharge = 1;
 }
 
@@ -56,6 +58,9 @@ protected:
 
 private:
     void readRemark(std::string_view line, Molecule& out);
+    void resetTree();
+    void startNextFragment(Molecule& out);
+    void replayRemarks(Molecule& out);
     void finishTree(Molecule& out);
     void bondRingClosures(Molecule& out, const std::vector<int>& owner);
 
@@ -69,18 +74,32 @@ private:
     bool inRoot_ = false;
     std::unordered_map<int, int> serialToIndex_;
     std::vector<long> atomLines_; // line of each atom read, for messages
+    // Open Babel writes a multi-part SMILES as complete torsion trees one after another in one
+    // record (REMARKs, ROOT ... TORSDOF, then again): a ROOT after a tree ended by TORSDOF starts
+    // the next fragment, and the REMARKs between belong to it, as they would in its own file.
+    bool treeEnded_ = false;
+    std::vector<std::string> remarksAfterTree_;
+    long rootLine_ = 0;
+    PdbqtFragments fragments_;
     PdbAtomFields fields_;
     PdbResidueTracker residues_;
 };
 
-bool PdbqtReader::readRecord(Molecule& out) {
-    atRecordEnd_ = false;
+void PdbqtReader::resetTree() {
     branches_.clear();
     openNodes_.clear();
     inRoot_ = false;
     serialToIndex_.clear();
     atomLines_.clear();
     residues_.reset();
+    treeEnded_ = false;
+    remarksAfterTree_.clear();
+}
+
+bool PdbqtReader::readRecord(Molecule& out) {
+    atRecordEnd_ = false;
+    resetTree();
+    fragments_.reset();
     bool inModel = false, sawContent = false;
     long startLine = 0;
     std::string_view line;
@@ -103,6 +122,12 @@ bool PdbqtReader::readRecord(Molecule& out) {
         if (text::startsWith(line, "ENDMDL")) {
             atRecordEnd_ = true;
             break;
+        }
+        if (treeEnded_ && (isPdbAtomLine(line) || text::startsWith(line, "BRANCH"))) {
+            // The tree goes on after its TORSDOF (accepted as before): the REMARKs read since
+            // are this ligand's.
+            treeEnded_ = false;
+            replayRemarks(out);
         }
         if (isPdbAtomLine(line)) {
             parsePdbAtomLine(line, lines_, fields_);
@@ -148,12 +173,16 @@ bool PdbqtReader::readRecord(Molecule& out) {
             atomLines_.push_back(lines_.lineNumber());
             requireAtomLimit(static_cast<long>(out.atoms.size()), lines_.lineNumber());
         } else if (text::startsWith(line, "ROOT")) {
+            if (out.torsionTree && treeEnded_)
+                startNextFragment(out);
             if (out.torsionTree)
-                lines_.fail("second ROOT record; expected one ROOT per ligand");
+                lines_.fail("second ROOT record; expected one ROOT per ligand (or complete "
+                            "torsion trees one after another, each ended by TORSDOF)");
             if (!out.atoms.empty())
                 lines_.fail("ROOT after ATOM records; expected ROOT before the ligand's atoms");
             out.torsionTree.emplace();
             out.torsionTree->nodes.emplace_back();
+            rootLine_ = lines_.lineNumber();
             branches_.push_back(BranchRecord{0, 0, lines_.lineNumber()});
             openNodes_.push_back(0);
             inRoot_ = true;
@@ -200,8 +229,13 @@ bool PdbqtReader::readRecord(Molecule& out) {
             openNodes_.pop_back();
         } else if (text::startsWith(line, "TORSDOF")) {
             out.setProperty("TORSDOF", std::string(text::trim(line.substr(7))));
+            if (out.torsionTree && !inRoot_ && openNodes_.empty())
+                treeEnded_ = true;
         } else if (text::startsWith(line, "REMARK")) {
-            readRemark(line, out);
+            if (treeEnded_)
+                remarksAfterTree_.emplace_back(line);
+            else
+                readRemark(line, out);
         } else if (text::startsWith(line, "BEGIN_RES")) {
             lines_.fail("flexible receptor residues (BEGIN_RES ... END_RES) in a ligand or "
                         "receptor file; expected them in their own file, passed with --flex "
@@ -211,7 +245,8 @@ bool PdbqtReader::readRecord(Molecule& out) {
     }
     if (!sawContent)
         return false;
-    if (out.atoms.empty())
+    replayRemarks(out); // REMARKs after the last TORSDOF: this ligand's, as in a one-tree file
+    if (out.atoms.empty() && fragments_.count() == 0)
         lines_.fail(startLine, "no ATOM or HETATM records; expected the atoms of a receptor or "
                                "ligand");
     if (inModel && !atRecordEnd_)
@@ -223,9 +258,35 @@ bool PdbqtReader::readRecord(Molecule& out) {
         bondRingClosures(out, std::vector<int>(out.atoms.size(), 0));
     }
     markAmmoniumCharges(out);
+    if (fragments_.count() > 0) {
+        fragments_.offer(std::move(out), rootLine_);
+        repairNote_ = fragments_.warning(path_);
+        out = fragments_.takeKept();
+    }
     return true;
 }
 
+// A ROOT after a finished tree: that tree is one fragment of a multi-part ligand. It is checked
+// and bonded as a ligand of its own (its BRANCH serials resolve among its own atoms: Open Babel
+// numbers every fragment from 1), and out starts afresh, as for a new file.
+void PdbqtReader::startNextFragment(Molecule& out) {
+    std::vector<std::string> remarks = std::move(remarksAfterTree_);
+    finishTree(out);
+    markAmmoniumCharges(out);
+    fragments_.offer(std::move(out), rootLine_);
+    clearMolecule(out);
+    resetTree();
+    out.name = stem_;
+    out.sourceRecord = record_;
+    remarksAfterTree_ = std::move(remarks);
+    replayRemarks(out);
+}
+
+void PdbqtReader::replayRemarks(Molecule& out) {
+    for (const std::string& remark : remarksAfterTree_)
+        readRemark(remark, out);
+    remarksAfterTree_.clear();
+}
 
 void PdbqtReader::readRemark(std::string_view line, Molecule& out) {
     std::string_view rest = text::trim(line.substr(6));
