@@ -255,13 +255,10 @@ public:
             if (const char* w = std::getenv("POSEWRIGHT_DOCK_WARPS"))
                 docker_->setWarpsPerBlock(std::clamp(std::atoi(w), 1, 32));
             // Tuning knobs for the benchmark sweeps: the split local search's warps per block
-            // (0: never split), its register budget (minimum blocks per SM) and the live runs
-            // below which a launch splits (CudaDocker::setLocalSearchWarps).
-            if (const char* w = std::getenv("POSEWRIGHT_DOCK_LS_WARPS")) {
-                const char* r = std::getenv("POSEWRIGHT_DOCK_LS_MINBLOCKS");
-                docker_->setLocalSearchWarps(std::clamp(std::atoi(w), 0, 8),
-                                             r ? std::clamp(std::atoi(r), 2, 6) : 6);
-            }
+            // (0: never split) and the live runs below which a launch splits
+            // (CudaDocker::setLocalSearchWarps).
+            if (const char* w = std::getenv("POSEWRIGHT_DOCK_LS_WARPS"))
+                docker_->setLocalSearchWarps(std::clamp(std::atoi(w), 0, 16));
             if (const char* n = std::getenv("POSEWRIGHT_DOCK_SPLIT_BELOW"))
                 docker_->setSplitBelowRuns(std::atol(n));
             // The benchmark's comparison: runs launched in input order instead of longest first.

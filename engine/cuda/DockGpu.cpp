@@ -7,8 +7,8 @@
 #include "MinimizeTemplates.h"
 #include "core/InputError.h"
 #include "core/LigandKinematics.h"
-#include "core/ParallelFor.h"
 #include "core/LongestFirst.h"
+#include "core/ParallelFor.h"
 #include "dock/AutoStop.h"
 
 #include <cuda_runtime_api.h>
@@ -17,8 +17,8 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <exception>
 #include <cstring>
+#include <exception>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -590,7 +590,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
             uploadVector(im.groupLive[gi], g.live);
             gb.live = im.groupLive[gi].p;
             check(split ? launchDockStep(gb, scoring, params, sp, warpsPerBlock_, searchWarps_,
-                                         searchMinBlocks_, g.stream)
+                                         g.stream)
                         : launchDock(gb, scoring, params, sp, warpsPerBlock_, g.stream),
                   "dock launch");
             g.inFlight = true;
@@ -669,8 +669,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
                                       cudaMemcpyDeviceToHost, im.controlStream),
                       "progress");
                 check(cudaStreamSynchronize(im.controlStream), "progress");
-                progress->onProgress(std::min<long>(total, im.hControl.p[1] + stoppedRuns),
-                                     total);
+                progress->onProgress(std::min<long>(total, im.hControl.p[1] + stoppedRuns), total);
                 lastReport = now();
             }
             std::this_thread::sleep_for(kPollSleep);

@@ -25,7 +25,7 @@ struct GpuDockRun {
     long evaluations = 0, budget = 0;
     bool autostopped = false;    // stopped with its ligand's other runs by AutoStop
     long autoStopGeneration = 0; // the generation its ligand stopped at (0: not stopped)
-    bool finished = false; // false: cancelled before or during the run (partial or no pose)
+    bool finished = false;       // false: cancelled before or during the run (partial or no pose)
 };
 
 struct DockGpuTiming {
@@ -63,14 +63,12 @@ public:
     void setWarpsPerBlock(int w) { warpsPerBlock_ = w; }
 
     // The local searches: each run's own block searches its population, or (split) every
-    // generation goes in three launches (launchDockStep) with the searches w warps (1-8) per
-    // block, one warp per individual, under a register budget of minBlocks 2 (128 per thread),
-    // 4 (64) or 6 (40). A launch splits when the live runs of all launch groups are fewer than
-    // splitBelowRuns (default: twice the SMs; the runs' own blocks then leave SMs idle). w = 0
-    // never splits. The output is the same either way, bit for bit.
-    void setLocalSearchWarps(int w, int minBlocks = 6) {
-        searchWarps_ = w, searchMinBlocks_ = minBlocks;
-    }
+    // generation goes in three launches (launchDockStep) with the searches w warps (1-16) per
+    // block, one warp per individual, several blocks per run. A launch splits when the live runs
+    // of all launch groups are fewer than splitBelowRuns (default: twice the SMs; the runs' own
+    // blocks then leave SMs idle). w = 0 never splits. The output is the same either way, bit for
+    // bit (tests/gpu/test_dock_order_gpu.cpp).
+    void setLocalSearchWarps(int w) { searchWarps_ = w; }
     void setSplitBelowRuns(long runs) { splitBelowRuns_ = runs; }
 
     // Launch the runs longest first (the default; launchOrder) or in input order (false: for
@@ -94,9 +92,9 @@ private:
     std::unique_ptr<Impl> impl_;
     DockGpuTiming timing_;
     std::vector<std::vector<dock::AutoStopCheck>> traces_;
-    int warpsPerBlock_ = 32; // fastest measured (tests/bench/RESULTS.md)
-    int searchWarps_ = 4, searchMinBlocks_ = 6; // fastest measured (tests/bench/RESULTS.md)
-    long splitBelowRuns_ = -1;                   // -1: twice the device's SMs
+    int warpsPerBlock_ = 32;   // fastest measured (tests/bench/RESULTS.md)
+    int searchWarps_ = 4;      // fastest measured (tests/bench/RESULTS.md)
+    long splitBelowRuns_ = -1; // -1: twice the device's SMs
     bool longestFirst_ = true;
 };
 

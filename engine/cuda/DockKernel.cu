@@ -80,19 +80,6 @@ __device__ void publishGeneration(DockWatchSlotGpu* slot, const float* bestGenes
         s->sequence = 2u * static_cast<unsigned>(generation);
 }
 
-// One individual's local search from the pose in w.x (refined in place); returns its energy.
-// Not inlined: both kernels (dockKernel's own loop and dockLocalSearchKernel) call this one
-// compiled body, so that their floating-point operations are the same instructions. Inlined
-// into two kernels, the compiler fused multiplies and adds differently (-fmad), and a split
-// search ended elsewhere than the run's own block from the same individual.
-__device__ __noinline__ float localSearchOne(WarpState& w, const ScoringParamsGpu& s,
-                                             const SearchParamsGpu& sp, const DockParamsGpu& dp,
-                                             float e0, int& evaluations) {
-    return dp.localSearch == static_cast<int>(DockLocalSearch::Bfgs)
-               ? bfgsSearch(w, s, sp, dp, dp.lsMaxIterations, dp.lsTolerance, e0, evaluations)
-               : adadeltaSearch(w, s, dp, e0, evaluations);
-}
-
 // Two instances: up to 16 warps per block with up to 128 registers per thread (one block of 16
 // warps fills an SM's registers), and up to 32 warps with 64 registers (more warps per run and
 // per SM, at the price of spills). maxThreads picks the register budget.
@@ -102,9 +89,14 @@ __global__ void __launch_bounds__(maxThreads)
                int floatsPerBlock, int floatsPerWarp) {
     extern __shared__ __align__(128) float smem[];
     // The run this block continues: its slot in the batch's arrays (b.live lists the runs still
-    // going when AutoStop has ended some).
-    const int run = b.live ? b.live[blockIdx.x] : static_cast<int>(blockIdx.x);
+    // going when AutoStop has ended some). A search-only launch (b.searchSlices > 0, the split
+    // search of launchDockStep) gives each live run searchSlices blocks: block j searches
+    // individuals [slice * warps, (slice + 1) * warps) of the run live[j / searchSlices].
     const int warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    const bool searchOnly = b.searchSlices > 0;
+    const int liveIndex = searchOnly ? blockIdx.x / b.searchSlices : blockIdx.x;
+    const int slice = searchOnly ? blockIdx.x % b.searchSlices : 0;
+    const int run = b.live ? b.live[liveIndex] : liveIndex;
     const RunInputGpu in = b.runs[run];
     RunStateGpu* state = b.state + run;
     const TemplateGpu tp = b.templates[in.templ];
@@ -112,7 +104,7 @@ __global__ void __launch_bounds__(maxThreads)
     const std::uint64_t key = dockRunKey(dp.seed, in.ligandIndex, in.runIndex);
 
     // A run that ended in this step's breeding launch (its budget, or a cancel) has its result
-    // already: the step's closing launch leaves it (the split local search, launchDockStep).
+    // already: the step's search and closing launches leave it (launchDockStep).
     if (state->ended)
         return;
 
@@ -128,14 +120,18 @@ __global__ void __launch_bounds__(maxThreads)
 
     // This warp's part.
     WarpState w;
-    bindWarp(w, b, tp, dp, kin,
-             smem + floatsPerBlock + static_cast<size_t>(warp) * floatsPerWarp);
+    bindWarp(w, b, tp, dp, kin, smem + floatsPerBlock + static_cast<size_t>(warp) * floatsPerWarp);
 
     if (warp == 0) {
         buildKinematics(w, b.reference + in.refOffset, kin);
+        // control[0]: the run's evaluations (a search-only block counts its own and adds them
+        // to the run's at the end); control[6]: the next individual to search.
         if (w.lane == 0)
-            control[0] = state->started ? state->evaluations : pop, control[1] = 0,
-            control[2] = 0, control[3] = 0, control[4] = 0, control[5] = 0;
+            control[0] = searchOnly       ? 0
+                         : state->started ? state->evaluations
+                                          : pop,
+            control[1] = 0, control[2] = 0, control[3] = 0, control[4] = 0, control[5] = 0,
+            control[6] = slice * warps;
     }
     __syncthreads();
 
@@ -146,11 +142,13 @@ __global__ void __launch_bounds__(maxThreads)
     float* current = currentPopulation(b, run, pop, generation);
     float* next = currentPopulation(b, run, pop, generation + 1);
     float* savedEnergy = b.energies + static_cast<size_t>(run) * pop;
+    if (searchOnly)
+        energy = savedEnergy; // the searches read and write the bred generation's energies there
     const int genes = 7 + w.T;
     const int blocks = 2 + w.T;
 
     // Generation 0: random individuals in the box; or the energies of the paused population.
-    for (int i = warp; i < pop && resume; i += warps)
+    for (int i = warp; i < pop && resume && !searchOnly; i += warps)
         if (w.lane == 0)
             energy[i] = savedEnergy[i];
     for (int i = warp; i < pop && !resume; i += warps) {
@@ -174,110 +172,118 @@ __global__ void __launch_bounds__(maxThreads)
     __syncthreads();
 
     const int lsCount = min(dp.lsPerGeneration, pop);
+    const int lsEnd = searchOnly ? min(lsCount, (slice + 1) * warps) : lsCount;
     for (;;) {
-        // Warp 0: the stop decision (budget, generations, cancel) and the best individual.
-        if (warp == 0) {
-            float be = FLT_MAX;
-            int bi = 0;
-            for (int i = w.lane; i < pop; i += 32)
-                if (energy[i] < be)
-                    be = energy[i], bi = i;
-            for (int off = 16; off > 0; off >>= 1) {
-                const float oe = __shfl_xor_sync(kFull, be, off);
-                const int oi = __shfl_xor_sync(kFull, bi, off);
-                if (oe < be || (oe == be && oi < bi))
-                    be = oe, bi = oi;
-            }
-            if (b.watch && run < b.watchCount && generation > 0)
-                publishGeneration(b.watch + run, current + static_cast<size_t>(bi) * b.genes, genes,
-                                  energy, pop, be, generation, w.lane);
-            if (w.lane == 0) {
-                // Ended (budget, cap, cancel) or paused at the launch's last generation; the
-                // budget and cap come first, so a run that spent its budget in the launch's last
-                // generation ends now (as dock::LgaRun::advance).
-                int stop = control[0] >= in.budget || generation >= dp.maxGenerations;
-                if (!stop && generation >= b.untilGeneration)
-                    stop = 2;
-                if (!stop && b.cancel && *static_cast<const volatile int*>(b.cancel))
-                    stop = 1, control[5] = 1;
-                control[1] = stop, control[2] = bi;
-                control[6] = 0; // the local searches below start at the first individual
-            }
-        }
-        __syncthreads();
-        if (control[1])
-            break;
-        const int best = control[2];
-
-        // The next generation: the best kept (elitism 1), the others bred and evaluated.
-        const int g1 = generation + 1;
-        for (int i = warp; i < pop; i += warps) {
-            if (i == 0) {
-                for (int f = w.lane; f < genes; f += 32)
-                    next[f] = current[best * b.genes + f];
-                if (w.lane == 0)
-                    nextEnergy[0] = energy[best];
-                continue;
-            }
-            const int p1 = tournament(energy, pop, key, g1, i, 0, dp.tournamentRate);
-            const int p2 = tournament(energy, pop, key, g1, i, 1, dp.tournamentRate);
-            int cut1 = blocks, cut2 = blocks; // blocks in [cut1, cut2) come from p2
-            if (dockUniform(key, g1, i, kDrawCrossover, 0) < dp.crossoverRate) {
-                const int a = dockIndex(key, g1, i, kDrawCrossover, 1, blocks);
-                const int c = dockIndex(key, g1, i, kDrawCrossover, 2, blocks);
-                cut1 = min(a, c), cut2 = max(a, c) + 1;
-            }
-            for (int f = w.lane; f < genes; f += 32) {
-                const int gb = geneBlock(f);
-                const int parent = (gb >= cut1 && gb < cut2) ? p2 : p1;
-                float v = current[parent * b.genes + f];
-                // Position and torsion genes mutate one by one (the orientation below). Draws:
-                // 0-5 position, 6-9 orientation, 16 + 2t torsion t. Positions stay in the box.
-                const int d = gb == 0 ? 2 * f : 16 + 2 * (gb - 2);
-                if (gb != 1 && dockUniform(key, g1, i, kDrawMutation, d) < dp.mutationRate) {
-                    const float u = 2.0f * dockUniform(key, g1, i, kDrawMutation, d + 1) - 1.0f;
-                    v = gb == 0 ? fminf(fmaxf(v + u * dp.mutationPosition, -dp.boxHalf[f]),
-                                        dp.boxHalf[f])
-                                : normalizeAngle(v + u * dp.mutationAngle);
+        // A search-only block goes straight to the local searches, once: there is one call site of
+        // the searches in this kernel, so that both ways of running them are the same compiled
+        // instructions (inlined at two sites, the compiler fused multiplies and adds differently,
+        // and BFGS runs ended elsewhere).
+        if (!searchOnly) {
+            // Warp 0: the stop decision (budget, generations, cancel) and the best individual.
+            if (warp == 0) {
+                float be = FLT_MAX;
+                int bi = 0;
+                for (int i = w.lane; i < pop; i += 32)
+                    if (energy[i] < be)
+                        be = energy[i], bi = i;
+                for (int off = 16; off > 0; off >>= 1) {
+                    const float oe = __shfl_xor_sync(kFull, be, off);
+                    const int oi = __shfl_xor_sync(kFull, bi, off);
+                    if (oe < be || (oe == be && oi < bi))
+                        be = oe, bi = oi;
                 }
-                w.x[f] = v;
-            }
-            __syncwarp();
-            if (dockUniform(key, g1, i, kDrawMutation, 6) < dp.mutationRate) {
-                // Orientation: turned by a random angle in [-a, a] about a random axis.
-                for (int f = w.lane; f < 6 + w.T; f += 32)
-                    w.p[f] = 0.0f;
-                __syncwarp();
+                if (b.watch && run < b.watchCount && generation > 0)
+                    publishGeneration(b.watch + run, current + static_cast<size_t>(bi) * b.genes,
+                                      genes, energy, pop, be, generation, w.lane);
                 if (w.lane == 0) {
-                    const float z = 2.0f * dockUniform(key, g1, i, kDrawMutation, 7) - 1.0f;
-                    const float phi = 2.0f * kPi * dockUniform(key, g1, i, kDrawMutation, 8);
-                    const float angle = (2.0f * dockUniform(key, g1, i, kDrawMutation, 9) - 1.0f) *
-                                        dp.mutationAngle;
-                    const float r = sqrtf(fmaxf(0.0f, 1.0f - z * z));
-                    w.p[3] = angle * r * cosf(phi), w.p[4] = angle * r * sinf(phi);
-                    w.p[5] = angle * z;
+                    // Ended (budget, cap, cancel) or paused at the launch's last generation; the
+                    // budget and cap come first, so a run that spent its budget in the launch's
+                    // last generation ends now (as dock::LgaRun::advance).
+                    int stop = control[0] >= in.budget || generation >= dp.maxGenerations;
+                    if (!stop && generation >= b.untilGeneration)
+                        stop = 2;
+                    if (!stop && b.cancel && *static_cast<const volatile int*>(b.cancel))
+                        stop = 1, control[5] = 1;
+                    control[1] = stop, control[2] = bi;
+                    control[6] = 0; // the local searches below start at the first individual
+                }
+            }
+            __syncthreads();
+            if (control[1])
+                break;
+            const int best = control[2];
+
+            // The next generation: the best kept (elitism 1), the others bred and evaluated.
+            const int g1 = generation + 1;
+            for (int i = warp; i < pop; i += warps) {
+                if (i == 0) {
+                    for (int f = w.lane; f < genes; f += 32)
+                        next[f] = current[best * b.genes + f];
+                    if (w.lane == 0)
+                        nextEnergy[0] = energy[best];
+                    continue;
+                }
+                const int p1 = tournament(energy, pop, key, g1, i, 0, dp.tournamentRate);
+                const int p2 = tournament(energy, pop, key, g1, i, 1, dp.tournamentRate);
+                int cut1 = blocks, cut2 = blocks; // blocks in [cut1, cut2) come from p2
+                if (dockUniform(key, g1, i, kDrawCrossover, 0) < dp.crossoverRate) {
+                    const int a = dockIndex(key, g1, i, kDrawCrossover, 1, blocks);
+                    const int c = dockIndex(key, g1, i, kDrawCrossover, 2, blocks);
+                    cut1 = min(a, c), cut2 = max(a, c) + 1;
+                }
+                for (int f = w.lane; f < genes; f += 32) {
+                    const int gb = geneBlock(f);
+                    const int parent = (gb >= cut1 && gb < cut2) ? p2 : p1;
+                    float v = current[parent * b.genes + f];
+                    // Position and torsion genes mutate one by one (the orientation below). Draws:
+                    // 0-5 position, 6-9 orientation, 16 + 2t torsion t. Positions stay in the box.
+                    const int d = gb == 0 ? 2 * f : 16 + 2 * (gb - 2);
+                    if (gb != 1 && dockUniform(key, g1, i, kDrawMutation, d) < dp.mutationRate) {
+                        const float u = 2.0f * dockUniform(key, g1, i, kDrawMutation, d + 1) - 1.0f;
+                        v = gb == 0 ? fminf(fmaxf(v + u * dp.mutationPosition, -dp.boxHalf[f]),
+                                            dp.boxHalf[f])
+                                    : normalizeAngle(v + u * dp.mutationAngle);
+                    }
+                    w.x[f] = v;
                 }
                 __syncwarp();
-                applyStep(w, w.trial, w.x, w.p, 1.0f);
-                copyPose(w, w.x, w.trial);
+                if (dockUniform(key, g1, i, kDrawMutation, 6) < dp.mutationRate) {
+                    // Orientation: turned by a random angle in [-a, a] about a random axis.
+                    for (int f = w.lane; f < 6 + w.T; f += 32)
+                        w.p[f] = 0.0f;
+                    __syncwarp();
+                    if (w.lane == 0) {
+                        const float z = 2.0f * dockUniform(key, g1, i, kDrawMutation, 7) - 1.0f;
+                        const float phi = 2.0f * kPi * dockUniform(key, g1, i, kDrawMutation, 8);
+                        const float angle =
+                            (2.0f * dockUniform(key, g1, i, kDrawMutation, 9) - 1.0f) *
+                            dp.mutationAngle;
+                        const float r = sqrtf(fmaxf(0.0f, 1.0f - z * z));
+                        w.p[3] = angle * r * cosf(phi), w.p[4] = angle * r * sinf(phi);
+                        w.p[5] = angle * z;
+                    }
+                    __syncwarp();
+                    applyStep(w, w.trial, w.x, w.p, 1.0f);
+                    copyPose(w, w.x, w.trial);
+                }
+                const float e = evaluate(w, s, Reduction::WarpShuffle, w.x, w.g);
+                for (int f = w.lane; f < genes; f += 32)
+                    next[i * b.genes + f] = w.x[f];
+                if (w.lane == 0)
+                    nextEnergy[i] = e;
             }
-            const float e = evaluate(w, s, Reduction::WarpShuffle, w.x, w.g);
-            for (int f = w.lane; f < genes; f += 32)
-                next[i * b.genes + f] = w.x[f];
-            if (w.lane == 0)
-                nextEnergy[i] = e;
-        }
-        __syncthreads();
-        float* t = current;
-        current = next, next = t;
-        t = energy;
-        energy = nextEnergy, nextEnergy = t;
-        if (threadIdx.x == 0)
-            atomicAdd(&control[0], pop - 1); // the local searches below add theirs atomically
-        if (b.breedOnly) {
-            // The split local search: dockLocalSearchKernel searches this generation next.
-            ++generation;
-            break;
+            __syncthreads();
+            float* t = current;
+            current = next, next = t;
+            t = energy;
+            energy = nextEnergy, nextEnergy = t;
+            if (threadIdx.x == 0)
+                atomicAdd(&control[0], pop - 1); // the local searches below add theirs atomically
+            if (b.breedOnly) {
+                // The split search: a search-only launch searches this generation next.
+                ++generation;
+                break;
+            }
         }
 
         // Lamarckian local search on the first lsCount individuals (as the CPU engine: the
@@ -289,14 +295,17 @@ __global__ void __launch_bounds__(maxThreads)
             if (w.lane == 0)
                 i = atomicAdd(&control[6], 1);
             i = __shfl_sync(kFull, i, 0);
-            if (i >= lsCount)
+            if (i >= lsEnd)
                 break;
             for (int f = w.lane; f < genes; f += 32)
                 w.x[f] = current[i * b.genes + f];
             __syncwarp();
             int evaluations = 0;
             const float e0 = energy[i];
-            const float e = localSearchOne(w, s, sp, dp, e0, evaluations);
+            const float e =
+                dp.localSearch == static_cast<int>(DockLocalSearch::Bfgs)
+                    ? bfgsSearch(w, s, sp, dp, dp.lsMaxIterations, dp.lsTolerance, e0, evaluations)
+                    : adadeltaSearch(w, s, dp, e0, evaluations);
             for (int f = w.lane; f < genes; f += 32)
                 current[i * b.genes + f] = w.x[f];
             if (w.lane == 0) {
@@ -305,7 +314,14 @@ __global__ void __launch_bounds__(maxThreads)
             }
         }
         __syncthreads();
+        if (searchOnly)
+            break;
         ++generation;
+    }
+    if (searchOnly) {
+        if (threadIdx.x == 0)
+            atomicAdd(&state->evaluations, control[0]);
+        return;
     }
 
     // The paused (or ended) run's state, for the next launch and the host's AutoStop test.
@@ -361,63 +377,6 @@ __global__ void __launch_bounds__(maxThreads)
     }
 }
 
-// The split local search (DockBatchGpu::breedOnly): after a launch of dockKernel has bred and
-// evaluated a generation of every live run, this kernel runs the generation's local searches with
-// one warp per individual and several blocks per run, so that a few runs' searches spread over
-// every SM (one block per run leaves SMs idle when there are fewer runs than SMs, and each block
-// waits for its slowest warp's share). Each search depends only on its individual and runs the
-// same compiled code (localSearchOne) as dockKernel's own loop: the results are the same.
-__host__ __device__ int searchBlockFloats(int maxAtoms, int maxNodes) {
-    return (kinematicsFloats(maxAtoms, maxNodes) + 7) / 8 * 8;
-}
-
-// Block j searches individuals [slice * warps, (slice + 1) * warps) of live run j / slices.
-// minBlocks picks the register budget (blocks of 8 warps: 2 gives up to 128 per thread, 4: 64,
-// 6: 40; smaller blocks take the same budget and fit more of them per SM).
-template <int minBlocks>
-__global__ void __launch_bounds__(256, minBlocks)
-    dockLocalSearchKernel(DockBatchGpu b, ScoringParamsGpu s, DockParamsGpu dp, SearchParamsGpu sp,
-                          int slices, int floatsPerBlock, int floatsPerWarp) {
-    extern __shared__ __align__(128) float smem[];
-    const int liveIndex = blockIdx.x / slices, slice = blockIdx.x % slices;
-    const int run = b.live ? b.live[liveIndex] : liveIndex;
-    RunStateGpu* state = b.state + run;
-    if (state->ended)
-        return; // ended at the breeding launch's decision: nothing was bred
-    const int warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    const RunInputGpu in = b.runs[run];
-    const TemplateGpu tp = b.templates[in.templ];
-    const int pop = dp.populationSize;
-    const int lsCount = min(dp.lsPerGeneration, pop);
-    const int i = slice * warps + warp;
-
-    float* m = smem;
-    const Kinematics kin = takeKinematics(m, b);
-    WarpState w;
-    bindWarp(w, b, tp, dp, kin, smem + floatsPerBlock + static_cast<size_t>(warp) * floatsPerWarp);
-    if (warp == 0)
-        buildKinematics(w, b.reference + in.refOffset, kin);
-    __syncthreads();
-    if (i >= lsCount)
-        return;
-
-    float* current = currentPopulation(b, run, pop, state->generation);
-    float* energy = b.energies + static_cast<size_t>(run) * pop;
-    const int genes = 7 + w.T;
-    for (int f = w.lane; f < genes; f += 32)
-        w.x[f] = current[i * b.genes + f];
-    __syncwarp();
-    int evaluations = 0;
-    const float e0 = energy[i];
-    const float e = localSearchOne(w, s, sp, dp, e0, evaluations);
-    for (int f = w.lane; f < genes; f += 32)
-        current[i * b.genes + f] = w.x[f];
-    if (w.lane == 0) {
-        energy[i] = e;
-        atomicAdd(&state->evaluations, evaluations);
-    }
-}
-
 } // namespace
 
 std::size_t dockSharedBytes(const DockBatchGpu& batch, const DockParamsGpu& params,
@@ -429,20 +388,32 @@ std::size_t dockSharedBytes(const DockBatchGpu& batch, const DockParamsGpu& para
     return static_cast<std::size_t>(floats) * sizeof(float);
 }
 
-cudaError_t launchDock(const DockBatchGpu& batch, const ScoringParamsGpu& scoring,
-                       const DockParamsGpu& params, const SearchParamsGpu& search,
-                       int warpsPerBlock, cudaStream_t stream) {
-    if (batch.runCount == 0)
-        return cudaSuccess;
-    const bool hessian = params.localSearch == static_cast<int>(DockLocalSearch::Bfgs);
-    // Big ligands (and BFGS's Hessians) take more shared memory per warp: fewer warps per block
-    // then, never a failed launch.
-    int device = 0, maxBytes = 48 * 1024;
-    cudaGetDevice(&device);
-    cudaDeviceGetAttribute(&maxBytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+namespace {
+
+// Big ligands (and BFGS's Hessians) take more shared memory per warp: fewer warps per block
+// then, never a failed launch.
+int warpsThatFit(const DockBatchGpu& batch, const DockParamsGpu& params, int warpsPerBlock,
+                 int maxBytes) {
     while (warpsPerBlock > 1 &&
            dockSharedBytes(batch, params, warpsPerBlock) > static_cast<std::size_t>(maxBytes))
         --warpsPerBlock;
+    return warpsPerBlock;
+}
+
+int sharedMemoryLimit() {
+    int device = 0, maxBytes = 48 * 1024;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&maxBytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    return maxBytes;
+}
+
+// batch.runCount blocks of warpsPerBlock warps (already fitted); lowRegisters takes the 64-register
+// instance whatever the block size.
+cudaError_t launchDockKernel(const DockBatchGpu& batch, const ScoringParamsGpu& scoring,
+                             const DockParamsGpu& params, const SearchParamsGpu& search,
+                             int warpsPerBlock, bool lowRegisters, int maxBytes,
+                             cudaStream_t stream) {
+    const bool hessian = params.localSearch == static_cast<int>(DockLocalSearch::Bfgs);
     const std::size_t bytes = dockSharedBytes(batch, params, warpsPerBlock);
     const int floatsPerBlock = blockFloats(params.populationSize, batch.maxAtoms, batch.maxNodes);
     const int floatsPerWarp =
@@ -452,8 +423,8 @@ cudaError_t launchDock(const DockBatchGpu& batch, const ScoringParamsGpu& scorin
             // The device's whole opt-in limit, not this launch's bytes: the attribute belongs to
             // the kernel on the device, and another thread's launch (a second docking lane, a
             // concurrent launch group) must never find it lowered below its own size.
-            const cudaError_t e = cudaFuncSetAttribute(
-                kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, maxBytes);
+            const cudaError_t e =
+                cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, maxBytes);
             if (e != cudaSuccess)
                 return e;
         }
@@ -461,65 +432,45 @@ cudaError_t launchDock(const DockBatchGpu& batch, const ScoringParamsGpu& scorin
             batch, scoring, params, search, floatsPerBlock, floatsPerWarp);
         return cudaGetLastError();
     };
-    return warpsPerBlock <= 16 ? launch(dockKernel<512>) : launch(dockKernel<1024>);
+    return warpsPerBlock <= 16 && !lowRegisters ? launch(dockKernel<512>)
+                                                : launch(dockKernel<1024>);
 }
 
-cudaError_t launchDockLocalSearch(const DockBatchGpu& batch, const ScoringParamsGpu& scoring,
-                                  const DockParamsGpu& params, const SearchParamsGpu& search,
-                                  int warpsPerBlock, int minBlocks, cudaStream_t stream) {
-    const int lsCount = std::min(params.lsPerGeneration, params.populationSize);
-    if (batch.runCount == 0 || lsCount == 0)
+} // namespace
+
+cudaError_t launchDock(const DockBatchGpu& batch, const ScoringParamsGpu& scoring,
+                       const DockParamsGpu& params, const SearchParamsGpu& search,
+                       int warpsPerBlock, cudaStream_t stream) {
+    if (batch.runCount == 0)
         return cudaSuccess;
-    const bool hessian = params.localSearch == static_cast<int>(DockLocalSearch::Bfgs);
-    int device = 0, maxBytes = 48 * 1024;
-    cudaGetDevice(&device);
-    cudaDeviceGetAttribute(&maxBytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-    const int floatsPerBlock = searchBlockFloats(batch.maxAtoms, batch.maxNodes);
-    const int floatsPerWarp =
-        warpFloats(batch.maxAtoms, batch.maxNodes, batch.maxTorsions, hessian);
-    warpsPerBlock = std::clamp(warpsPerBlock, 1, 8);
-    auto bytesFor = [&](int warps) {
-        return static_cast<std::size_t>(floatsPerBlock + warps * floatsPerWarp) * sizeof(float);
-    };
-    while (warpsPerBlock > 1 && bytesFor(warpsPerBlock) > static_cast<std::size_t>(maxBytes))
-        --warpsPerBlock;
-    const std::size_t bytes = bytesFor(warpsPerBlock);
-    const int slices = (lsCount + warpsPerBlock - 1) / warpsPerBlock;
-    const long blocks = static_cast<long>(batch.runCount) * slices;
-    if (blocks > 0x7fffffffL)
-        return cudaErrorInvalidConfiguration;
-    auto launch = [&](auto kernel) {
-        if (bytes > 48 * 1024) {
-            // The device's opt-in limit, as launchDock sets it: concurrent launches share it.
-            const cudaError_t e = cudaFuncSetAttribute(
-                kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, maxBytes);
-            if (e != cudaSuccess)
-                return e;
-        }
-        kernel<<<static_cast<unsigned>(blocks), 32 * warpsPerBlock, bytes, stream>>>(
-            batch, scoring, params, search, slices, floatsPerBlock, floatsPerWarp);
-        return cudaGetLastError();
-    };
-    return minBlocks >= 6   ? launch(dockLocalSearchKernel<6>)
-           : minBlocks >= 4 ? launch(dockLocalSearchKernel<4>)
-                            : launch(dockLocalSearchKernel<2>);
+    const int maxBytes = sharedMemoryLimit();
+    return launchDockKernel(batch, scoring, params, search,
+                            warpsThatFit(batch, params, warpsPerBlock, maxBytes), false, maxBytes,
+                            stream);
 }
 
 cudaError_t launchDockStep(const DockBatchGpu& batch, const ScoringParamsGpu& scoring,
                            const DockParamsGpu& params, const SearchParamsGpu& search,
-                           int warpsPerBlock, int searchWarps, int searchMinBlocks,
-                           cudaStream_t stream) {
+                           int warpsPerBlock, int searchWarps, cudaStream_t stream) {
     DockBatchGpu breed = batch;
     breed.breedOnly = 1;
     cudaError_t e = launchDock(breed, scoring, params, search, warpsPerBlock, stream);
-    if (e == cudaSuccess)
-        e = launchDockLocalSearch(batch, scoring, params, search, searchWarps, searchMinBlocks,
-                                  stream);
-    if (e == cudaSuccess) {
-        DockBatchGpu close = batch;
-        close.breedOnly = 0;
-        e = launchDock(close, scoring, params, search, warpsPerBlock, stream);
+    const int lsCount = std::min(params.lsPerGeneration, params.populationSize);
+    if (e == cudaSuccess && lsCount > 0 && batch.runCount > 0) {
+        // The search-only launch: the same kernel with searchWarps warps per block (64 registers
+        // per thread: the fastest measured) and ceil(lsCount / searchWarps) blocks per run.
+        const int maxBytes = sharedMemoryLimit();
+        searchWarps = warpsThatFit(batch, params, std::clamp(searchWarps, 1, 16), maxBytes);
+        DockBatchGpu searchOnly = batch;
+        searchOnly.searchSlices = (lsCount + searchWarps - 1) / searchWarps;
+        if (static_cast<long>(batch.runCount) * searchOnly.searchSlices > 0x7fffffffL)
+            return cudaErrorInvalidConfiguration;
+        searchOnly.runCount = batch.runCount * searchOnly.searchSlices;
+        e = launchDockKernel(searchOnly, scoring, params, search, searchWarps, true, maxBytes,
+                             stream);
     }
+    if (e == cudaSuccess)
+        e = launchDock(batch, scoring, params, search, warpsPerBlock, stream);
     return e;
 }
 

@@ -13,17 +13,17 @@ struct DockBatchGpu {
     const TemplateGpu* templates;
     const int* atoms; // packAtom values
     const NodeGpu* nodes;
-    const PairGpu* pairs;    // Vina/Vinardo internal pairs (TemplateGpu::pairBegin)
-    const float* charges;    // AD4: per template atom (TemplateGpu::atomBegin); else null
+    const PairGpu* pairs;       // Vina/Vinardo internal pairs (TemplateGpu::pairBegin)
+    const float* charges;       // AD4: per template atom (TemplateGpu::atomBegin); else null
     const Ad4PairGpu* ad4Pairs; // AD4: internal pairs (TemplateGpu::pairBegin); else null
     const RunInputGpu* runs;
     int runCount; // blocks of this launch
     // Block j continues run live[j] (indices into runs, state, results, population); null: block
     // j runs run j.
     const int* live;
-    RunStateGpu* state; // per run: where it paused (zeroed before its first launch)
-    float* energies;    // per run: populationSize energies of its paused population
-    int untilGeneration; // the launch pauses every run after this many generations (in all)
+    RunStateGpu* state;      // per run: where it paused (zeroed before its first launch)
+    float* energies;         // per run: populationSize energies of its paused population
+    int untilGeneration;     // the launch pauses every run after this many generations (in all)
     const float3* reference; // per ligand, kinematic atom order, relative to the box centre
     float3* final;           // per run: the best individual's atoms
     RunResultGpu* results;
@@ -36,9 +36,12 @@ struct DockBatchGpu {
     // (mapped host memory); null: nobody watches (the only cost is this test per generation).
     DockWatchSlotGpu* watch;
     int watchCount;
-    // 1: the launch breeds and evaluates one generation of each live run and leaves its local
-    // searches to dockLocalSearchKernel (launchDockStep); 0: the block searches them itself.
+    // The split search (launchDockStep). breedOnly 1: the launch breeds and evaluates one
+    // generation of each live run and leaves its local searches to a search-only launch;
+    // searchSlices > 0: a search-only launch, searchSlices blocks per live run (runCount counts
+    // the blocks), each searching its share of the run's bred generation.
     int breedOnly;
+    int searchSlices;
 };
 
 // Shared memory of one block (the run's part plus warpsPerBlock warps).
@@ -50,20 +53,13 @@ cudaError_t launchDock(const DockBatchGpu& batch, const ScoringParamsGpu& scorin
                        const DockParamsGpu& params, const SearchParamsGpu& search,
                        int warpsPerBlock, cudaStream_t stream);
 
-// The split local search of one generation (every live run bred by a breedOnly launch): one warp
-// per individual, warpsPerBlock (1-8) warps per block; minBlocks 4 holds each thread to 64
-// registers (more blocks per SM), else 128.
-cudaError_t launchDockLocalSearch(const DockBatchGpu& batch, const ScoringParamsGpu& scoring,
-                                  const DockParamsGpu& params, const SearchParamsGpu& search,
-                                  int warpsPerBlock, int minBlocks, cudaStream_t stream);
-
 // One generation of every live run (batch.untilGeneration one past their generation) in three
-// launches on stream: breed and evaluate (dockKernel, breedOnly), the local searches
-// (launchDockLocalSearch), and the generation's close (dockKernel: the stop decision, the best
-// individual, the run's result). The output equals launchDock's for the same generation.
+// launches of dockKernel on stream: breed and evaluate (breedOnly), the local searches
+// (searchSlices: searchWarps warps per block, one per individual, several blocks per run) and
+// the generation's close (the stop decision, the best individual, the run's result). The output
+// equals launchDock's for the same generation, bit for bit.
 cudaError_t launchDockStep(const DockBatchGpu& batch, const ScoringParamsGpu& scoring,
                            const DockParamsGpu& params, const SearchParamsGpu& search,
-                           int warpsPerBlock, int searchWarps, int searchMinBlocks,
-                           cudaStream_t stream);
+                           int warpsPerBlock, int searchWarps, cudaStream_t stream);
 
 } // namespace pw::cuda
