@@ -93,7 +93,7 @@ private:
     DockGpuTiming timing_;
     std::vector<std::vector<dock::AutoStopCheck>> traces_;
     int warpsPerBlock_ = 32;   // fastest measured (tests/bench/RESULTS.md)
-    int searchWarps_ = 4;      // fastest measured (tests/bench/RESULTS.md)
+    int searchWarps_ = 2;      // fastest measured (tests/bench/RESULTS.md)
     long splitBelowRuns_ = -1; // -1: twice the device's SMs
     bool longestFirst_ = true;
 };

@@ -14,7 +14,9 @@
 #           AutoDock-GPU `--nrun 100 --seed 42`, on GPU 1
 #   screen  the 716-ligand united-atom AD4 screen of 1iep (20 runs, seed 42): never splitting on
 #           GPU 0 and the defaults on GPU 1 at the same time
-# `suites` and `race` run at the same time (different GPUs and cores); `screen` after them.
+#   peer    the same screen, ours (the defaults) on GPU 0 and AutoDock-GPU v1.5 `--filelist` (the
+#           same ligands as one file each: screen/ob/, screen/filelist.txt) on GPU 1 at once
+# `suites` and `race` run at the same time (different GPUs and cores); `screen`, `peer` after them.
 R=$PWD; C=$(cd "${C:-.carry12}" && pwd); OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 for t in bin libs data screen; do [ -d "$C/$t" ] || [ ! -f "$C/$t.tar.xz" ] || tar -C "$C" -xJf "$C/$t.tar.xz"; done
 export LD_LIBRARY_PATH=$C/libs
@@ -75,6 +77,21 @@ screen() {
         && echo "screen: the two JSON outputs are identical but for timings" || echo "screen: the JSON outputs differ"
 }
 
+peer() {
+    local S=$C/screen
+    ( cd "$S/maps" && CUDA_VISIBLE_DEVICES=0 taskset -c 0-7 timeout 400 "$C/bin/posewright-cli" bench dock \
+        --device cuda --maps 1iep.maps.fld --ligands "$S/ob_all.pdbqt" --runs 20 --seed 42 --timings \
+        > "$OUT/peer_ours.json" 2> "$OUT/peer_ours.err"; echo "ours rc=$?" ) &
+    ( mkdir -p /tmp/adgpu && cd /tmp/adgpu && cp -r "$S/ob" "$S/maps" "$S/filelist.txt" . &&
+      /usr/bin/time -f "adgpu_process_seconds %e" env LD_LIBRARY_PATH="$C/peers" CUDA_VISIBLE_DEVICES=1 \
+        taskset -c 16-23 timeout 400 "$C/peers/autodock_gpu_64wi" --filelist filelist.txt --nrun 20 --seed 42 \
+        > "$OUT/peer_adgpu.log" 2>&1; echo "AutoDock-GPU rc=$?" ) &
+    wait
+    echo "ours: $(grep -oE '"(docked|refused|seconds|ligands_per_second|evaluations_per_second|best_search_energy)":[-0-9.e+]*' "$OUT/peer_ours.json" | tr '\n' ' ')"
+    echo "AutoDock-GPU: $(grep -iE "run time of entire|adgpu_process" "$OUT/peer_adgpu.log" | tail -2 | tr '\n' ' ')"
+    echo "AutoDock-GPU dlg files: $(ls /tmp/adgpu/ob/*.dlg 2>/dev/null | wc -l)"
+}
+
 steps=" $* "
 if [[ $steps == *" suites "* || $steps == *" race "* ]]; then
     [[ $steps != *" suites "* ]] || suites &
@@ -82,7 +99,8 @@ if [[ $steps == *" suites "* || $steps == *" race "* ]]; then
     wait
 fi
 [[ $steps != *" screen "* ]] || screen > "$OUT/screen.txt" 2>&1
-for f in race screen suites; do
+[[ $steps != *" peer "* ]] || peer > "$OUT/peer.txt" 2>&1
+for f in race screen peer suites; do
     [ -f "$OUT/$f.txt" ] || continue
     echo "== $f"; cat "$OUT/$f.txt"
 done
