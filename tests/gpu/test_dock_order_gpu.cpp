@@ -33,6 +33,18 @@ std::vector<Molecule> ligands() {
     return out;
 }
 
+// 1iep's Vina grid for the ligands' types, made once for the suite.
+const DockingTarget& vinaTarget() {
+    static const DockingTarget target = [] {
+        const std::string dir = dataPath("complexes/1iep/");
+        DockingTarget t(prepareReceptor(readMolecule(dir + "receptor.pdbqt")),
+                        readBoxConfig(dir + "box.txt"), ScoringKind::Vina, 0);
+        t.gridFor(DockingTarget::commonLigandTypes());
+        return t;
+    }();
+    return target;
+}
+
 void compareRuns(const std::vector<cuda::GpuDockRun>& a, const std::vector<cuda::GpuDockRun>& b) {
     QCOMPARE(a.size(), b.size());
     for (size_t i = 0; i < a.size(); ++i) {
@@ -54,10 +66,7 @@ class TestDockOrderGpu : public QObject {
 
 private slots:
     void longestFirstChangesNoResult() {
-        const std::string dir = dataPath("complexes/1iep/");
-        DockingTarget target(prepareReceptor(readMolecule(dir + "receptor.pdbqt")),
-                             readBoxConfig(dir + "box.txt"), ScoringKind::Vina, 0);
-        target.gridFor(DockingTarget::commonLigandTypes());
+        const DockingTarget& target = vinaTarget();
         const std::vector<Molecule> ligs = ligands();
         dock::DockOptions o;
         o.runs = pw::test::racecheckProblems() ? 2 : 8;
@@ -99,10 +108,7 @@ private slots:
         QFETCH(bool, autoStop);
         QFETCH(int, warps);
         QFETCH(bool, mixed);
-        const std::string dir = dataPath("complexes/1iep/");
-        DockingTarget target(prepareReceptor(readMolecule(dir + "receptor.pdbqt")),
-                             readBoxConfig(dir + "box.txt"), ScoringKind::Vina, 0);
-        target.gridFor(DockingTarget::commonLigandTypes());
+        const DockingTarget& target = vinaTarget();
         const std::vector<Molecule> ligs = ligands();
         dock::DockOptions o;
         o.runs = pw::test::racecheckProblems() ? 2 : 6;
