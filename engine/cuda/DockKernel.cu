@@ -3,8 +3,9 @@
 // the run's state waits in global memory (RunStateGpu) while the host tests AutoStop over each
 // ligand's runs. Its warps share the population's evaluations and its local searches. All warps of
 // the block take the same decisions from shared values read after a barrier. When the live runs
-// are too few to fill the GPU, the host splits each generation instead (launchDockStep): this
-// kernel breeds, dockLocalSearchKernel (below) spreads the local searches over many blocks.
+// are too few to fill the GPU, the host splits each generation instead (launchDockStep): one
+// launch breeds, a search-only launch of this same kernel spreads the local searches over many
+// blocks, a third closes the generation.
 #include "DockKernel.cuh"
 #include "DockKernelSetup.cuh"
 #include "DockRandom.h"

@@ -1,6 +1,6 @@
-// DockKernelSetup.cuh: what the docking kernels (the GA's dockKernel and the split local search's
-// dockLocalSearchKernel) set up alike: the shared-memory layout of a warp, a warp's view of its
-// run's ligand (WarpState), and the ligand's kinematics from its reference coordinates.
+// DockKernelSetup.cuh: what the docking kernel (DockKernel.cu) sets up in each of its launches,
+// the search-only ones included: the shared-memory layout of a warp, a warp's view of its run's
+// ligand (WarpState), and the ligand's kinematics from its reference coordinates.
 #pragma once
 
 #include "DockKernel.cuh"

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Twelfth session (2026-11-27), the lead's device calls (nvidia-h100-x2: 2 GPUs, 32 host cores):
-# the split local search (engine/cuda/DockLocalSearchKernel.cu, CudaDocker::setLocalSearchWarps)
+# the split local search (engine/cuda/DockKernel.cu's launchDockStep, CudaDocker::setLocalSearchWarps)
 # against each run's block searching its own population (POSEWRIGHT_DOCK_LS_WARPS=0).
+# POSEWRIGHT_DOCK_LS_MINBLOCKS was read only by the builds of calls 1-2 (the searches as a kernel
+# of their own, RESULTS.md); later builds ignore it.
 # The binaries were built on the development machine in /work/wt/lead and carried in C, made as
 # session11_device.sh's header says (bin.tar.xz, libs.tar.xz, data.tar.xz), plus
 #   screen.tar.xz  session11_device.sh's `screen` inputs (screen/ob_all.pdbqt, screen/maps/)
