@@ -3,12 +3,19 @@
 #pragma once
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QStringList>
 
 namespace pw::test {
+
+// A file's bytes, or none when it cannot be read (an output the command did not write).
+inline QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
 
 struct CliRun {
     int exitCode = -1; // -1 when the process crashed, did not start or timed out

@@ -47,11 +47,6 @@ QStringList dock1stp(const QString& out, const QString& json, const QString& see
             json};
 }
 
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 } // namespace
 
 class TestCliDock : public QObject {

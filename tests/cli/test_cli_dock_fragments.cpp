@@ -12,11 +12,6 @@ using namespace pw::test;
 
 namespace {
 
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 // Vina scoring in 1stp's pocket, on the CPU, few short runs: the test is about the input.
 QStringList dockArgs(const QString& ligands, const QString& out) {
     return {"dock",

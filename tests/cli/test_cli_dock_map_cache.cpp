@@ -24,11 +24,6 @@ CliRun runWithCache(const QStringList& args, const QString& cache) {
     return {code, p.readAllStandardOutput(), p.readAllStandardError()};
 }
 
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 // The one cached set's folder (cache/posewright/ad4maps/<16 hex digits>), or empty.
 QString onlyEntry(const QString& cache) {
     const QDir dir(cache + QStringLiteral("/posewright/ad4maps"));

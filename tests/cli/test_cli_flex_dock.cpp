@@ -27,13 +27,6 @@ QStringList dockArgs(const QString& out, const QString& json) {
             "--threads", "2", "--out", out, "--json", json};
 }
 
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return f.readAll();
-}
-
 } // namespace
 
 class TestCliFlexDock : public QObject {

@@ -28,7 +28,7 @@ QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArra
     return path;
 }
 
-QByteArray readAll(const QString& path) {
+QByteArray readOrFail(const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         qFatal("cannot read %s", qPrintable(path));
@@ -128,7 +128,7 @@ private slots:
 
     void residueNotInReceptor() {
         QTemporaryDir dir;
-        QByteArray flex = readAll(flexData("1fpu_receptor_flex.pdbqt"));
+        QByteArray flex = readOrFail(flexData("1fpu_receptor_flex.pdbqt"));
         flex.replace("THR A 315", "THR B 915");
         const QString path = writeFile(dir, "flex.pdbqt", flex);
         const CliRun r = scoreFlex(flexData("1fpu_receptor_rigid.pdbqt"), path,
@@ -167,7 +167,7 @@ private slots:
     void malformedBlocks_data() {
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QByteArray>("message");
-        const QByteArray thr = readAll(flexData("1fpu_receptor_flex.pdbqt"));
+        const QByteArray thr = readOrFail(flexData("1fpu_receptor_flex.pdbqt"));
         QByteArray unclosed = thr;
         unclosed.replace("END_RES THR A 315\n", "");
         QTest::newRow("unclosed") << unclosed

@@ -19,11 +19,6 @@ using namespace pw::test;
 
 namespace {
 
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 // mpirun -n N posewright-cli ARGS (root allowed, more ranks than cores allowed).
 CliRun mpirun(int ranks, const QStringList& args, const QString& killRank = {}) {
     QProcess p;

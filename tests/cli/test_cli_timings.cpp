@@ -16,11 +16,6 @@ namespace {
 // Rounding: the JSON has 4 decimals per phase.
 constexpr double kSlack = 1e-3;
 
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 double sumOf(const QJsonObject& phases) {
     double s = 0;
     for (auto it = phases.begin(); it != phases.end(); ++it)
