@@ -244,7 +244,11 @@ private slots:
     }
     // The pooled test: a quorum of runs at the overall best, and no progress over the window.
     void pooledAutoStopNeedsAQuorumAndNoProgress() {
-        LgaOptions o; // frequency 1, window 4, tolerance 0.15, quorum 0.25 (at least 3 runs)
+        LgaOptions o; // frequency 1, window 4, tolerance 0.15
+        QCOMPARE(o.autoStopQuorum, 0.10); // the default: a tenth of the runs (at least 3)
+        QCOMPARE(PooledAutoStop(o, 20).quorum(), 3);
+        QCOMPARE(PooledAutoStop(o, 100).quorum(), 10);
+        o.autoStopQuorum = 0.25;
         PooledAutoStop stop(o, 20);
         QCOMPARE(stop.quorum(), 5);
         std::vector<double> best(20, -5.0);
