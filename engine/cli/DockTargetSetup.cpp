@@ -28,7 +28,8 @@ std::map<std::string, OptionKind> dockSearchOptionSpec() {
             {"adadelta-tolerance", OptionKind::Value}, {"budget-scale", OptionKind::Value},
             {"autostop-tolerance", OptionKind::Value}, {"no-polish", OptionKind::Flag},
             {"autostop-quorum", OptionKind::Value},   {"autostop-window", OptionKind::Value},
-            {"autostop-every", OptionKind::Value},    {"autostop-stagnation", OptionKind::Value}};
+            {"autostop-every", OptionKind::Value},    {"autostop-stagnation", OptionKind::Value},
+            {"autostop-quorum-cap", OptionKind::Value}};
 }
 
 void readDockSearchOptions(const CommandLine& cl, dock::DockOptions& o) {
@@ -60,6 +61,8 @@ void readDockSearchOptions(const CommandLine& cl, dock::DockOptions& o) {
     // AutoStop's quorum (percent of a ligand's runs) and window (generations without progress).
     o.lga.autoStopQuorum =
         cl.doubleValue("autostop-quorum", o.lga.autoStopQuorum * 100, 0, 100) / 100;
+    o.lga.autoStopQuorumCap =
+        cl.intValue("autostop-quorum-cap", o.lga.autoStopQuorumCap, 0, 100000); // runs; 0: none
     o.lga.autoStopWindow = cl.intValue("autostop-window", o.lga.autoStopWindow, 1, 100000);
     o.lga.autoStopFrequency = cl.intValue("autostop-every", o.lga.autoStopFrequency, 1, 100000);
     o.lga.autoStopStagnation =

@@ -8,10 +8,12 @@ namespace pw::dock {
 
 namespace {
 
-// ceil(share x runs), at least kMinAgreeingRuns, at most the runs; never below 2 (so a single
-// run, which cannot have two agreeing, never stops).
-int quorumOf(double share, int runs) {
-    const int wanted = static_cast<int>(std::ceil(share * runs - 1e-9));
+// ceil(share x runs), at most `cap` (0: no cap), at least kMinAgreeingRuns, at most the runs;
+// never below 2 (so a single run, which cannot have two agreeing, never stops).
+int quorumOf(double share, int cap, int runs) {
+    int wanted = static_cast<int>(std::ceil(share * runs - 1e-9));
+    if (cap > 0)
+        wanted = std::min(wanted, cap);
     return std::max(std::min(std::max(wanted, kMinAgreeingRuns), runs), 2);
 }
 
@@ -19,7 +21,8 @@ int quorumOf(double share, int runs) {
 
 PooledAutoStop::PooledAutoStop(const LgaOptions& o, int runs)
     : on_(o.autoStop && o.autoStopFrequency > 0), frequency_(std::max(o.autoStopFrequency, 1)),
-      window_(std::max(o.autoStopWindow, 1)), quorum_(quorumOf(o.autoStopQuorum, runs)),
+      window_(std::max(o.autoStopWindow, 1)),
+      quorum_(quorumOf(o.autoStopQuorum, o.autoStopQuorumCap, runs)),
       stagnation_(std::max(o.autoStopStagnation, 0)),
       maxGenerations_(std::max(o.maxGenerations, 1L)), tolerance_(o.autoStopTolerance),
       progress_(o.autoStopProgress) {}
@@ -47,8 +50,8 @@ bool PooledAutoStop::check(long generation, const std::vector<double>& runBest) 
     const auto stillFor = [&](int checks) {
         return n >= checks && trace_[n - checks].best - c.best <= progress_;
     };
-    c.converged = (stillFor(window_) && c.agreeing >= quorum_) ||
-                  (stagnation_ > 0 && stillFor(stagnation_));
+    c.converged =
+        (stillFor(window_) && c.agreeing >= quorum_) || (stagnation_ > 0 && stillFor(stagnation_));
     trace_.push_back(c);
     return c.converged;
 }

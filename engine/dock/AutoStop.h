@@ -34,8 +34,9 @@ public:
     // converged; every call is recorded in trace().
     bool check(long generation, const std::vector<double>& runBest);
 
-    // Runs that must agree: ceil(quorum x runs), at least kMinAgreeingRuns (one or two runs
-    // alone are weak evidence), at most the runs; a single run never stops.
+    // Runs that must agree: ceil(quorum x runs), at most the cap (ten agreeing runs are enough
+    // evidence whatever the batch), at least kMinAgreeingRuns (one or two runs alone are weak
+    // evidence), at most the runs; a single run never stops.
     int quorum() const { return quorum_; }
     const std::vector<AutoStopCheck>& trace() const { return trace_; }
 

@@ -244,11 +244,7 @@ private slots:
     }
     // The pooled test: a quorum of runs at the overall best, and no progress over the window.
     void pooledAutoStopNeedsAQuorumAndNoProgress() {
-        LgaOptions o; // frequency 1, window 4, tolerance 0.15
-        QCOMPARE(o.autoStopQuorum, 0.10); // the default: a tenth of the runs (at least 3)
-        QCOMPARE(PooledAutoStop(o, 20).quorum(), 3);
-        QCOMPARE(PooledAutoStop(o, 100).quorum(), 10);
-        o.autoStopQuorum = 0.25;
+        LgaOptions o; // frequency 1, window 4, tolerance 0.15, quorum 0.25 (3 to 10 runs)
         PooledAutoStop stop(o, 20);
         QCOMPARE(stop.quorum(), 5);
         std::vector<double> best(20, -5.0);
@@ -276,7 +272,13 @@ private slots:
         }
         // A small batch needs 3 runs (or all, below 3); a single run never stops.
         QCOMPARE(PooledAutoStop(o, 8).quorum(), 3);
-        QCOMPARE(PooledAutoStop(o, 100).quorum(), 25);
+        QCOMPARE(PooledAutoStop(o, 40).quorum(), 10);
+        QCOMPARE(PooledAutoStop(o, 100).quorum(), 10); // the cap: ten agreeing runs are enough
+        LgaOptions uncapped = o;
+        uncapped.autoStopQuorumCap = 0;
+        QCOMPARE(PooledAutoStop(uncapped, 100).quorum(), 25);
+        uncapped.autoStopQuorumCap = 2; // never below kMinAgreeingRuns
+        QCOMPARE(PooledAutoStop(uncapped, 100).quorum(), 3);
         QCOMPARE(PooledAutoStop(o, 2).quorum(), 2);
         QCOMPARE(PooledAutoStop(o, 1).quorum(), 2);
         PooledAutoStop single(o, 1);
