@@ -21,10 +21,9 @@
 #            `--filelist` on the same ligands, one file each)
 #   perligand  the same screen through `dock --json` for each variant of PER0 (GPU 0) and PER1
 #            (GPU 1), then each ligand's best search energy (inter + intra, the lowest of its 20
-#            runs) against AutoDock-GPU's (the lowest (1) + (2) of its dlg's runs; the dlg files of
-#            an earlier `screen` step with "adgpu" on the same machine, /tmp/adgpu/ob)
+#            runs) against AutoDock-GPU's (adgpu_best.tsv of an earlier `peerbest` in $OUT)
 #   peerbest AutoDock-GPU's screen alone on GPU 1, and each ligand's lowest (1) + (2) over its
-#            runs in $OUT/adgpu_best.tsv (name, energy)
+#            runs in $OUT/adgpu_best.tsv (the name inside its PDBQT, energy)
 #   peerrace AutoDock-GPU on the race's inputs, on GPU 1
 #   suites   every gpu_test_* carried, on GPU 0
 # Running steps in two processes at once: unpack C first (the script with no step).
@@ -132,42 +131,35 @@ perligand() {
     ( for v in ${PER1:-}; do perligand1 "$v" 1 16-31; done > "$OUT/per1.txt" 2>&1 ) &
     wait
     cat "$OUT/per0.txt" "$OUT/per1.txt" > "$OUT/perligand.txt"
-    python3 - /tmp/adgpu/ob "$OUT" ${PER0-default} ${PER1:-} >> "$OUT/perligand.txt" 2>&1 <<'EOF'
-import glob, json, os, re, sys
-dlgdir, out, variants = sys.argv[1], sys.argv[2], [v.split(":")[0] for v in sys.argv[3:]]
+    # Against AutoDock-GPU when `peerbest` has written its table (run it first, or earlier in the
+    # same call); otherwise the variants against the first only.
+    python3 - "$OUT" ${PER0-default} ${PER1:-} >> "$OUT/perligand.txt" 2>&1 <<'EOF'
+import json, os, sys
+out, variants = sys.argv[1], [v.split(":")[0] for v in sys.argv[2:]]
 peer = {}
-for f in glob.glob(os.path.join(dlgdir, "*.dlg")):
-    inter = None; best = None
-    for line in open(f, errors="replace"):
-        m = re.search(r"\((1|2)\) Final (Intermolecular|Total Internal) Energy\s*=\s*([-+0-9.eE]+)", line)
-        if not m: continue
-        if m.group(1) == "1": inter = float(m.group(3))
-        elif inter is not None:
-            e = inter + float(m.group(3)); best = e if best is None else min(best, e); inter = None
-    if best is not None:
-        peer[os.path.basename(f)[3:-4]] = best  # ligN.dlg -> N
+if os.path.exists(os.path.join(out, "adgpu_best.tsv")):
+    for line in open(os.path.join(out, "adgpu_best.tsv")):
+        name, e = line.rstrip("\n").split("\t")
+        if e != "None": peer[name] = float(e)
 def ours(name):
     d = json.load(open(os.path.join(out, f"per_{name}.json")))
-    items = d if isinstance(d, list) else next(v for v in d.values() if isinstance(v, list))
-    return {str(x["name"]): min(r["search_energy"] for r in x["runs"]) for x in items if x.get("runs")}
-print(f"AutoDock-GPU dlg files with energies: {len(peer)}")
+    return {x["name"]: min(r["search_energy"] for r in x["runs"]) for x in d["ligands"] if x.get("runs")}
+print(f"AutoDock-GPU ligands with energies: {len(peer)}")
 base = None
 for v in variants:
     try: o = ours(v)
     except Exception as e: print(v, "unreadable:", e); continue
     both = [k for k in o if k in peer]
-    worse = [k for k in both if o[k] > peer[k] + 0.5]
-    better = [k for k in both if o[k] < peer[k] - 0.5]
     diff = sorted(o[k] - peer[k] for k in both) or [0]
-    line = (f"{v}: ligands {len(o)}, with a peer value {len(both)}; ours worse by >0.5 {len(worse)}, "
-            f"better by >0.5 {len(better)}; median ours-peer {diff[len(diff)//2]:+.3f}; sum {sum(diff):+.1f}")
+    line = (f"{v}: ligands {len(o)}, with a peer value {len(both)}; ours lower by >0.5 "
+            f"{sum(x < -0.5 for x in diff)}, within 0.5 {sum(abs(x) <= 0.5 for x in diff)}, higher by >0.5 "
+            f"{sum(x > 0.5 for x in diff)}; mean ours-peer {sum(diff) / len(diff):+.3f}")
     if base is None: base = (v, o)
     else:
         bv, bo = base; c = [k for k in o if k in bo]
-        line += (f"; against {bv}: worse by >0.5 {sum(o[k] > bo[k] + 0.5 for k in c)}, better by >0.5 "
-                 f"{sum(o[k] < bo[k] - 0.5 for k in c)}, sum {sum(o[k]-bo[k] for k in c):+.1f}")
+        line += (f"; against {bv}: higher by >0.5 {sum(o[k] > bo[k] + 0.5 for k in c)}, lower by >0.5 "
+                 f"{sum(o[k] < bo[k] - 0.5 for k in c)}, sum {sum(o[k] - bo[k] for k in c):+.1f}")
     print(line)
-    print("  worst against the peer:", " ".join(f"{k}({o[k]:.2f}/{peer[k]:.2f})" for k in sorted(worse, key=lambda k: peer[k]-o[k])[:6]))
 EOF
 }
 
@@ -183,7 +175,10 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.dlg"))):
         if m.group(1) == "1": inter = float(m.group(3))
         elif inter is not None:
             e = inter + float(m.group(3)); best = e if best is None else min(best, e); inter = None
-    print(f"{os.path.basename(f)[3:-4]}\t{best}")
+    # The ligand's name inside its PDBQT (Open Babel's file numbers drift from the names).
+    pdbqt = os.path.join(sys.argv[1], os.path.basename(f)[:-4] + ".pdbqt")
+    name = next((l.split("=")[1].strip() for l in open(pdbqt) if l.startswith("REMARK  Name")), f)
+    print(f"{name}\t{best}")
 EOF
     echo "adgpu_best.tsv: $(wc -l < "$OUT/adgpu_best.tsv") ligands" >> "$OUT/peerbest.txt"
 }
