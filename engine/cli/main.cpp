@@ -53,11 +53,13 @@ const std::vector<Command>& commands() {
          "[--no-autostop] [--no-map-cache] [--batch N] [--shard K/N [--shard-block B]] "
          "[--flex FLEX.pdbqt] [--flex-residues A:THR315,...] [--flex-out F.pdbqt] [--timings] "
          "[--budget-scale F] [--adadelta-stop RHO] [--adadelta-tolerance E] "
-         "[--autostop-tolerance SD] [--no-polish] [--autostop-quorum PCT] [--autostop-quorum-cap RUNS] [--autostop-window G] "
+         "[--autostop-tolerance SD] [--no-polish] [--autostop-quorum PCT] "
+         "[--autostop-quorum-cap RUNS] [--autostop-window G] "
          "[--autostop-every K] [--autostop-stagnation S]\n"
          "      AutoStop (default on): every K (1) generations a ligand's runs are tested together; "
          "they all stop once the best energy over all of them has not improved for G (4) "
-         "tests and PCT (25) % of the runs, at least 3, have a best within SD (0.15) "
+         "tests and PCT (25) % of the runs, at least 3 and at most RUNS (10; 0: no cap), "
+         "have a best within SD (0.15) "
          "kcal/mol of it (or, with S > 0, after S tests without progress whatever the agreement). "
          "--no-autostop runs every run to its evaluation budget.",
          runDock},
