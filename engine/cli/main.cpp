@@ -60,7 +60,7 @@ const std::vector<Command>& commands() {
          "they all stop once the best energy over all of them has not improved for G (4) "
          "tests and PCT (25) % of the runs, at least 3 and at most RUNS (10; 0: no cap), "
          "have a best within SD (0.15) "
-         "kcal/mol of it (or, with S > 0, after S tests without progress whatever the agreement). "
+         "kcal/mol of it, or after S (30; 0: off) tests without progress whatever the agreement. "
          "--no-autostop runs every run to its evaluation budget.",
          runDock},
         {"hits", "hit store (SQLite): import results, query, columns, cluster, export",

@@ -28,7 +28,7 @@
 #   suites   every gpu_test_* carried, on GPU 0
 # Running steps in two processes at once: unpack C first (the script with no step).
 # A variant is a name and the flags it adds to `bench dock`, as name:flag,flag (commas for spaces);
-# "default" adds none.
+# "default" adds none. SEED (default 42) is the seed of `perligand` and `peerbest`.
 R=$PWD; C=$(cd "${C:-.carry13}" && pwd); OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 for t in bin libs data screen dock30; do [ -d "$C/$t" ] || [ ! -f "$C/$t.tar.xz" ] || tar -C "$C" -xJf "$C/$t.tar.xz"; done
 export LD_LIBRARY_PATH=$C/libs
@@ -99,7 +99,7 @@ screen1() { # variant gpu cores
     if [ "$name" = adgpu ]; then
         ( mkdir -p /tmp/adgpu && cd /tmp/adgpu && rm -rf ob && cp -r "$S/ob" "$S/maps" "$S/filelist.txt" . &&
           /usr/bin/time -f "adgpu_process_seconds %e" env LD_LIBRARY_PATH="$C/peers" CUDA_VISIBLE_DEVICES=$g \
-            taskset -c "$cores" timeout 400 "$C/peers/autodock_gpu_64wi" --filelist filelist.txt --nrun 20 --seed 42 \
+            taskset -c "$cores" timeout 400 "$C/peers/autodock_gpu_64wi" --filelist filelist.txt --nrun 20 --seed ${SEED:-42} \
             > "$OUT/screen_adgpu.log" 2>&1
           echo "screen adgpu (GPU $g) rc=$?: $(grep -iE 'run time of entire|adgpu_process' "$OUT/screen_adgpu.log" | tail -2 | tr '\n' ' ') dlg $(ls /tmp/adgpu/ob/*.dlg 2>/dev/null | wc -l)" )
         return
@@ -121,7 +121,7 @@ perligand1() { # variant gpu cores
     local v=$1 g=$2 cores=$3 name flags S=$C/screen s
     name=$(nameOf "$v"); flags=$(flagsOf "$v"); s=$(date +%s.%N)
     ( cd "$S/maps" && CUDA_VISIBLE_DEVICES=$g taskset -c "$cores" timeout 500 "$CLI" dock --device cuda $flags \
-        --maps 1iep.maps.fld --ligands "$S/ob_all.pdbqt" --runs 20 --seed 42 --json "$OUT/per_$name.json" \
+        --maps 1iep.maps.fld --ligands "$S/ob_all.pdbqt" --runs 20 --seed ${SEED:-42} --json "$OUT/per_$name.json" \
         --out "$OUT/per_$name.sdf" > "$OUT/per_$name.log" 2>&1
       echo "dock $name (GPU $g) rc=$? $(python3 -c "print(round($(date +%s.%N)-$s,1))") s" )
 }

@@ -262,8 +262,11 @@ private slots:
 
         PooledAutoStop fewAgree(o, 20);
         best[4] = -7.8; // 4 runs only
-        for (int g = 1; g <= 20; ++g)
+        for (int g = 1; g <= 30; ++g)
             QVERIFY(!fewAgree.check(g, best));
+        // ...until the default stagnation: 30 checks without progress after the first.
+        QVERIFY(fewAgree.check(31, best));
+        QVERIFY(!fewAgree.trace()[29].converged && fewAgree.trace()[30].agreeing == 4);
 
         PooledAutoStop improving(o, 20);
         for (int g = 1; g <= 20; ++g) {
@@ -284,7 +287,11 @@ private slots:
         PooledAutoStop single(o, 1);
         for (int g = 1; g <= 10; ++g)
             QVERIFY(!single.check(g, {-8.0}));
-        // Stagnation (off by default): stops without a quorum after that many still checks.
+        // Stagnation: stops without a quorum after that many still checks (0: never).
+        o.autoStopStagnation = 0;
+        PooledAutoStop never(o, 20);
+        for (int g = 1; g <= 100; ++g)
+            QVERIFY(!never.check(g, best));
         o.autoStopStagnation = 6;
         PooledAutoStop stagnant(o, 20);
         std::vector<double> lone(20, -5.0);
