@@ -7,9 +7,13 @@
 #include "StopSignals.h"
 #include "core/InputError.h"
 
+#include <climits>
 #include <cstring>
 #include <exception>
 #include <iostream>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace pw::cli {
 
@@ -140,7 +144,22 @@ int runGuarded(const pw::cli::Command& c, const std::vector<std::string>& args) 
 
 } // namespace
 
+// A batch makes and frees millions of small per-pose arrays from every host thread. With glibc's
+// defaults each thread's heap is handed back to the kernel as it shrinks and faulted in again as
+// it grows, under the process's one memory-map lock: `bench minimize` of 2M poses spent 169 s of
+// system CPU on 32 cores, and its result unpacking did not get faster on two GPUs. Keeping freed
+// memory (and growing heaps in large steps) took that to 24 s: unpacking 3.2 -> 0.85 s on one
+// GPU, 2.9 -> 0.35 s per GPU on two (tests/bench/RESULTS.md, fourteenth session). The process
+// keeps its peak footprint until it exits, which suits a batch command.
+static void keepFreedMemoryForReuse() {
+#if defined(__GLIBC__)
+    mallopt(M_TRIM_THRESHOLD, INT_MAX);
+    mallopt(M_TOP_PAD, 256 << 20);
+#endif
+}
+
 int main(int argc, char** argv) {
+    keepFreedMemoryForReuse();
     std::ios::sync_with_stdio(false);
     pw::cli::installStopSignalHandlers();
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "help")) {
