@@ -146,11 +146,11 @@ int runGuarded(const pw::cli::Command& c, const std::vector<std::string>& args) 
 
 // A batch makes and frees millions of small per-pose arrays from every host thread. With glibc's
 // defaults each thread's heap is handed back to the kernel as it shrinks and faulted in again as
-// it grows, under the process's one memory-map lock: `bench minimize` of 2M poses spent 169 s of
+// it grows, under the process's one memory-map lock: `bench minimize` of 2M poses spent 192 s of
 // system CPU on 32 cores, and its result unpacking did not get faster on two GPUs. Keeping freed
-// memory (and growing heaps in large steps) took that to 24 s: unpacking 3.2 -> 0.85 s on one
-// GPU, 2.9 -> 0.35 s per GPU on two (tests/bench/RESULTS.md, fourteenth session). The process
-// keeps its peak footprint until it exits, which suits a batch command.
+// memory (and growing heaps in large steps) took that to 15 s: unpacking 3.0 -> 0.3 s on one GPU
+// and on each of two (tests/bench/RESULTS.md, fourteenth session). The process keeps its peak
+// footprint until it exits, which suits a batch command.
 static void keepFreedMemoryForReuse() {
 #if defined(__GLIBC__)
     mallopt(M_TRIM_THRESHOLD, INT_MAX);
