@@ -198,8 +198,11 @@ void OverlayPanel::openFile(const QString& path) {
     status_->setText(messages_);
     start([file](Progress& p) {
         std::vector<Molecule> all;
+        QStringList notes; // skipped records and repairs, shown with the result
+        ReadOptions options;
+        options.warn = [&notes](const std::string& m) { notes << QString::fromStdString(m); };
         try {
-            all = readMolecules(file);
+            all = readMolecules(file, options);
         } catch (const std::exception& e) {
             OverlayResult r;
             r.error = QString::fromStdString(e.what());
@@ -209,11 +212,15 @@ void OverlayPanel::openFile(const QString& path) {
             OverlayResult r;
             r.error = QString::fromStdString(file) +
                       QObject::tr(": expected a reference and at least one fit molecule");
+            if (!notes.isEmpty()) // why there are too few: the first skipped record
+                r.error += QStringLiteral(" (") + notes.first() + QStringLiteral(")");
             return r;
         }
         Molecule ref = std::move(all.front());
         all.erase(all.begin());
-        return overlayAll(std::move(ref), std::move(all), p);
+        OverlayResult r = overlayAll(std::move(ref), std::move(all), p);
+        r.readerNotes = std::move(notes);
+        return r;
     });
 }
 
@@ -269,7 +276,18 @@ void OverlayPanel::showResult() {
     table_->blockSignals(false);
     messages_ = tr("%n fit(s) overlaid on %1", nullptr, int(result_.fits.size()))
                     .arg(QString::fromStdString(result_.reference.name));
+    // What the reader skipped or repaired is said, not dropped: the first notes under the
+    // result, all of them in the tooltip.
+    const QStringList& notes = result_.readerNotes;
+    constexpr int kNotesShown = 3;
+    for (int i = 0; i < std::min(int(notes.size()), kNotesShown); ++i)
+        messages_ += QStringLiteral("\n") + notes[i];
+    if (notes.size() > kNotesShown)
+        messages_ += QStringLiteral("\n") +
+                     tr("... and %n more note(s) from the reader", nullptr,
+                        int(notes.size()) - kNotesShown);
     status_->setText(messages_);
+    status_->setToolTip(notes.join(QStringLiteral("\n")));
     if (!result_.ranking.empty())
         table_->setCurrentCell(0, 0);
 }

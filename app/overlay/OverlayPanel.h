@@ -10,6 +10,7 @@
 #include "shape/ShapeScores.h"
 
 #include <QFutureWatcher>
+#include <QStringList>
 #include <QWidget>
 
 #include <functional>
@@ -35,7 +36,8 @@ struct OverlayResult {
     // The engine that scored them (reference model and options): the replay re-runs one fit.
     std::shared_ptr<const shape::ShapeOverlay> engine;
     QString error;
-    bool cancelled = false; // stopped by cancel(): nothing else is filled
+    QStringList readerNotes; // from the file's reader: records skipped, structures repaired
+    bool cancelled = false;  // stopped by cancel(): nothing else is filled
 };
 
 // The optimization path of one fit (ShapeOverlay::overlay with a path), for the replay.

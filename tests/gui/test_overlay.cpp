@@ -12,6 +12,9 @@
 #include "shape/ShapeOverlay.h"
 
 #include <QAction>
+#include <QFile>
+#include <QLabel>
+#include <QTemporaryDir>
 #include <QImage>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -62,6 +65,7 @@ class OverlayTest : public QObject {
 private slots:
     void twoCdk2LigandsShowBothSurfaces();
     void mainWindowOpensOverlayFile();
+    void overlayFileSaysWhatTheReaderSkipped();
 };
 
 void OverlayTest::twoCdk2LigandsShowBothSurfaces() {
@@ -126,6 +130,65 @@ void OverlayTest::mainWindowOpensOverlayFile() {
     QVERIFY(w.part<OverlayPart>()->panel()->messages().contains(QStringLiteral("ref.mol")));
     QVERIFY(
         w.part<OverlayPart>()->panel()->messages().contains(QStringLiteral("at least one fit")));
+}
+
+// A file with a broken record: the overlay runs on the others and says which record was skipped
+// (the panel read files without the reader's notes, so skipped records and dropped salt
+// fragments went unsaid); with too few molecules left, the error names the skipped record.
+void OverlayTest::overlayFileSaysWhatTheReaderSkipped() {
+    QFile source(QStringLiteral(POSEWRIGHT_TEST_DATA "/shapes/cdk2.sdf"));
+    QVERIFY(source.open(QIODevice::ReadOnly));
+    const QList<QByteArray> records = source.readAll().split('$');
+    // cdk2.sdf's records end with "$$$$\n": every fourth piece starts a record.
+    QList<QByteArray> molecules;
+    for (int i = 0; i + 4 < records.size() && molecules.size() < 3; i += 4) {
+        QByteArray r = records[i];
+        if (r.startsWith('\n')) // the end of the previous "$$$$" line
+            r.remove(0, 1);
+        molecules << r + "$$$$\n";
+    }
+    QCOMPARE(molecules.size(), 3);
+    const QByteArray broken = "broken\n  made by hand\n\nnot a counts line\nM  END\n$$$$\n";
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    auto write = [&](const QString& name, const QList<QByteArray>& parts) {
+        QFile f(dir.filePath(name));
+        if (!f.open(QIODevice::WriteOnly))
+            return QString();
+        for (const QByteArray& p : parts)
+            f.write(p);
+        return f.fileName();
+    };
+    const QString mixed = write(QStringLiteral("mixed.sdf"),
+                                {molecules[0], broken, molecules[1], molecules[2]});
+    const QString tooFew = write(QStringLiteral("too_few.sdf"), {molecules[0], broken});
+    QVERIFY(!mixed.isEmpty() && !tooFew.isEmpty());
+
+    OverlayPanel panel;
+    panel.show();
+    QSignalSpy done(&panel, &OverlayPanel::finished);
+    panel.openFile(mixed);
+    QVERIFY(done.wait(60000));
+    QVERIFY2(done.first().first().toBool(), qPrintable(panel.messages()));
+    QCOMPARE(panel.table()->rowCount(), 2);
+    QCOMPARE(panel.result().readerNotes.size(), 1);
+    QVERIFY2(panel.messages().contains(QStringLiteral("record skipped")) &&
+                 panel.messages().contains(QStringLiteral("mixed.sdf")),
+             qPrintable(panel.messages()));
+    QLabel* status = nullptr;
+    for (QLabel* l : panel.findChildren<QLabel*>())
+        if (l->text() == panel.messages())
+            status = l;
+    QVERIFY(status);
+    QVERIFY(status->toolTip().contains(QStringLiteral("record skipped")));
+
+    done.clear();
+    panel.openFile(tooFew);
+    QVERIFY(done.wait(60000));
+    QCOMPARE(done.first().first().toBool(), false);
+    QVERIFY2(panel.messages().contains(QStringLiteral("at least one fit")) &&
+                 panel.messages().contains(QStringLiteral("record skipped")),
+             qPrintable(panel.messages()));
 }
 
 QTEST_MAIN(OverlayTest)
