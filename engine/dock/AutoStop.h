@@ -3,7 +3,9 @@
 // own, built for few, expensive generations of BFGS local search). At fixed checkpoints (every
 // `frequency` generations) it looks at the best energy of every run; the ligand has converged
 // when the overall best has not improved over the last `window` checkpoints and a quorum of the
-// runs reached it independently (their best within `tolerance` of it). The decision depends only
+// runs reached it independently (their best within `tolerance` of it), or when it has not
+// improved over the last `stagnation` checkpoints whatever the agreement (default 30, 0: off;
+// flexible ligands seldom reach a quorum). The decision depends only
 // on the ligand's own runs at those checkpoints, never on the order or the device that ran them:
 // the CPU engine and the GPU launch loop call this same code.
 #pragma once
