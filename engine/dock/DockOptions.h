@@ -109,7 +109,7 @@ struct LgaOptions {
     // runs). Flexible ligands rarely reach the quorum and ran their whole budgets (hundreds of
     // generations); after 30 stalled generations the 716-ligand screen took half the time, every
     // ligand with up to 11 torsions ended as before, and 6 of the 43 with 12 or more ended over
-    // 0.5 kcal/mol higher (20: 2.5x faster, 17 such; tests/bench/RESULTS.md, fourteenth session).
+    // 0.5 kcal/mol higher (20: 2.5x faster, 8 such; tests/bench/RESULTS.md, fourteenth session).
     int autoStopStagnation = 30;
     // Mutation ranges: a mutated gene moves uniformly within +-these (AD-GPU --dmov 6, --dang 90).
     double maxTranslationMutation = 6.0;   // Å
