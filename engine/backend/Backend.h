@@ -19,6 +19,8 @@
 
 namespace pw {
 
+class FlexModel;
+
 struct MinimizeBatchOptions {
     RefinementOptions refinement;
     bool exact = false; // grid-free pair sums (smina --minimize); else Vina's grid
@@ -35,6 +37,13 @@ struct MinimizeBatchOptions {
     // Where the batch's time goes (core/PhaseTimings.h): the backend adds its phases under its
     // device's group. Null: not recorded.
     PhaseTimings* timings = nullptr;
+    // Flexible side chains (Vina's --flex) that move with every ligand: each ligand's atoms are
+    // followed by flex->atomCount() atoms (FlexModel's flat order, their start), the pose's
+    // torsions by the side chains'. Results hold the descent only (energy, coordinates of all
+    // atoms, iterations, reason); the reported scores are left to the caller (FlexScorer), and
+    // gridReport is implied. The CUDA backend takes it (engine/cli/FlexMinimizeDevice.h is the
+    // caller); the CPU backend refuses it, its flexible path being refineWithFlex.
+    const FlexModel* flex = nullptr;
 };
 
 class Backend {

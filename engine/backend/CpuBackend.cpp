@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <optional>
+#include <stdexcept>
 #include <thread>
 
 namespace pw {
@@ -26,6 +27,9 @@ public:
     void minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
                   const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
                   Progress* progress) override {
+        if (options.flex)
+            throw std::invalid_argument("the CPU backend minimizes flexible side chains through "
+                                        "refineWithFlex (minimize/FlexRefinement.h), not a batch");
         PhaseTimer timer(options.timings, "minimize_and_rescore", "cpu");
         results.assign(ligands.size(), {});
         std::atomic<long> done{0};

@@ -1,9 +1,13 @@
 // `posewright-cli minimize --flex FLEX.pdbqt`: every ligand record minimized together with the
 // flexible side chains (each record starts from the side chains as read), on the CPU with exact
-// pair sums; ranked SDF of the ligands and, beside it, a PDBQT of the moved side chains (one
-// MODEL per ligand, in the same rank order, as Vina writes the residues of each pose).
+// pair sums, or with --device cuda the same descents on one GPU (FlexMinimizeDevice.h); ranked
+// SDF of the ligands and, beside it, a PDBQT of the moved side chains (one MODEL per ligand, in
+// the same rank order, as Vina writes the residues of each pose).
+#include "DeviceOption.h"
+#include "FlexMinimizeDevice.h"
 #include "FlexSetup.h"
 #include "TargetSetup.h"
+#include "backend/DeviceSelection.h"
 #include "chem/AtomicFile.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
@@ -31,14 +35,19 @@ struct Record {
 } // namespace
 
 int minimizeWithFlex(const CommandLine& cl) {
-    if (cl.value("device") && cl.value("device").value() != "cpu")
-        throw UsageError("flexible residues run on the CPU: drop --device or pass --device cpu");
     for (const char* unsupported : {"shard", "vina-steps", "smooth", "exact", "interpolation",
                                     "reduction", "max-gpu-memory"})
         if (cl.value(unsupported) || cl.flag(unsupported))
             throw UsageError(std::string("--") + unsupported +
-                             " is not available with --flex (flexible residues minimize on the "
-                             "CPU with exact pair sums)");
+                             " is not available with --flex (flexible residues minimize with "
+                             "exact pair sums and the Vina guard)");
+    // The CPU unless a device is asked for: the CPU is the reference, and a GPU's float
+    // descents can end in a neighbouring minimum.
+    const bool onDevice = cl.value("device") && cl.value("device").value() != "cpu";
+    if (onDevice && cl.value("device").value().rfind("cuda:all", 0) == 0)
+        throw UsageError("--flex runs on one GPU: pass --device cuda or cuda:N");
+    if (onDevice && cl.value("device").value().find(',') != std::string::npos)
+        throw UsageError("--flex runs on one GPU: pass --device cuda or cuda:N");
     const std::vector<std::string> files = cl.values("ligands");
     const bool json = cl.flag("json");
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -99,20 +108,45 @@ int minimizeWithFlex(const CommandLine& cl) {
                 types.push_back(a.xs);
     const ReceptorGrid& grid = target.gridFor(types);
     const bool guard = !cl.flag("no-vina-guard");
-    parallelFor(static_cast<long>(records.size()), threads, [&](long i) {
-        Record& rec = records[i];
-        if (!rec.error.empty())
-            return;
-        try {
-            LigandScorer ligand(rec.ligand, target.scoring(), target.receptor());
-            FlexScorer scorer(ligand, *flex, &grid);
-            LigandScorer onGrid(rec.ligand, target.scoring(), target.receptor(), &grid);
-            const FlexVinaPath vina{&onGrid, &grid};
-            rec.result = refineWithFlex(rec.ligand, scorer, options, guard ? &vina : nullptr);
-        } catch (const InputError& e) {
-            rec.error = e.what();
+    std::unique_ptr<Backend> backend;
+    if (onDevice) {
+        std::string note;
+        backend = createBackend(deviceRequestOption(cl), threads, note);
+        std::cerr << note << "\n";
+        if (!backend->isGpu())
+            backend.reset(); // no usable GPU: the note said so; the CPU path below
+    }
+    if (backend) {
+        std::vector<long> index;
+        std::vector<Molecule> ligands;
+        for (Record& rec : records)
+            if (rec.error.empty()) {
+                index.push_back(rec.index);
+                ligands.push_back(rec.ligand);
+            }
+        std::vector<FlexDeviceItem> items =
+            refineWithFlexOnDevice(*backend, target, *flex, grid, ligands, options, guard, threads);
+        for (size_t k = 0; k < items.size(); ++k) {
+            Record& rec = records[index[k]];
+            rec.error = std::move(items[k].error);
+            rec.result = std::move(items[k].result);
         }
-    });
+    } else {
+        parallelFor(static_cast<long>(records.size()), threads, [&](long i) {
+            Record& rec = records[i];
+            if (!rec.error.empty())
+                return;
+            try {
+                LigandScorer ligand(rec.ligand, target.scoring(), target.receptor());
+                FlexScorer scorer(ligand, *flex, &grid);
+                LigandScorer onGrid(rec.ligand, target.scoring(), target.receptor(), &grid);
+                const FlexVinaPath vina{&onGrid, &grid};
+                rec.result = refineWithFlex(rec.ligand, scorer, options, guard ? &vina : nullptr);
+            } catch (const InputError& e) {
+                rec.error = e.what();
+            }
+        });
+    }
 
     // Rank order (lowest affinity first, ties in input order), shared by both outputs.
     std::vector<size_t> order;

@@ -146,6 +146,9 @@ public:
                   const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
                   Progress* progress) override {
         // The CUDA kernels have no macrocycle ring-closure term (score/RingClosureTerm.h).
+        if (options.flex && anyRingClosures(ligands))
+            throw std::invalid_argument("flexible side chains with a macrocycle's ring closure "
+                                        "minimize on the CPU (refineWithFlex)");
         if (anyRingClosures(ligands)) {
             if (!cpu_) {
                 cpu_ = makeCpuBackend(0);
@@ -176,7 +179,9 @@ public:
             options.timings->add("gpu_wait", t.gpu, group());
             options.timings->add("unpack", t.unpack, group());
         }
-        if (!options.gridReport || exact) { // the CPU reports an exact mover exactly too
+        // The CPU reports an exact mover exactly too; a batch with side chains is reported by
+        // its caller (FlexScorer's split).
+        if (!options.flex && (!options.gridReport || exact)) {
             PhaseTimer timer(options.timings, "exact_rescore", group());
             reportExactly(target, ligands, results);
         }

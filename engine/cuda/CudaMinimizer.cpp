@@ -198,7 +198,7 @@ void CudaMinimizer::minimize(const DockingTarget& target, const std::vector<Mole
     const SearchParamsGpu sp = searchParams(options);
     const Vec3 centre = im.target.centre();
 
-    const int maxTorsions = maxNodes - 1;
+    const int maxTorsions = bt.maxTorsions;
     // Chunk size within the memory the batch may use: a batch that does not fit is split into
     // more chunks; one whose templates alone do not fit is refused with a clear message. (The
     // templates are already on the device, so without a cap they count twice: a safe margin.)

@@ -121,6 +121,7 @@ Ad4HostTemplate buildAd4Template(const Molecule& mol, const ad4::Ad4Maps& maps) 
         h.heavy[a] = mol.atoms[a].element != 1;
     h.gpu.atomCount = atoms;
     h.gpu.nodeCount = nodes;
+    h.gpu.torsionCount = nodes - 1;
     h.gpu.pairCount = static_cast<int>(out.pairs.size());
     return out;
 }

@@ -47,7 +47,7 @@ __device__ inline void bindWarp(WarpState& w, const DockBatchGpu& b, const Templ
                                 const DockParamsGpu& dp, const Kinematics& k, float* m) {
     w.lane = threadIdx.x & 31;
     w.A = tp.atomCount, w.N = tp.nodeCount, w.nPairs = tp.pairCount;
-    w.T = tp.nodeCount - 1, w.D = 6 + w.T;
+    w.T = tp.torsionCount, w.D = 6 + w.T;
     w.atoms = b.atoms + tp.atomBegin;
     w.nodes = b.nodes + tp.nodeBegin;
     w.pairs = b.pairs + tp.pairBegin;
@@ -90,7 +90,7 @@ __device__ inline void buildKinematics(WarpState& w, const float3* ref, const Ki
         const NodeGpu& nd = w.nodes[n];
         const float3 o = n == 0 ? c : w.coords[nd.originAtom];
         w.origin[n] = o;
-        if (n > 0) {
+        if (n > 0 && nd.parent >= 0) {
             const float3 ax = o - w.coords[nd.axisParentAtom];
             k.relAxis[n] = rsqrtf(dot3(ax, ax)) * ax;
         } else {
@@ -98,8 +98,13 @@ __device__ inline void buildKinematics(WarpState& w, const float3* ref, const Ki
         }
     }
     __syncwarp();
-    for (int n = w.lane; n < w.N; n += 32)
-        k.relOrigin[n] = n > 0 ? w.origin[n] - w.origin[w.nodes[n].parent] : make_float3(0, 0, 0);
+    // A side chain's fixed root keeps its reference origin (absolute: placeAtoms).
+    for (int n = w.lane; n < w.N; n += 32) {
+        const int parent = w.nodes[n].parent;
+        k.relOrigin[n] = n == 0        ? make_float3(0, 0, 0)
+                         : parent >= 0 ? w.origin[n] - w.origin[parent]
+                                       : w.origin[n];
+    }
     for (int i = w.lane; i < w.A; i += 32)
         k.local[i] = w.coords[i] - w.origin[w.atoms[i] >> 8];
 }

@@ -83,6 +83,8 @@ __device__ inline float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduct
                 grad[3] = m.x, grad[4] = m.y, grad[5] = m.z;
             } else {
                 const NodeGpu& nd = w.nodes[k];
+                if (nd.parent < 0)
+                    continue; // a side chain's fixed root: nothing above it moves
                 grad[6 + nd.torsion] = dot3(m, w.axis[k]);
                 const int p = nd.parent;
                 w.force[p] = w.force[p] + f;

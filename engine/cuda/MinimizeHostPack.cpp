@@ -19,7 +19,9 @@ BatchTemplates buildBatchTemplates(const std::vector<Molecule>& ligands,
         // try_emplace: no node is made for a key already there (most poses of a batch)
         auto [it, fresh] = byKey.try_emplace(keys[i], static_cast<int>(bt.templates.size()));
         if (fresh)
-            bt.templates.push_back(buildTemplate(ligands[i], target, options));
+            bt.templates.push_back(options.flex
+                                       ? buildFlexTemplate(ligands[i], *options.flex, target, options)
+                                       : buildTemplate(ligands[i], target, options));
         bt.templateOf[i] = it->second;
     }
     for (HostTemplate& h : bt.templates) {
@@ -32,6 +34,7 @@ BatchTemplates buildBatchTemplates(const std::vector<Molecule>& ligands,
         bt.tg.push_back(h.gpu);
         bt.maxAtoms = std::max(bt.maxAtoms, h.gpu.atomCount);
         bt.maxNodes = std::max(bt.maxNodes, h.gpu.nodeCount);
+        bt.maxTorsions = std::max(bt.maxTorsions, h.gpu.torsionCount);
     }
     return bt;
 }
@@ -43,7 +46,7 @@ ChunkLayout chunkLayout(const BatchTemplates& bt, long first, long count) {
         const TemplateGpu& t = bt.tg[bt.templateOf[first + k]];
         l.offsets[k] = {static_cast<int>(l.coords), static_cast<int>(l.torsions)};
         l.coords += t.atomCount;
-        l.torsions += t.nodeCount - 1;
+        l.torsions += t.torsionCount;
     }
     return l;
 }
@@ -92,8 +95,8 @@ void unpackChunk(const std::vector<Molecule>& ligands, const BatchTemplates& bt,
         r.pose.position = Vec3(g.position[0], g.position[1], g.position[2]) + centre;
         r.pose.orientation =
             Quaternion(g.orientation[0], g.orientation[1], g.orientation[2], g.orientation[3]);
-        r.pose.torsions.resize(h.gpu.nodeCount - 1);
-        for (int t = 0; t < h.gpu.nodeCount - 1; ++t)
+        r.pose.torsions.resize(h.gpu.torsionCount);
+        for (int t = 0; t < h.gpu.torsionCount; ++t)
             r.pose.torsions[t] = torsions[pin.torsionOffset + t];
         r.start = reportedScore(g.startInter, g.startIntra, h.numTors, h.gpu.affinityDivisor);
         r.score = reportedScore(g.inter, g.intra, h.numTors, h.gpu.affinityDivisor);

@@ -46,7 +46,7 @@ struct BatchTemplates {
     std::vector<int> atoms;
     std::vector<NodeGpu> nodes;
     std::vector<PairGpu> pairs;
-    int maxAtoms = 1, maxNodes = 1;
+    int maxAtoms = 1, maxNodes = 1, maxTorsions = 0;
 };
 BatchTemplates buildBatchTemplates(const std::vector<Molecule>& ligands,
                                    const DockingTarget& target,

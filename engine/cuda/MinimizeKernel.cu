@@ -36,7 +36,7 @@ __global__ void __launch_bounds__(128, 6)
     WarpState w;
     w.lane = threadIdx.x & 31;
     w.A = tp.atomCount, w.N = tp.nodeCount, w.nPairs = tp.pairCount;
-    w.T = tp.nodeCount - 1, w.D = 6 + w.T;
+    w.T = tp.torsionCount, w.D = 6 + w.T;
     w.atoms = b.atoms + tp.atomBegin;
     w.nodes = b.nodes + tp.nodeBegin;
     w.pairs = b.pairs + tp.pairBegin;
@@ -77,7 +77,7 @@ __global__ void __launch_bounds__(128, 6)
         const NodeGpu& nd = w.nodes[k];
         const float3 o = w.coords[nd.originAtom];
         w.origin[k] = o;
-        if (k > 0) {
+        if (k > 0 && nd.parent >= 0) {
             const float3 ax = o - w.coords[nd.axisParentAtom];
             w.relAxis[k] = rsqrtf(dot3(ax, ax)) * ax;
         } else {
@@ -85,8 +85,13 @@ __global__ void __launch_bounds__(128, 6)
         }
     }
     __syncwarp();
-    for (int k = w.lane; k < w.N; k += 32)
-        w.relOrigin[k] = k > 0 ? w.origin[k] - w.origin[w.nodes[k].parent] : make_float3(0, 0, 0);
+    // A side chain's root keeps its start origin (relOrigin is absolute there: placeAtoms).
+    for (int k = w.lane; k < w.N; k += 32) {
+        const int parent = w.nodes[k].parent;
+        w.relOrigin[k] = k == 0        ? make_float3(0, 0, 0)
+                         : parent >= 0 ? w.origin[k] - w.origin[parent]
+                                       : w.origin[k];
+    }
     for (int i = w.lane; i < w.A; i += 32)
         w.local[i] = w.coords[i] - w.origin[w.atoms[i] >> 8];
     float startInter, startIntra;

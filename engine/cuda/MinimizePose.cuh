@@ -45,6 +45,13 @@ __device__ inline void placeAtoms(WarpState& w, const float* pose) {
         w.origin[0] = make_float3(pose[0], pose[1], pose[2]);
         for (int k = 1; k < w.N; ++k) {
             const NodeGpu& nd = w.nodes[k];
+            if (nd.parent < 0) { // a side chain's root: where it started (relOrigin), unrotated
+                w.origin[k] = w.relOrigin[k];
+                float* rk = w.rot + 9 * k;
+                for (int e = 0; e < 9; ++e)
+                    rk[e] = (e % 4 == 0) ? 1.0f : 0.0f;
+                continue;
+            }
             const float* rp = w.rot + 9 * nd.parent;
             const float3 u = w.relAxis[k];
             w.origin[k] = w.origin[nd.parent] + mul(rp, w.relOrigin[k]);

@@ -3,9 +3,11 @@
 #include "core/InputError.h"
 #include "core/LigandKinematics.h"
 #include "score/VinaTopology.h"
+#include "score/flex/FlexModel.h"
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -112,10 +114,114 @@ HostTemplate buildTemplate(const Molecule& mol, const DockingTarget& target,
     h.pairs = std::move(pairs);
     h.gpu.atomCount = atoms;
     h.gpu.nodeCount = nodes;
+    h.gpu.torsionCount = nodes - 1;
     h.gpu.pairCount = static_cast<int>(h.pairs.size());
     h.gpu.maxSteps = options.refinement.vinaSteps ? vinaLocalOnlySteps(vinaMovableAtoms(mol))
                                                   : options.refinement.minimize.maxIterations;
     h.gpu.affinityDivisor = static_cast<float>(1.0 + target.scoring().weightRot() * topo.numTors);
+    return h;
+}
+
+namespace {
+
+PairGpu pairOf(int slotI, int slotJ, int ti, int tj) {
+    return {static_cast<std::uint16_t>(slotI), static_cast<std::uint16_t>(slotJ),
+            static_cast<std::uint16_t>(ti * kXsTypeCount + tj),
+            static_cast<std::uint16_t>(tableRow(ti, tj))};
+}
+
+} // namespace
+
+HostTemplate buildFlexTemplate(const Molecule& mol, const FlexModel& flex,
+                               const DockingTarget& target, const MinimizeBatchOptions& options) {
+    const int ligandAtoms = static_cast<int>(mol.atoms.size()) - flex.atomCount();
+    const std::string where = mol.sourceFile.empty() ? mol.name : mol.sourceFile;
+    if (ligandAtoms <= 0)
+        throw std::invalid_argument("buildFlexTemplate: '" + mol.name +
+                                    "' does not carry the side chains' atoms after its own");
+    Molecule ligand = mol;
+    ligand.atoms.resize(ligandAtoms);
+    HostTemplate h = buildTemplate(ligand, target, options);
+    const VinaLigandTopology topo = buildVinaLigandTopology(ligand);
+    const int ligandTorsions = h.gpu.torsionCount;
+    std::vector<int> slotOfLigandAtom(ligandAtoms);
+    for (size_t s = 0; s < h.atomOfSlot.size(); ++s)
+        slotOfLigandAtom[h.atomOfSlot[s]] = static_cast<int>(s);
+
+    const bool readsMaps = !options.exact && target.grid();
+    std::vector<int> slotOfFlexAtom(flex.atomCount(), -1);
+    for (int r = 0; r < flex.residueCount(); ++r) {
+        const FlexResidue& res = flex.residue(r);
+        const TorsionTree& tree = *res.mol.torsionTree;
+        const std::vector<int> order = tree.topologicalOrder();
+        const int nodeBase = static_cast<int>(h.nodes.size());
+        const int offset = flex.atomOffset(r);
+        std::vector<int> internal(tree.nodes.size());
+        for (size_t k = 0; k < order.size(); ++k)
+            internal[order[k]] = nodeBase + static_cast<int>(k);
+        for (size_t k = 0; k < order.size(); ++k) {
+            const TorsionNode& n = tree.nodes[order[k]];
+            NodeGpu g{};
+            g.atomBegin = static_cast<int>(h.atomOfSlot.size());
+            for (int a : n.atoms) {
+                const int f = offset + a;
+                slotOfFlexAtom[f] = static_cast<int>(h.atomOfSlot.size());
+                h.atomOfSlot.push_back(ligandAtoms + f);
+                // Fixed atoms (and hydrogens) meet the receptor in no term: untyped here, typed
+                // in their pairs.
+                const int type = flex.movable()[f] ? flex.types()[f] : -1;
+                if (type >= 0 && readsMaps && !target.grid()->hasMap(type))
+                    throw InputError(res.sourceFile, static_cast<int>(res.line),
+                                     "the receptor grid has no map for XS type " +
+                                         std::string(xsTypeName(static_cast<XsType>(type))) +
+                                         " of side chain " + res.label());
+                h.atoms.push_back(packAtom(nodeBase + static_cast<int>(k), type));
+            }
+            g.atomEnd = static_cast<int>(h.atomOfSlot.size());
+            g.parent = k == 0 ? -1 : internal[n.parent];
+            g.torsion = k == 0 ? -1 : ligandTorsions + flex.torsionOffset(r) + order[k] - 1;
+            h.nodes.push_back(g);
+        }
+        for (size_t k = 0; k < order.size(); ++k) {
+            const TorsionNode& n = tree.nodes[order[k]];
+            NodeGpu& g = h.nodes[nodeBase + k];
+            g.originAtom = slotOfFlexAtom[offset + (k == 0 ? n.atoms.front() : n.axisChildAtom)];
+            g.axisParentAtom = k == 0 ? -1 : slotOfFlexAtom[offset + n.axisParentAtom];
+        }
+    }
+    const int atoms = static_cast<int>(h.atomOfSlot.size());
+    const int nodes = static_cast<int>(h.nodes.size());
+    const int torsions = ligandTorsions + flex.torsionCount();
+    if (atoms > kMaxTemplateAtoms || nodes > kMaxTemplateNodes)
+        throw InputError(where, static_cast<int>(mol.sourceRecord),
+                         "ligand '" + mol.name + "' with its flexible side chains has " +
+                             std::to_string(atoms) + " atoms and " + std::to_string(nodes) +
+                             " rigid fragments; the CUDA minimizer takes at most " +
+                             std::to_string(kMaxTemplateAtoms) + " atoms and " +
+                             std::to_string(kMaxTemplateNodes) + " fragments");
+    // Ligand x moving side-chain atoms, then the side chains' own pairs (FlexScorer's sets).
+    for (int i = 0; i < ligandAtoms; ++i) {
+        const int ti = static_cast<int>(topo.types[i]);
+        if (ti < 0)
+            continue;
+        for (int f : flex.movableTyped())
+            h.pairs.push_back(pairOf(slotOfLigandAtom[i], slotOfFlexAtom[f], ti, flex.types()[f]));
+    }
+    for (const FlexModel::Pair& p : flex.pairs())
+        h.pairs.push_back(pairOf(slotOfFlexAtom[p.i], slotOfFlexAtom[p.j], p.ti, p.tj));
+    h.heavy.resize(mol.atoms.size());
+    for (size_t a = 0; a < mol.atoms.size(); ++a)
+        h.heavy[a] = mol.atoms[a].element != 1;
+    h.gpu.atomCount = atoms;
+    h.gpu.nodeCount = nodes;
+    h.gpu.torsionCount = torsions;
+    h.gpu.pairCount = static_cast<int>(h.pairs.size());
+    if (options.refinement.vinaSteps) { // Vina counts the side chains' moving atoms too
+        int movable = vinaMovableAtoms(ligand);
+        for (char m : flex.movable())
+            movable += m ? 1 : 0;
+        h.gpu.maxSteps = vinaLocalOnlySteps(movable);
+    }
     return h;
 }
 

@@ -32,6 +32,16 @@ std::uint64_t structureKey(const Molecule& m);
 HostTemplate buildTemplate(const Molecule& mol, const DockingTarget& target,
                            const MinimizeBatchOptions& options);
 
+// A ligand with flexible side chains (MinimizeBatchOptions::flex): mol's first atoms are the
+// ligand's (its tree and typing as buildTemplate takes them), then flex.atomCount() atoms in
+// FlexModel's flat order. Each residue's root is a fixed node (parent -1), its branches follow
+// with the pose torsions after the ligand's (FlexModel's order); the side chains' moving typed
+// atoms are scored against the receptor, their fixed atoms only in pairs; the pairs are the
+// ligand's own, ligand x moving side-chain atom, and FlexModel's. Reported numbers are the
+// caller's (FlexScorer): the template's affinity divisor and numTors are the ligand's.
+HostTemplate buildFlexTemplate(const Molecule& mol, const FlexModel& flex,
+                               const DockingTarget& target, const MinimizeBatchOptions& options);
+
 // Vina --local_only's reported numbers from grid inter and tabulated intra (unbound = own intra).
 VinaScore reportedScore(double inter, double intra, double numTors, double divisor);
 

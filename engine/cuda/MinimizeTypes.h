@@ -39,6 +39,9 @@ struct TemplateGpu {
     int pairBegin, pairCount; // into the pair array
     int maxSteps;             // iteration cap (Vina's step budget or the option's)
     float affinityDivisor;    // 1 + w_rot * Nrot
+    // Pose torsions: nodeCount - 1 for a ligand; fewer with flexible side chains, whose root
+    // nodes are fixed in the receptor's frame and carry no torsion.
+    int torsionCount;
 };
 
 // A template atom: its fragment (node) and XS type (-1: hydrogen, not scored) in one int.
@@ -47,7 +50,10 @@ inline constexpr int packAtom(int node, int type) {
 }
 
 struct NodeGpu {
-    int parent;         // template-local node index, -1 for the root
+    // Template-local node index; -1 for the root (node 0, the ligand's rigid-body frame) and for
+    // a flexible side chain's root (a later node): fixed where it starts, no torsion, its force
+    // and moment reach no other node.
+    int parent;
     int originAtom;     // atom whose start position is the fragment origin (template-local)
     int axisParentAtom; // atom in the parent fragment on the bond axis, -1 for the root
     int atomBegin, atomEnd;
