@@ -125,7 +125,7 @@ int runDock(const std::vector<std::string>& args) {
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const int threads = cl.intValue("threads", hw, 1, 1024);
     dock::DockOptions options = readDockOptions(cl, threads);
-    if (wantsFlex(cl)) // flexible side chains: the CPU LGA of FlexDockCommand.cpp
+    if (wantsFlex(cl)) // flexible side chains: FlexDockCommand.cpp (CPU, or one GPU)
         return dockWithFlexCommand(cl, options);
     if (cl.value("flex-out"))
         throw UsageError("--flex-out needs --flex FLEX.pdbqt or --flex-residues");

@@ -1,10 +1,14 @@
 // `posewright-cli dock --flex FLEX.pdbqt` (or --flex-residues): docking with flexible receptor
-// side chains on the CPU (engine/dock/FlexDock.h). Writes the best --poses runs of each ligand:
+// side chains on the CPU (engine/dock/FlexDock.h), or with --device cuda on one GPU
+// (FlexDockDevice.h). Writes the best --poses runs of each ligand:
 // ranked SDF of the ligands (--out) and, beside it, the moved side chains as PDBQT (one MODEL per
 // SDF record, same order; --flex-out, default OUT_flex.pdbqt); --json FILE gets one JSON line per
 // ligand with every written pose's numbers.
+#include "DeviceOption.h"
+#include "FlexDockDevice.h"
 #include "FlexSetup.h"
 #include "TargetSetup.h"
+#include "backend/DeviceSelection.h"
 #include "chem/AtomicFile.h"
 #include "chem/LigandPreparation.h"
 #include "chem/MoleculeReader.h"
@@ -30,13 +34,17 @@ struct WrittenPose {
 } // namespace
 
 int dockWithFlexCommand(const CommandLine& cl, const dock::DockOptions& options) {
-    if (cl.value("device") && cl.value("device").value() != "cpu")
-        throw UsageError("flexible residues run on the CPU: drop --device or pass --device cpu");
+    // The CPU unless a GPU is asked for (--device cuda or cuda:N): the CPU is the reference.
+    const std::string deviceText = cl.value("device").value_or("cpu");
+    const bool onDevice = deviceText != "cpu";
+    if (onDevice && (deviceText.rfind("cuda:all", 0) == 0 ||
+                     deviceText.find(',') != std::string::npos))
+        throw UsageError("--flex runs on one GPU: pass --device cuda or cuda:N");
     for (const char* unsupported : {"maps", "shard", "reference", "all-runs"})
         if (cl.value(unsupported) || cl.flag(unsupported))
             throw UsageError(std::string("--") + unsupported +
-                             " is not available with --flex (flexible residues dock on the CPU "
-                             "with Vina or Vinardo scoring)");
+                             " is not available with --flex (flexible residues dock with Vina "
+                             "or Vinardo scoring)");
     if (options.scoring == dock::DockScoring::Ad4 || cl.value("scoring").value_or("") == "ad4")
         throw UsageError("--flex docks with Vina or Vinardo scoring, not ad4");
     const std::vector<std::string> files = cl.values("ligands");
@@ -83,26 +91,41 @@ int dockWithFlexCommand(const CommandLine& cl, const dock::DockOptions& options)
     const ReceptorGrid& grid = target.gridFor(types);
 
     std::vector<std::vector<dock::FlexDockRun>> results(ligands.size());
+    std::unique_ptr<Backend> gpu;
+    if (onDevice) {
+        std::string note;
+        const DeviceRequest request = deviceRequestOption(cl);
+        gpu = createBackend(request, options.threads, note);
+        std::cerr << note << "\n";
+        if (gpu->isGpu())
+            results = dockWithFlexOnGpu(request.index, *gpu, target, *flex, grid, ligands, options);
+        else
+            gpu.reset(); // no usable GPU (the note said why): the CPU below
+    }
     std::vector<WrittenPose> written;
     long docked = 0;
     for (size_t i = 0; i < ligands.size(); ++i) {
         if (ligands[i].atoms.empty())
             continue;
-        LigandScorer exactLigand(ligands[i], target.scoring(), target.receptor());
-        LigandScorer gridLigand(ligands[i], target.scoring(), target.receptor(), &grid);
-        FlexScorer scorer(exactLigand, *flex, &grid);
-        dock::FlexDockSetup setup;
-        setup.exact = &scorer;
-        setup.gridLigand = &gridLigand;
-        setup.grid = &grid;
-        setup.box = inputs.box;
-        setup.lga = options.lga;
-        setup.runs = options.runs;
-        setup.evaluationsPerRun = options.lga.maxEvaluations;
-        setup.seed = options.seed;
-        setup.ligandIndex = i;
-        setup.threads = options.threads;
-        results[i] = dock::dockLigandWithFlex(ligands[i], setup);
+        if (!gpu) {
+            LigandScorer exactLigand(ligands[i], target.scoring(), target.receptor());
+            LigandScorer gridLigand(ligands[i], target.scoring(), target.receptor(), &grid);
+            FlexScorer scorer(exactLigand, *flex, &grid);
+            dock::FlexDockSetup setup;
+            setup.exact = &scorer;
+            setup.gridLigand = &gridLigand;
+            setup.grid = &grid;
+            setup.box = inputs.box;
+            setup.lga = options.lga;
+            setup.runs = options.runs;
+            setup.evaluationsPerRun = options.lga.maxEvaluations;
+            setup.seed = options.seed;
+            setup.ligandIndex = i;
+            setup.threads = options.threads;
+            results[i] = dock::dockLigandWithFlex(ligands[i], setup);
+        }
+        if (results[i].empty())
+            continue;
         ++docked;
         const auto& runs = results[i];
         const int keep = std::min<int>(static_cast<int>(runs.size()), options.maxPosesOut);

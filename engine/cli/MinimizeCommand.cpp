@@ -230,7 +230,7 @@ int runMinimize(const std::vector<std::string>& args) {
     const std::vector<std::string> files = cl.values("ligands");
     if (files.empty())
         throw UsageError("missing --ligands FILE...");
-    if (wantsFlex(cl)) // flexible side chains: the CPU path of FlexMinimize.cpp
+    if (wantsFlex(cl)) // flexible side chains: FlexMinimize.cpp (CPU, or one GPU)
         return minimizeWithFlex(cl);
     if (cl.value("flex-out"))
         throw UsageError("--flex-out needs --flex FLEX.pdbqt");

@@ -142,15 +142,18 @@ std::vector<long> launchOrder(const std::vector<TemplateGpu>& templates,
 std::vector<Ad4HostTemplate> buildTemplatesInParallel(const DockingTarget* vina,
                                                       const ad4::Ad4Maps* ad4,
                                                       const std::vector<Molecule>& ligands,
-                                                      int threads,
+                                                      const FlexModel* flex, int threads,
                                                       std::vector<HostTemplate>& vinaTemplates) {
     const long n = static_cast<long>(ligands.size());
     std::vector<Ad4HostTemplate> ad4Templates(vina ? 0 : n);
     std::vector<std::exception_ptr> failure(n);
-    const MinimizeBatchOptions templateOptions;
+    MinimizeBatchOptions templateOptions;
+    templateOptions.flex = flex;
     parallelFor(n, threads, [&](long k) {
         try {
-            if (vina)
+            if (vina && flex)
+                vinaTemplates[k] = buildFlexTemplate(ligands[k], *flex, *vina, templateOptions);
+            else if (vina)
                 vinaTemplates[k] = buildTemplate(ligands[k], *vina, templateOptions);
             else
                 ad4Templates[k] = buildAd4Template(ligands[k], *ad4);
@@ -312,6 +315,9 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     check(cudaSetDevice(im.device), "set device");
     if (vina && !vina->grid())
         throw std::invalid_argument("CudaDocker: the target has no grid (DockingTarget::gridFor)");
+    if (flex_ && (!vina || options.onGeneration))
+        throw std::invalid_argument("CudaDocker: flexible side chains dock with Vina or Vinardo "
+                                    "scoring and no observer");
     const DockParamsGpu params = dockParams(options, box, warpsPerBlock_);
     const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     ScoringParamsGpu scoring{};
@@ -341,7 +347,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     std::vector<float> charges;
     std::vector<Ad4PairGpu> ad4Pairs;
     std::vector<Ad4HostTemplate> ad4Templates =
-        buildTemplatesInParallel(vina, ad4, ligands, threads, templates);
+        buildTemplatesInParallel(vina, ad4, ligands, flex_, threads, templates);
     for (long k = 0; k < nLig; ++k) {
         if (!vina) {
             Ad4HostTemplate& a = ad4Templates[k];
@@ -350,7 +356,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
             ad4Pairs.insert(ad4Pairs.end(), a.pairs.begin(), a.pairs.end());
             templates[k] = std::move(a.kinematics);
         }
-        const int torsions = templates[k].gpu.nodeCount - 1;
+        const int torsions = templates[k].gpu.torsionCount;
         if (torsions > dock::kMaxDockTorsions) {
             const Molecule& m = ligands[k];
             throw InputError(
@@ -365,7 +371,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     std::vector<PairGpu> pairs;
     std::vector<float3> reference;
     std::vector<int> refOffset(nLig);
-    int maxAtoms = 1, maxNodes = 1;
+    int maxAtoms = 1, maxNodes = 1, maxTorsions = 0;
     for (long k = 0; k < nLig; ++k) {
         HostTemplate& h = templates[k];
         h.gpu.atomBegin = static_cast<int>(atoms.size());
@@ -378,6 +384,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
         tg.push_back(h.gpu);
         maxAtoms = std::max(maxAtoms, h.gpu.atomCount);
         maxNodes = std::max(maxNodes, h.gpu.nodeCount);
+        maxTorsions = std::max(maxTorsions, h.gpu.torsionCount);
         refOffset[k] = static_cast<int>(reference.size());
         for (int a : h.atomOfSlot) {
             const Vec3 p = ligands[k].atoms[a].position - centre;
@@ -387,7 +394,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     const int runsPer = options.runs;
     std::vector<long> budget(nLig);
     for (long k = 0; k < nLig; ++k)
-        budget[k] = dock::evaluationBudget(options.lga, tg[k].nodeCount - 1, runsPer);
+        budget[k] = dock::evaluationBudget(options.lga, tg[k].torsionCount, runsPer);
     const long total = nLig * runsPer;
     std::vector<GpuDockRun> out(total);
     for (long id = 0; id < total; ++id) {
@@ -412,7 +419,6 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
     }
     uploadVector(im.reference, reference);
 
-    const int maxTorsions = maxNodes - 1;
     const int genes = 7 + maxTorsions;
     const std::size_t perRun = std::size_t(2) * params.populationSize * genes * sizeof(float);
     // Launch chunks hold whole ligands: AutoStop tests all runs of a ligand at each checkpoint,
@@ -469,7 +475,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
             pose.orientation =
                 Quaternion(slot.genotype[3], slot.genotype[4], slot.genotype[5], slot.genotype[6])
                     .normalized();
-            pose.torsions.assign(slot.genotype + 7, slot.genotype + 7 + (tg[k].nodeCount - 1));
+            pose.torsions.assign(slot.genotype + 7, slot.genotype + 7 + tg[k].torsionCount);
             dock::GenerationReport r;
             r.ligand = ligandKeys ? (*ligandKeys)[k] : k;
             r.run = static_cast<int>(id % runsPer);
@@ -707,7 +713,7 @@ std::vector<GpuDockRun> CudaDocker::dockOn(const DockingTarget* vina, const ad4:
             r.pose.position = Vec3(g.position[0], g.position[1], g.position[2]) + centre;
             r.pose.orientation =
                 Quaternion(g.orientation[0], g.orientation[1], g.orientation[2], g.orientation[3]);
-            r.pose.torsions.assign(g.torsions, g.torsions + (h.gpu.nodeCount - 1));
+            r.pose.torsions.assign(g.torsions, g.torsions + h.gpu.torsionCount);
             r.generations = g.generations;
             r.evaluations = g.evaluations;
             r.autostopped = autostopped[q] != 0;

@@ -59,6 +59,12 @@ public:
                                  const dock::DockOptions& options, Progress* progress = nullptr,
                                  const std::vector<long>* ligandKeys = nullptr);
 
+    // Flexible side chains (dock --flex on a GPU): each ligand then carries flex's atoms after
+    // its own (MinimizeBatchOptions::flex), its genotype the side chains' torsions after its own,
+    // and a run's budget counts them (as dock::dockLigandWithFlex); Vina or Vinardo scoring, no
+    // observer. Null (the default): ligands alone. flex must outlive the dock() calls.
+    void setFlexibleSideChains(const FlexModel* flex) { flex_ = flex; }
+
     // Warps per block (one block per run): 1-32 (above 16 with 64 registers per thread).
     void setWarpsPerBlock(int w) { warpsPerBlock_ = w; }
 
@@ -96,6 +102,7 @@ private:
     int searchWarps_ = 2;      // fastest measured (tests/bench/RESULTS.md)
     long splitBelowRuns_ = -1; // -1: twice the device's SMs
     bool longestFirst_ = true;
+    const FlexModel* flex_ = nullptr;
 };
 
 } // namespace pw::cuda

@@ -2,20 +2,22 @@
 // search from random starts must find imatinib's pocket with THR 315 flexible (well below the
 // input pose's score), write each written pose's ligand (ranked SDF) and side chains (PDBQT, one
 // MODEL per SDF record) so that rescoring them gives the reported numbers, repeat itself exactly
-// for a seed, and refuse the GPU.
+// for a seed, and refuse several GPUs.
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "cli/CliRun.h"
+#include "cli/FlexDockRescore.h"
 
 #include <cmath>
 
 using namespace pw::test;
 
 namespace {
+
+bool rec0IsTheLigand(const QByteArray& sdf) { return sdf.startsWith("1iep_ligand"); }
 
 QString flexData(const QString& name) { return testData("flex/" + name); }
 
@@ -56,37 +58,9 @@ private slots:
 
         // The best pose rescored (its side chains from MODEL 1, its ligand's SDF coordinates on
         // the input PDBQT's lines) gives the reported affinity.
-        QByteArray model = flexOut.mid(flexOut.indexOf("BEGIN_RES"));
-        model = model.left(model.indexOf("ENDMDL"));
-        QFile res(dir.filePath("res.pdbqt"));
-        QVERIFY(res.open(QIODevice::WriteOnly));
-        res.write(model);
-        res.close();
-        const QList<QByteArray> rec = sdf.split('\n');
-        QVERIFY(rec[0].startsWith("1iep_ligand"));
-        QByteArray ligText;
-        int atom = 0;
-        for (QByteArray line : readAll(flexData("1iep_ligand.pdbqt")).split('\n')) {
-            if (line.startsWith("ATOM") || line.startsWith("HETATM")) {
-                const QList<QByteArray> xyz = rec[4 + atom++].simplified().split(' ');
-                line = line.left(30) +
-                       QString::asprintf("%8.3f%8.3f%8.3f", xyz[0].toDouble(), xyz[1].toDouble(),
-                                         xyz[2].toDouble())
-                           .toLatin1() +
-                       line.mid(54);
-            }
-            ligText += line + "\n";
-        }
-        QFile lig(dir.filePath("lig.pdbqt"));
-        QVERIFY(lig.open(QIODevice::WriteOnly));
-        lig.write(ligText);
-        lig.close();
-        const CliRun s = runCli({"score", "--receptor", flexData("1fpu_receptor_rigid.pdbqt"),
-                                 "--flex", dir.filePath("res.pdbqt"), "--ligand",
-                                 dir.filePath("lig.pdbqt"), "--box",
-                                 flexData("1fpu_receptor.box.txt"), "--json"});
-        QVERIFY2(s.exitCode == 0, s.err.constData());
-        const double rescored = jsonLines(s.out).value(0).value("affinity").toDouble();
+        QVERIFY(rec0IsTheLigand(sdf));
+        const double rescored = rescoreBestFlexPose(testData("flex"), QDir(dir.path()), sdf, flexOut,
+                                                    flexData("1iep_ligand.pdbqt"));
         QVERIFY2(std::abs(rescored - best.value("affinity").toDouble()) < 0.01,
                  qPrintable(QString("rescored %1, reported %2")
                                 .arg(rescored)
@@ -101,14 +75,17 @@ private slots:
         QCOMPARE(readAll(dir.filePath("again_flex.pdbqt")), flexOut);
     }
 
-    void refusesTheGpuAndAd4() {
+    // One GPU at most (--device cuda docks there: tests/gpu/test_flex_dock_gpu.cpp); no shard.
+    void refusesSeveralGpusAndShards() {
         QTemporaryDir dir;
-        QStringList gpu = dockArgs(dir.filePath("o.sdf"), dir.filePath("o.json"));
-        gpu << "--device" << "cuda";
-        const CliRun r = runCli(gpu);
-        QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains("flexible residues run on the CPU"), r.err.constData());
-        QVERIFY(!QFile::exists(dir.filePath("o.sdf")));
+        for (const char* several : {"cuda:all", "cuda:0,1"}) {
+            QStringList gpu = dockArgs(dir.filePath("o.sdf"), dir.filePath("o.json"));
+            gpu << "--device" << several;
+            const CliRun r = runCli(gpu);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains("--flex runs on one GPU"), r.err.constData());
+            QVERIFY(!QFile::exists(dir.filePath("o.sdf")));
+        }
         QStringList shard = dockArgs(dir.filePath("o.sdf"), dir.filePath("o.json"));
         shard << "--shard" << "1/2";
         const CliRun s = runCli(shard);

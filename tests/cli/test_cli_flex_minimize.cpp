@@ -344,13 +344,24 @@ private slots:
                  out.err.constData());
     }
 
-    void gpuIsRefused() {
-        const CliRun r = runCli({"minimize", "--receptor", flexData("1fpu_receptor_rigid.pdbqt"),
+    // --device cuda takes one GPU (the CPU, said in the device line, where none is usable);
+    // several GPUs are refused.
+    void deviceChoices() {
+        const QStringList common{"minimize", "--receptor", flexData("1fpu_receptor_rigid.pdbqt"),
                                  "--flex", flexData("1fpu_receptor_flex.pdbqt"), "--ligands",
                                  flexData("1iep_ligand.pdbqt"), "--box",
-                                 flexData("1fpu_receptor.box.txt"), "--device", "cuda"});
-        QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains("flexible residues run on the CPU"), r.err.constData());
+                                 flexData("1fpu_receptor.box.txt"), "--json"};
+        for (const char* several : {"cuda:all", "cuda:0,1"}) {
+            const CliRun r = runCli(common + QStringList{"--device", several});
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains("--flex runs on one GPU"), r.err.constData());
+        }
+        const CliRun one = runCli(common + QStringList{"--device", "cuda"});
+        QVERIFY2(one.exitCode == 0, one.err.constData());
+        QVERIFY2(one.err.contains("device: "), one.err.constData());
+        const QJsonObject j = jsonLines(one.out).value(0);
+        QVERIFY(j.value("inter").toDouble() + j.value("intra").toDouble() <=
+                j.value("start_inter").toDouble() + j.value("start_intra").toDouble());
         const CliRun o = runCli({"minimize", "--receptor", flexData("1fpu_receptor_rigid.pdbqt"),
                                  "--flex-out", "x.pdbqt", "--ligands",
                                  flexData("1iep_ligand.pdbqt"), "--box",
