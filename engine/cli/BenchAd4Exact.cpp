@@ -4,7 +4,9 @@
 // cores, in one run on one machine. One JSON line: poses/s and receptor-site evaluations/s of
 // each, the GPU's speed-up, and its largest difference from the CPU on the poses both scored.
 // The poses: random perturbations of the input pose (PosePerturbation's defaults, as bench
-// pairscore), scored under the GPF box's outside rule (--outside penalty|exact).
+// pairscore), scored under the GPF box's outside rule (--outside penalty|exact). --gradient: the
+// smooth twin with its gradient instead (energyAndGradient on both devices; the worst difference
+// then covers every atom's gradient too).
 #include "BenchClock.h"
 #include "CommandLine.h"
 #include "Commands.h"
@@ -51,6 +53,7 @@ int runBenchAd4Exact(const std::vector<std::string>& args) {
                                 {"seed", OptionKind::Value},
                                 {"repeat", OptionKind::Value},
                                 {"outside", OptionKind::Value},
+                                {"gradient", OptionKind::Flag},
                                 {"threads", OptionKind::Value}});
     if (!cl.positional().empty())
         throw UsageError("unexpected argument '" + cl.positional()[0] + "'");
@@ -63,6 +66,8 @@ int runBenchAd4Exact(const std::vector<std::string>& args) {
     const int repeat = cl.intValue("repeat", 3, 1, 1000);
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const int threads = cl.intValue("threads", hw, 1, 1024);
+    // --gradient: the smooth twin with its gradient (energyAndGradient) on both devices.
+    const bool gradient = cl.flag("gradient");
     const std::string outsideName = cl.value("outside", "penalty");
     if (outsideName != "penalty" && outsideName != "exact")
         throw UsageError("--outside expects penalty or exact, got '" + outsideName + "'");
@@ -103,21 +108,33 @@ int runBenchAd4Exact(const std::vector<std::string>& args) {
 
     // One core: the numbers the GPU computes.
     std::vector<ad4::Ad4Energy> reference(static_cast<size_t>(cpuPoses));
+    std::vector<double> smoothReference(static_cast<size_t>(cpuPoses));
+    std::vector<std::vector<Vec3>> gradientReference(static_cast<size_t>(cpuPoses));
     t0 = benchNow();
-    for (long p = 0; p < cpuPoses; ++p)
-        reference[size_t(p)] = cpu.inter(poseCoords(p));
+    for (long p = 0; p < cpuPoses; ++p) {
+        if (gradient)
+            smoothReference[size_t(p)] =
+                cpu.energyAndGradient(poseCoords(p), &gradientReference[size_t(p)]);
+        else
+            reference[size_t(p)] = cpu.inter(poseCoords(p));
+    }
     const double oneCore = double(cpuPoses) / (benchNow() - t0);
     // All cores, on as many poses per thread.
     const long allPoses = std::min<long>(poses, cpuPoses * threads);
     std::vector<double> sink(static_cast<size_t>(allPoses));
     t0 = benchNow();
-    parallelFor(allPoses, threads, [&](long p) { sink[size_t(p)] = cpu.inter(poseCoords(p)).inter(); });
+    parallelFor(allPoses, threads, [&](long p) {
+        std::vector<Vec3> g;
+        sink[size_t(p)] = gradient ? cpu.energyAndGradient(poseCoords(p), &g)
+                                   : cpu.inter(poseCoords(p)).inter();
+    });
     const double allCores = double(allPoses) / (benchNow() - t0);
 
     JsonObject o;
     o.add("bench", "ad4exact").add("gpf", gpfFile).add("ligand", ligandFile).add("poses", poses);
     o.add("ligand_atoms", atoms).add("receptor_sites", static_cast<long>(setup->sites.size()));
-    o.add("outside", outsideName).add("swept_atoms_per_pose", sweptPerPose, 5);
+    o.add("outside", outsideName).add("gradient", gradient);
+    o.add("swept_atoms_per_pose", sweptPerPose, 5);
     o.add("generate_seconds", generateSeconds, 4).add("threads", threads);
     o.add("cpu1_poses_per_s", oneCore, 6).add("cpu1_sites_per_s", oneCore * sitesPerPose, 6);
     o.add("cpu_all_poses_per_s", allCores, 6);
@@ -133,23 +150,41 @@ int runBenchAd4Exact(const std::vector<std::string>& args) {
         const int id = gpu.addLigand(cpu);
         const std::vector<int> all(size_t(poses), id);
         std::vector<cuda::Ad4PairPoseEnergy> out;
+        std::vector<double> smooth;
+        std::vector<Vec3> smoothGradient;
+        auto run = [&](const std::vector<int>& ids, const std::vector<Vec3>& coords) {
+            if (gradient)
+                gpu.energyAndGradient(ids, coords, smooth, &smoothGradient);
+            else
+                gpu.score(ids, coords, out);
+        };
         // Warm-up (context, module), then the whole set `repeat` times.
         const long warm = std::min<long>(poses, 4096);
-        gpu.score(std::vector<int>(size_t(warm), id),
-                  std::vector<Vec3>(flat.begin(), flat.begin() + warm * atoms), out);
+        run(std::vector<int>(size_t(warm), id),
+            std::vector<Vec3>(flat.begin(), flat.begin() + warm * atoms));
         std::vector<double> kernel, total;
         for (int r = 0; r < repeat; ++r) {
-            gpu.score(all, flat, out);
+            run(all, flat);
             kernel.push_back(gpu.lastKernelSeconds());
             total.push_back(gpu.lastTotalSeconds());
         }
         double worst = 0;
         long over = 0;
         for (long p = 0; p < cpuPoses; ++p) {
-            const ad4::Ad4Energy& r = reference[size_t(p)];
-            const double e =
-                std::max(relativeDifference(out[size_t(p)].interVdwHbDesolv, r.interVdwHbDesolv),
-                         relativeDifference(out[size_t(p)].interElec, r.interElec));
+            double e = 0;
+            if (gradient) {
+                e = relativeDifference(smooth[size_t(p)], smoothReference[size_t(p)]);
+                for (int i = 0; i < atoms; ++i) {
+                    const Vec3& want = gradientReference[size_t(p)][size_t(i)];
+                    const Vec3& got = smoothGradient[size_t(p * atoms + i)];
+                    e = std::max(e, (got - want).norm() / std::max(1.0, want.norm()));
+                }
+            } else {
+                const ad4::Ad4Energy& r = reference[size_t(p)];
+                e = std::max(
+                    relativeDifference(out[size_t(p)].interVdwHbDesolv, r.interVdwHbDesolv),
+                    relativeDifference(out[size_t(p)].interElec, r.interElec));
+            }
             worst = std::max(worst, e);
             over += e > 1e-4;
         }

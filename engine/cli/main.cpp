@@ -106,7 +106,7 @@ const std::vector<Command>& commands() {
          "      posewright-cli bench pairscore --receptor R --box CONFIG --ligand L [--poses 1000000] "
          "[--cpu-poses 20000] [--repeat 5] [--seed S] [--threads N]\n"
          "      posewright-cli bench ad4exact --gpf GPF --receptor R.pdbqt --ligand L [--poses 100000] "
-         "[--cpu-poses 300] [--repeat 3] [--seed S] [--outside penalty|exact] [--threads N]",
+         "[--cpu-poses 300] [--repeat 3] [--seed S] [--outside penalty|exact] [--gradient] [--threads N]",
          runBench},
     };
     return list;

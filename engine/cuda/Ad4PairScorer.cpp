@@ -37,6 +37,7 @@ struct Ad4PairScorer::Impl {
     DeviceBuffer<double> dCoords;
     DeviceBuffer<Ad4PairAtomTerms> dTerms;
     DeviceBuffer<Ad4PairPoseEnergy> dOut;
+    DeviceBuffer<double> dAtomEnergy, dAtomGrad; // the smooth twin's per-atom results
 
     ~Impl() {
         if (start)
@@ -135,6 +136,31 @@ int Ad4PairScorer::device() const {
 void Ad4PairScorer::score(const std::vector<int>& poseLigand, const std::vector<Vec3>& coords,
                           std::vector<Ad4PairPoseEnergy>& out,
                           std::vector<Ad4PairAtomTerms>* perAtom) {
+    run(poseLigand, coords, false, &out, perAtom, nullptr, nullptr);
+}
+
+void Ad4PairScorer::energyAndGradient(const std::vector<int>& poseLigand,
+                                      const std::vector<Vec3>& coords,
+                                      std::vector<double>& energy, std::vector<Vec3>* gradient) {
+    std::vector<double> atomEnergy, atomGrad;
+    run(poseLigand, coords, true, nullptr, nullptr, &atomEnergy, &atomGrad);
+    // Each pose's atoms added in file order, as Ad4ExactScorer::energyAndGradient adds them.
+    energy.assign(poseLigand.size(), 0.0);
+    size_t atom = 0;
+    for (size_t p = 0; p < poseLigand.size(); ++p)
+        for (int k = 0; k < impl_->ligandAtoms[static_cast<size_t>(poseLigand[p])]; ++k)
+            energy[p] += atomEnergy[atom++];
+    if (gradient) {
+        gradient->resize(coords.size());
+        for (size_t i = 0; i < coords.size(); ++i)
+            (*gradient)[i] = Vec3(atomGrad[3 * i], atomGrad[3 * i + 1], atomGrad[3 * i + 2]);
+    }
+}
+
+void Ad4PairScorer::run(const std::vector<int>& poseLigand, const std::vector<Vec3>& coords,
+                        bool smooth, std::vector<Ad4PairPoseEnergy>* outPtr,
+                        std::vector<Ad4PairAtomTerms>* perAtom, std::vector<double>* atomEnergy,
+                        std::vector<double>* atomGrad) {
     const auto t0 = std::chrono::steady_clock::now();
     Impl& m = *impl_;
     throwIfCudaError(cudaSetDevice(m.device), "cudaSetDevice");
@@ -151,9 +177,14 @@ void Ad4PairScorer::score(const std::vector<int>& poseLigand, const std::vector<
         throw std::invalid_argument("Ad4PairScorer: " + std::to_string(coords.size()) +
                                     " coordinates for poses of " + std::to_string(poseAtom[n]) +
                                     " atoms");
-    out.resize(n);
+    if (outPtr)
+        outPtr->resize(n);
     if (perAtom)
         perAtom->resize(coords.size());
+    if (smooth) {
+        atomEnergy->resize(coords.size());
+        atomGrad->resize(3 * coords.size());
+    }
     if (m.ligandsDirty) {
         uploadVector(m.dTemplateMap, m.templateMap);
         uploadVector(m.dTemplateCharge, m.templateCharge);
@@ -177,8 +208,13 @@ void Ad4PairScorer::score(const std::vector<int>& poseLigand, const std::vector<
         m.dPoseAtom.reserve(static_cast<size_t>(count) + 1);
         m.dAtomTemplate.reserve(std::max<size_t>(1, static_cast<size_t>(atoms)));
         m.dCoords.reserve(std::max<size_t>(1, static_cast<size_t>(3 * atoms)));
-        m.dTerms.reserve(std::max<size_t>(1, static_cast<size_t>(atoms)));
-        m.dOut.reserve(static_cast<size_t>(count));
+        if (smooth) {
+            m.dAtomEnergy.reserve(std::max<size_t>(1, static_cast<size_t>(atoms)));
+            m.dAtomGrad.reserve(std::max<size_t>(1, static_cast<size_t>(3 * atoms)));
+        } else {
+            m.dTerms.reserve(std::max<size_t>(1, static_cast<size_t>(atoms)));
+            m.dOut.reserve(static_cast<size_t>(count));
+        }
         throwIfCudaError(cudaMemcpyAsync(m.dPoseAtom.data(), local.data(),
                                          local.size() * sizeof(long long), cudaMemcpyHostToDevice,
                                          m.stream),
@@ -203,13 +239,27 @@ void Ad4PairScorer::score(const std::vector<int>& poseLigand, const std::vector<
         args.poses = count;
         args.poseAtom = m.dPoseAtom.data();
         args.out = m.dOut.data();
+        args.smooth = smooth ? 1 : 0;
+        args.atomEnergy = m.dAtomEnergy.data();
+        args.atomGrad = m.dAtomGrad.data();
         throwIfCudaError(cudaEventRecord(m.start, m.stream), "event");
         launchAd4PairKernel(args, m.stream);
         throwIfCudaError(cudaEventRecord(m.stop, m.stream), "event");
-        throwIfCudaError(cudaMemcpyAsync(out.data() + a, m.dOut.data(),
-                                         count * sizeof(Ad4PairPoseEnergy), cudaMemcpyDeviceToHost,
-                                         m.stream),
-                         "download");
+        if (smooth && atoms > 0) {
+            throwIfCudaError(cudaMemcpyAsync(atomEnergy->data() + atom0, m.dAtomEnergy.data(),
+                                             static_cast<size_t>(atoms) * sizeof(double),
+                                             cudaMemcpyDeviceToHost, m.stream),
+                             "download");
+            throwIfCudaError(cudaMemcpyAsync(atomGrad->data() + 3 * atom0, m.dAtomGrad.data(),
+                                             static_cast<size_t>(3 * atoms) * sizeof(double),
+                                             cudaMemcpyDeviceToHost, m.stream),
+                             "download");
+        }
+        if (outPtr)
+            throwIfCudaError(cudaMemcpyAsync(outPtr->data() + a, m.dOut.data(),
+                                             count * sizeof(Ad4PairPoseEnergy),
+                                             cudaMemcpyDeviceToHost, m.stream),
+                             "download");
         if (perAtom && atoms > 0)
             throwIfCudaError(cudaMemcpyAsync(perAtom->data() + atom0, m.dTerms.data(),
                                              static_cast<size_t>(atoms) * sizeof(Ad4PairAtomTerms),

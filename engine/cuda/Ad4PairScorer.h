@@ -40,6 +40,12 @@ public:
                std::vector<Ad4PairPoseEnergy>& out,
                std::vector<Ad4PairAtomTerms>* perAtom = nullptr);
 
+    // The smooth twin (ad4::Ad4ExactScorer::energyAndGradient, pose by pose): energy[p] the
+    // pose's intermolecular energy, gradient (when given) dE/dx of every atom in coords' layout.
+    // The same argument checks as score().
+    void energyAndGradient(const std::vector<int>& poseLigand, const std::vector<Vec3>& coords,
+                           std::vector<double>& energy, std::vector<Vec3>* gradient = nullptr);
+
     // Seconds the last score() spent in the kernels (device events), and in all.
     double lastKernelSeconds() const { return kernelSeconds_; }
     double lastTotalSeconds() const { return totalSeconds_; }
@@ -51,6 +57,12 @@ public:
     void setChunkSize(int poses) { chunk_ = poses < 1 ? 1 : poses; }
 
 private:
+    // score() and energyAndGradient(): the chunks of poses through the kernel (smooth: the
+    // twin's per-atom energies and gradients into atomEnergy / atomGrad, 3 per atom).
+    void run(const std::vector<int>& poseLigand, const std::vector<Vec3>& coords, bool smooth,
+             std::vector<Ad4PairPoseEnergy>* out, std::vector<Ad4PairAtomTerms>* perAtom,
+             std::vector<double>* atomEnergy, std::vector<double>* atomGrad);
+
     struct Impl;
     std::unique_ptr<Impl> impl_;
     std::shared_ptr<const ad4::MapSetup> setup_;

@@ -38,6 +38,11 @@ struct Ad4PairArgs {
     int poses;
     const long long* poseAtom;
     Ad4PairPoseEnergy* out;
+    // The smooth twin instead (Ad4PairSmooth.cuh): each atom's energy and dE/dx (3 doubles) into
+    // atomEnergy and atomGrad; terms and out are then not written.
+    int smooth;
+    double* atomEnergy;
+    double* atomGrad;
 };
 
 // Launches the per-atom sweep and the per-pose sums on `stream` (a cudaStream_t).

@@ -11,10 +11,13 @@
 #   flexmin    `minimize --flex` (THR 315 of Vina's 1fpu example) of N random imatinib starts
 #              (`bench minimize --write-poses`, seed 1): --device cuda against --device cpu on
 #              all cores, the same starts; per start, Vina's inter + intra of both ends
+#   ad4grad    `bench ad4exact` on 1,000,000 perturbed crystal poses of 1stp and 3ce3 (their
+#              ../shared GPF: data.tar.xz as session13_device.sh packs it), energies alone and
+#              with --gradient (the smooth twin and its gradient), GPU against one core and all
 #   flexdock   `dock --flex` of imatinib into 1fpu with THR 315 (20 runs, seed 1): --device cuda,
 #              --device cpu on all cores, and vina --flex --exhaustiveness 8 --cpu <all cores>
 R=$PWD; C=$(cd "${C:-.carry15}" && pwd); OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-for t in bin libs; do [ -d "$C/$t" ] || tar -C "$C" -xJf "$C/$t.tar.xz"; done
+for t in bin libs data; do [ -d "$C/$t" ] || [ ! -f "$C/$t.tar.xz" ] || tar -C "$C" -xJf "$C/$t.tar.xz"; done
 export LD_LIBRARY_PATH=$C/libs
 mkdir -p /work/wt "$R/build/engine"
 [ -e /work/wt/lead ] || ln -s "$R" /work/wt/lead
@@ -101,8 +104,19 @@ print('  poses', [(p['run'], round(p['affinity'], 3), round(p['search_energy'], 
     fi >> "$OUT/flexdock.txt" 2>&1
 }
 
+ad4grad() {
+    for id in 1stp 3ce3; do
+        for g in "" --gradient; do
+            CUDA_VISIBLE_DEVICES=0 timeout 150 $CLI bench ad4exact \
+                --gpf "$C/data/complexes/$id/ad4maps/$id.gpf" --receptor "$R/tests/data/complexes/$id/receptor.pdbqt" \
+                --ligand "$R/tests/data/complexes/$id/ligand_xtal.pdbqt" --poses 1000000 --cpu-poses 2000 \
+                --outside penalty $g 2>&1 | tail -1
+        done
+    done > "$OUT/ad4grad.txt" 2>&1
+}
+
 for step in "$@"; do "$step"; done
-for f in suites flexmin flexdock; do
+for f in suites flexmin flexdock ad4grad; do
     [ -f "$OUT/$f.txt" ] || continue
     echo "== $f"; cat "$OUT/$f.txt"
 done

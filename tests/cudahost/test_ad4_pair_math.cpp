@@ -6,6 +6,7 @@
 #include "gpu/Ad4PairPoses.h"
 
 #include "cuda/Ad4PairMath.cuh"
+#include "cuda/Ad4PairSmooth.cuh"
 #include "cuda/Ad4PairPacking.h"
 
 #include <QtTest>
@@ -74,6 +75,55 @@ private slots:
         // The cases have teeth: a clash deep in the repulsive wall, atoms on both sides of the box.
         QVERIFY(sawClash);
         QVERIFY(sawOutside && sawInside);
+    }
+
+    // The smooth twin with its gradient (Ad4PairSmooth.cuh, the smooth kernel's per-atom math)
+    // against Ad4ExactScorer::energyAndGradient, pose by pose and atom by atom.
+    void smoothTwinEqualsEnergyAndGradient_data() { addAd4ComplexRows(); }
+    void smoothTwinEqualsEnergyAndGradient() {
+        QFETCH(QString, complex);
+        QFETCH(int, outside);
+        const OutsideBox rule = static_cast<OutsideBox>(outside);
+        const Ad4Complex c = loadAd4Complex(complex.toStdString());
+        const Ad4ExactScorer cpu(c.receptor, c.box, c.ligand, rule);
+        const cuda::PackedAd4Pair packed = cuda::packAd4Pair(cpu.setup(), rule);
+        const cuda::Ad4PairArgs args = cuda::hostView(packed);
+        double worstEnergy = 0, worstGrad = 0;
+        int poses = 0;
+        for (const Ad4PoseCase& pose : ad4PoseCases(c, 6)) {
+            std::vector<Vec3> grad;
+            const double ref = cpu.energyAndGradient(pose.coords, &grad);
+            double sum = 0;
+            for (int i = 0; i < cpu.atomCount(); ++i) {
+                const Vec3& x = pose.coords[size_t(i)];
+                cuda::ad4pair::D3 g{};
+                sum += cuda::ad4pair::smoothAtomEnergy(args, cpu.mapOfAtom(i), cpu.charge(i),
+                                                       x.x(), x.y(), x.z(), g);
+                const Vec3 diff = Vec3(g.x, g.y, g.z) - grad[size_t(i)];
+                const double rel = diff.norm() / std::max(1.0, grad[size_t(i)].norm());
+                worstGrad = std::max(worstGrad, rel);
+                QVERIFY2(rel <= 1e-4,
+                         qPrintable(QString("%1 atom %2: gradient (%3 %4 %5), cpu (%6 %7 %8)")
+                                        .arg(QString::fromStdString(pose.name))
+                                        .arg(i + 1)
+                                        .arg(g.x)
+                                        .arg(g.y)
+                                        .arg(g.z)
+                                        .arg(grad[size_t(i)].x())
+                                        .arg(grad[size_t(i)].y())
+                                        .arg(grad[size_t(i)].z())));
+            }
+            const double rel = std::fabs(sum - ref) / std::max(1.0, std::fabs(ref));
+            worstEnergy = std::max(worstEnergy, rel);
+            QVERIFY2(rel <= 1e-4, qPrintable(QString("%1: smooth energy %2, cpu %3")
+                                                 .arg(QString::fromStdString(pose.name))
+                                                 .arg(sum, 0, 'g', 12)
+                                                 .arg(ref, 0, 'g', 12)));
+            ++poses;
+        }
+        qInfo("%d poses: worst relative difference energy %.3g, atom gradient %.3g", poses,
+              worstEnergy, worstGrad);
+        QVERIFY(poses > 0);
     }
 
     void penaltyIsAutodocksRule() {

@@ -1,5 +1,6 @@
 // The exact AD4 pair scorer on the GPU (cuda::Ad4PairScorer) against the CPU reference,
-// Ad4ExactScorer::inter: 1stp, 3ce3 and the dock30 complex 1r55; crystal, docked, perturbed,
+// Ad4ExactScorer::inter (and its smooth twin with gradients, energyAndGradient): 1stp, 3ce3 and
+// the dock30 complex 1r55; crystal, docked, perturbed,
 // clashing and out-of-box poses under both outside-box rules; two ligands mixed in one batch;
 // chunked launches; bad input refused. Tolerances as the host test of the same arithmetic
 // (tests/cudahost/test_ad4_pair_math.cpp): each pose sum within 1e-4 relative (1 kcal/mol floor),
@@ -127,6 +128,56 @@ private slots:
               worst, gpu.lastKernelSeconds() * 1e3);
         QVERIFY(clash);                                  // a clash was among the poses
         QCOMPARE(out, rule == OutsideBox::Penalty);      // penalised atoms only under the rule
+    }
+
+    // The smooth twin with its gradient (Ad4PairScorer::energyAndGradient) against
+    // Ad4ExactScorer::energyAndGradient: each pose's energy and each atom's dE/dx within 1e-4
+    // relative (1 kcal/mol and 1 kcal/mol/A floors), in chunks.
+    void smoothTwinEqualsEnergyAndGradient_data() { addAd4ComplexRows(); }
+    void smoothTwinEqualsEnergyAndGradient() {
+        QFETCH(QString, complex);
+        QFETCH(int, outside);
+        const OutsideBox rule = static_cast<OutsideBox>(outside);
+        const Ad4Complex c = loadAd4Complex(complex.toStdString());
+        const auto setup = std::make_shared<const MapSetup>(
+            prepareMaps(c.receptor, c.box, typesOf({&c.ligand})));
+        const Ad4ExactScorer cpu(setup, c.ligand, rule);
+        cuda::Ad4PairScorer gpu(setup, rule, 0);
+        const int id = gpu.addLigand(cpu);
+        Batch b;
+        for (const Ad4PoseCase& pose : ad4PoseCases(c, sized(200, 20)))
+            b.add(id, cpu, pose);
+        gpu.setChunkSize(37);
+        std::vector<double> energy;
+        std::vector<Vec3> grad;
+        gpu.energyAndGradient(b.poseLigand, b.coords, energy, &grad);
+        QCOMPARE(energy.size(), b.poses.size());
+        QCOMPARE(grad.size(), b.coords.size());
+        double worstEnergy = 0, worstGrad = 0;
+        size_t atom = 0;
+        for (size_t p = 0; p < b.poses.size(); ++p) {
+            std::vector<Vec3> ref;
+            const double e = cpu.energyAndGradient(b.poses[p], &ref);
+            const double rel = std::fabs(energy[p] - e) / std::max(1.0, std::fabs(e));
+            worstEnergy = std::max(worstEnergy, rel);
+            QVERIFY2(rel <= 1e-4, qPrintable(QString("pose %1 (%2): gpu %3, cpu %4")
+                                                 .arg(p)
+                                                 .arg(QString::fromStdString(b.names[p]))
+                                                 .arg(energy[p], 0, 'g', 12)
+                                                 .arg(e, 0, 'g', 12)));
+            for (size_t i = 0; i < ref.size(); ++i, ++atom) {
+                const double g = (grad[atom] - ref[i]).norm() / std::max(1.0, ref[i].norm());
+                worstGrad = std::max(worstGrad, g);
+                QVERIFY2(g <= 1e-4, qPrintable(QString("pose %1 atom %2: gradient off by %3 "
+                                                       "relative")
+                                                   .arg(p)
+                                                   .arg(i + 1)
+                                                   .arg(g)));
+            }
+        }
+        qInfo("%zu poses: worst relative difference energy %.3g, atom gradient %.3g, kernel "
+              "%.3f ms",
+              b.poses.size(), worstEnergy, worstGrad, gpu.lastKernelSeconds() * 1e3);
     }
 
     void twoLigandsInOneBatch() {
