@@ -29,7 +29,13 @@ struct SmoothRead {
     double value, slope;
 };
 PW_AD4_HD SmoothRead smoothRead(const float* t, int size, double r) {
+    // r * 100 rounded as the CPU rounds it (no fused multiply-add), so that the sample pair, and
+    // with it the slope, is the CPU's.
+#ifdef __CUDA_ARCH__
+    const double u = __dmul_rn(r, 100.0);
+#else
     const double u = r * 100.0;
+#endif
     const int i = static_cast<int>(u);
     if (i >= size - 1)
         return {double(ad4kernel::readOnly(t + size - 1)), 0.0};
@@ -52,7 +58,8 @@ struct SmoothSweep {
         probe = a.probes[map];
         pairRows = a.maps.pairTables +
                    static_cast<long>(map) * a.maps.nrec * ad4kernel::kPairTableSize;
-        c = {x - a.center[0], y - a.center[1], z - a.center[2]};
+        c = {ad4kernel::exactDifference(x, a.center[0]), ad4kernel::exactDifference(y, a.center[1]),
+             ad4kernel::exactDifference(z, a.center[2])};
         closest = ad4kernel::closestDonor(a.maps, c.x, c.y, c.z);
         closestBond = a.maps.ndonors > 0 ? of(a.maps.bond[closest]) : D3{0, 0, 0};
         affinity = elec = desolv = 0;
@@ -64,8 +71,10 @@ struct SmoothSweep {
 
     PW_AD4_HD void add(const Ad4PairArgs& a, int siteIndex, const ad4kernel::SitePosition& p,
                        float4 s, int2 kind, float4 bond4, float4 plane4) {
-        D3 d = D3{p.x, p.y, p.z} - c; // point -> site
-        double r = sqrt(dot(d, d));
+        // point -> site, and r, rounded as the CPU rounds them (Ad4MapPointMath.cuh's helpers)
+        const D3 d{ad4kernel::exactDifference(p.x, c.x), ad4kernel::exactDifference(p.y, c.y),
+                   ad4kernel::exactDifference(p.z, c.z)};
+        double r = sqrt(ad4kernel::exactSquare(d.x, d.y, d.z));
         r = r < 1.0e-6 ? 1.0e-6 : r;
         const double charge = s.x;
         const SmoothRead diel = smoothRead(a.maps.inverseDielectric, ad4kernel::kLongTableSize, r);

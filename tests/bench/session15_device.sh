@@ -14,13 +14,17 @@
 #   ad4grad    `bench ad4exact` on 1,000,000 perturbed crystal poses of 1stp and 3ce3 (their
 #              ../shared GPF: data.tar.xz as session13_device.sh packs it), energies alone and
 #              with --gradient (the smooth twin and its gradient), GPU against one core and all
+#   race       `bench dock` of the race (1stp, 3ce3: AutoDock-GPU's maps and crystal ligand, nrun
+#              100, seed 42, --repeat 3) with this build and with old/posewright-cli (old.tar.xz:
+#              the previous session's binary), alternating, on GPU 1
 #   flexdock   `dock --flex` of imatinib into 1fpu with THR 315 (20 runs, seed 1): --device cuda,
 #              --device cpu on all cores, and vina --flex --exhaustiveness 8 --cpu <all cores>
 R=$PWD; C=$(cd "${C:-.carry15}" && pwd); OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-for t in bin libs data; do [ -d "$C/$t" ] || [ ! -f "$C/$t.tar.xz" ] || tar -C "$C" -xJf "$C/$t.tar.xz"; done
+for t in bin libs data old; do [ -d "$C/$t" ] || [ ! -f "$C/$t.tar.xz" ] || tar -C "$C" -xJf "$C/$t.tar.xz"; done
 export LD_LIBRARY_PATH=$C/libs
 mkdir -p /work/wt "$R/build/engine"
 [ -e /work/wt/lead ] || ln -s "$R" /work/wt/lead
+[ -e /work/wt/shared ] || ln -s "$C" /work/wt/shared # the suites' ../shared data (data.tar.xz)
 [ -e "$R/build/engine/posewright-cli" ] || ln -s "$C/bin/posewright-cli" "$R/build/engine/posewright-cli"
 nvidia-smi --query-gpu=index,name --format=csv,noheader; echo "cores $(nproc) $(date -u +%FT%TZ)"
 CLI=$C/bin/posewright-cli
@@ -115,8 +119,23 @@ ad4grad() {
     done > "$OUT/ad4grad.txt" 2>&1
 }
 
+race() {
+    for round in 1 2; do
+        for bin in old new; do
+            local cli=$CLI; [ $bin = old ] && cli=$C/old/posewright-cli
+            for id in 1stp 3ce3; do
+                local M=$C/data/complexes/$id/ad4maps
+                CUDA_VISIBLE_DEVICES=1 timeout 90 $cli bench dock --device cuda \
+                    --maps "$M/${id}_protein.maps.fld" --ligands "$M/../ligand_xtal.pdbqt" \
+                    --reference "$M/../ligand_xtal.pdbqt" --runs 100 --seed 42 --repeat 3 > $T/race.json 2>&1
+                echo "race $id $bin round $round rc=$?: $(grep -o '"seconds":[0-9.]*' $T/race.json | cut -d: -f2 | tr '\n' ' ') $(grep -oE '"(best_search_energy|top_rmsd_ref|evaluations)":[-0-9.]*' $T/race.json | head -3 | tr '\n' ' ')"
+            done
+        done
+    done > "$OUT/race.txt" 2>&1
+}
+
 for step in "$@"; do "$step"; done
-for f in suites flexmin flexdock ad4grad; do
+for f in suites flexmin flexdock ad4grad race; do
     [ -f "$OUT/$f.txt" ] || continue
     echo "== $f"; cat "$OUT/$f.txt"
 done

@@ -131,8 +131,11 @@ private slots:
     }
 
     // The smooth twin with its gradient (Ad4PairScorer::energyAndGradient) against
-    // Ad4ExactScorer::energyAndGradient: each pose's energy and each atom's dE/dx within 1e-4
-    // relative (1 kcal/mol and 1 kcal/mol/A floors), in chunks.
+    // Ad4ExactScorer::energyAndGradient: each pose's energy within 1e-4 relative (1 kcal/mol
+    // floor), each atom's dE/dx within 1e-3 relative (1 kcal/mol/A floor), in chunks. The
+    // gradient's bound is looser: the tables are read linearly between 0.01 A samples, so the
+    // slope jumps at every sample, and the device's float tables and trigonometry may put a
+    // direction-dependent factor on the other side of a sample or a branch.
     void smoothTwinEqualsEnergyAndGradient_data() { addAd4ComplexRows(); }
     void smoothTwinEqualsEnergyAndGradient() {
         QFETCH(QString, complex);
@@ -168,7 +171,7 @@ private slots:
             for (size_t i = 0; i < ref.size(); ++i, ++atom) {
                 const double g = (grad[atom] - ref[i]).norm() / std::max(1.0, ref[i].norm());
                 worstGrad = std::max(worstGrad, g);
-                QVERIFY2(g <= 1e-4, qPrintable(QString("pose %1 atom %2: gradient off by %3 "
+                QVERIFY2(g <= 1e-3, qPrintable(QString("pose %1 atom %2: gradient off by %3 "
                                                        "relative")
                                                    .arg(p)
                                                    .arg(i + 1)
