@@ -6,7 +6,7 @@
 #   rm -rf $C/bin/*_autogen; strip $C/bin/*; tar -C $C -cf - bin | xz -9 -T2 > $C/bin.tar.xz
 #   libs.tar.xz and peers/ (Debian's `vina` 1.2.3 and its libraries) as session14_device.sh has them
 # Usage, from the repository root on the device:  C=.carry15 bash tests/bench/session15_device.sh STEP...
-#   suites     every gpu_test_* carried (SUITES=GLOB: gpu_test_GLOB only), split over GPU 0 and
+#   suites     every gpu_test_* carried (SUITES='GLOB ...': gpu_test_GLOB only), split over GPU 0 and
 #              GPU 1; the two flexible-side-chain suites' logs kept whole
 #   flexmin    `minimize --flex` (THR 315 of Vina's 1fpu example) of N random imatinib starts
 #              (`bench minimize --write-poses`, seed 1): --device cuda against --device cpu on
@@ -32,7 +32,9 @@ F=$R/tests/data/flex
 T=$(mktemp -d)
 
 suites() {
-    local list=("$C"/bin/gpu_test_${SUITES:-*}) half=$(( (${#list[@]} + 1) / 2 ))
+    local list=() g half
+    for g in ${SUITES:-*}; do list+=("$C"/bin/gpu_test_$g); done
+    half=$(( (${#list[@]} + 1) / 2 ))
     run_on() { # GPU, suites...
         local gpu=$1; shift
         for t in "$@"; do
