@@ -48,7 +48,6 @@ __device__ inline void bindWarp(WarpState& w, const DockBatchGpu& b, const Templ
     w.lane = threadIdx.x & 31;
     w.A = tp.atomCount, w.N = tp.nodeCount, w.nPairs = tp.pairCount;
     w.T = tp.torsionCount, w.D = 6 + w.T;
-    w.fixedRoots = tp.torsionCount != tp.nodeCount - 1;
     w.atoms = b.atoms + tp.atomBegin;
     w.nodes = b.nodes + tp.nodeBegin;
     w.pairs = b.pairs + tp.pairBegin;

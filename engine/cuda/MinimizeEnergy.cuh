@@ -10,26 +10,6 @@
 
 namespace pw::cuda::mk {
 
-// Lane 0: the fragments' forces and moments rolled up the tree into the pose-space gradient,
-// leaves first (torsion gradient = moment about the fragment origin along its axis). kFixedRoots:
-// the template has side chains whose roots are fixed (their sums reach no other node); a
-// separate instance, so that a ligand's serial loop carries no test for them.
-template <bool kFixedRoots> __device__ inline void rollUpGradient(WarpState& w, float* grad) {
-    for (int k = w.N - 1; k > 0; --k) {
-        const NodeGpu& nd = w.nodes[k];
-        if (kFixedRoots && nd.parent < 0)
-            continue;
-        const float3 f = w.force[k], m = w.moment[k];
-        grad[6 + nd.torsion] = dot3(m, w.axis[k]);
-        const int p = nd.parent;
-        w.force[p] = w.force[p] + f;
-        w.moment[p] = w.moment[p] + m + cross3(w.origin[k] - w.origin[p], f);
-    }
-    const float3 f = w.force[0], m = w.moment[0];
-    grad[0] = f.x, grad[1] = f.y, grad[2] = f.z;
-    grad[3] = m.x, grad[4] = m.y, grad[5] = m.z;
-}
-
 // Energy (inter + intra) of a pose; its pose-space gradient into grad. Warp-uniform result.
 // kExact: the intermolecular term summed over the receptor atoms (s.exact, atomInterExact)
 // instead of read from the maps; a template so that the grid path carries none of its code.
@@ -95,10 +75,22 @@ __device__ inline float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduct
     __syncwarp();
     fragmentSums(w, reduction);
     if (w.lane == 0) {
-        if (w.fixedRoots)
-            rollUpGradient<true>(w, grad);
-        else
-            rollUpGradient<false>(w, grad);
+        // Leaves first: torsion gradient = moment about the fragment origin along its axis.
+        for (int k = w.N - 1; k >= 0; --k) {
+            const float3 f = w.force[k], m = w.moment[k];
+            if (k == 0) {
+                grad[0] = f.x, grad[1] = f.y, grad[2] = f.z;
+                grad[3] = m.x, grad[4] = m.y, grad[5] = m.z;
+            } else {
+                const NodeGpu& nd = w.nodes[k];
+                if (nd.parent < 0)
+                    continue; // a side chain's fixed root: nothing above it moves
+                grad[6 + nd.torsion] = dot3(m, w.axis[k]);
+                const int p = nd.parent;
+                w.force[p] = w.force[p] + f;
+                w.moment[p] = w.moment[p] + m + cross3(w.origin[k] - w.origin[p], f);
+            }
+        }
     }
     double total;
     if (reduction == Reduction::SharedAtomics) {

@@ -26,40 +26,7 @@ struct WarpState {
     const Ad4PairGpu* ad4Pairs = nullptr;
     int A, N, nPairs, T, D;
     int lane;
-    // Flexible side chains: some nodes after the root are fixed roots (NodeGpu::parent -1).
-    bool fixedRoots = false;
 };
-
-// Lane 0: fragment frames from the root's (set by the caller), parents first. kFixedRoots: see
-// rollUpGradient (MinimizeEnergy.cuh).
-template <bool kFixedRoots> __device__ inline void placeFrames(WarpState& w, const float* pose) {
-    for (int k = 1; k < w.N; ++k) {
-        const NodeGpu& nd = w.nodes[k];
-        if (kFixedRoots && nd.parent < 0) { // a side chain's root: where it started, unrotated
-            w.origin[k] = w.relOrigin[k];
-            float* rk = w.rot + 9 * k;
-            for (int e = 0; e < 9; ++e)
-                rk[e] = (e % 4 == 0) ? 1.0f : 0.0f;
-            continue;
-        }
-        const float* rp = w.rot + 9 * nd.parent;
-        const float3 u = w.relAxis[k];
-        w.origin[k] = w.origin[nd.parent] + mul(rp, w.relOrigin[k]);
-        w.axis[k] = mul(rp, u);
-        // r = rp * Rodrigues(u, t)
-        float sn, cs;
-        sincosf(pose[7 + nd.torsion], &sn, &cs);
-        const float c1 = 1.0f - cs;
-        const float a[9] = {
-            cs + c1 * u.x * u.x,       c1 * u.x * u.y - sn * u.z, c1 * u.x * u.z + sn * u.y,
-            c1 * u.x * u.y + sn * u.z, cs + c1 * u.y * u.y,       c1 * u.y * u.z - sn * u.x,
-            c1 * u.x * u.z - sn * u.y, c1 * u.y * u.z + sn * u.x, cs + c1 * u.z * u.z};
-        float* rk = w.rot + 9 * k;
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j)
-                rk[3 * i + j] = rp[3 * i] * a[j] + rp[3 * i + 1] * a[3 + j] + rp[3 * i + 2] * a[6 + j];
-    }
-}
 
 // Fragment frames (lane 0, parents first) and then atom coordinates (all lanes) of a pose.
 __device__ inline void placeAtoms(WarpState& w, const float* pose) {
@@ -76,10 +43,33 @@ __device__ inline void placeAtoms(WarpState& w, const float* pose) {
         r[7] = 2 * (qy * qz + qw * qx);
         r[8] = 1 - 2 * (qx * qx + qy * qy);
         w.origin[0] = make_float3(pose[0], pose[1], pose[2]);
-        if (w.fixedRoots)
-            placeFrames<true>(w, pose);
-        else
-            placeFrames<false>(w, pose);
+        for (int k = 1; k < w.N; ++k) {
+            const NodeGpu& nd = w.nodes[k];
+            if (nd.parent < 0) { // a side chain's root: where it started (relOrigin), unrotated
+                w.origin[k] = w.relOrigin[k];
+                float* rk = w.rot + 9 * k;
+                for (int e = 0; e < 9; ++e)
+                    rk[e] = (e % 4 == 0) ? 1.0f : 0.0f;
+                continue;
+            }
+            const float* rp = w.rot + 9 * nd.parent;
+            const float3 u = w.relAxis[k];
+            w.origin[k] = w.origin[nd.parent] + mul(rp, w.relOrigin[k]);
+            w.axis[k] = mul(rp, u);
+            // r = rp * Rodrigues(u, t)
+            float sn, cs;
+            sincosf(pose[7 + nd.torsion], &sn, &cs);
+            const float c1 = 1.0f - cs;
+            const float a[9] = {
+                cs + c1 * u.x * u.x,       c1 * u.x * u.y - sn * u.z, c1 * u.x * u.z + sn * u.y,
+                c1 * u.x * u.y + sn * u.z, cs + c1 * u.y * u.y,       c1 * u.y * u.z - sn * u.x,
+                c1 * u.x * u.z - sn * u.y, c1 * u.y * u.z + sn * u.x, cs + c1 * u.z * u.z};
+            float* rk = w.rot + 9 * k;
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 3; ++j)
+                    rk[3 * i + j] =
+                        rp[3 * i] * a[j] + rp[3 * i + 1] * a[3 + j] + rp[3 * i + 2] * a[6 + j];
+        }
     }
     __syncwarp();
     for (int i = w.lane; i < w.A; i += 32) {

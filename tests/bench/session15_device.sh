@@ -17,6 +17,8 @@
 #   race       `bench dock` of the race (1stp, 3ce3: AutoDock-GPU's maps and crystal ligand, nrun
 #              100, seed 42, --repeat 3) with this build and with old/posewright-cli (old.tar.xz:
 #              the previous session's binary), alternating, on GPU 1
+#   minbench   `bench minimize` (1iep, 500,000 random starts, --repeat 3) with this build and the
+#              previous session's, alternating, on GPU 1
 #   flexdock   `dock --flex` of imatinib into 1fpu with THR 315 (20 runs, seed 1): --device cuda,
 #              --device cpu on all cores, and vina --flex --exhaustiveness 8 --cpu <all cores>
 R=$PWD; C=$(cd "${C:-.carry15}" && pwd); OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -32,8 +34,9 @@ F=$R/tests/data/flex
 T=$(mktemp -d)
 
 suites() {
-    local list=() g half
-    for g in ${SUITES:-*}; do list+=("$C"/bin/gpu_test_$g); done
+    local list=() pats g half
+    read -ra pats <<< "${SUITES:-*}" # (read does not expand the patterns against this folder)
+    for g in "${pats[@]}"; do list+=("$C"/bin/gpu_test_$g); done
     half=$(( (${#list[@]} + 1) / 2 ))
     run_on() { # GPU, suites...
         local gpu=$1; shift
@@ -136,8 +139,20 @@ race() {
     done > "$OUT/race.txt" 2>&1
 }
 
+minbench() { # bench minimize of 1iep, 500,000 random starts, old and new binaries alternating, GPU 1
+    local D=$R/tests/data/complexes/1iep
+    for round in 1 2; do
+        for bin in old new; do
+            local cli=$CLI; [ $bin = old ] && cli=$C/old/posewright-cli
+            CUDA_VISIBLE_DEVICES=1 timeout 120 $cli bench minimize --receptor $D/receptor.pdbqt --box $D/box.txt \
+                --ligand $D/ligand_xtal.pdbqt --poses 500000 --seed 1 --repeat 3 --device cuda 2>/dev/null > $T/minb.json
+            echo "minimize $bin round $round: $(grep -oE '"(poses_per_s|median_affinity|seconds)":[-0-9.e+]*' $T/minb.json | tr '\n' ' ')"
+        done
+    done > "$OUT/minbench.txt" 2>&1
+}
+
 for step in "$@"; do "$step"; done
-for f in suites flexmin flexdock ad4grad race; do
+for f in suites flexmin flexdock ad4grad race minbench; do
     [ -f "$OUT/$f.txt" ] || continue
     echo "== $f"; cat "$OUT/$f.txt"
 done

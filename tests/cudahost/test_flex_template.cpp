@@ -136,6 +136,16 @@ private slots:
             }
         }
         QCOMPARE(fixedRoots, c.flex->residueCount());
+        // The ligand's nodes first, then the side chains', whose parents are side-chain nodes
+        // or none (a fixed root).
+        const int ligandNodes = tL + 1;
+        for (int k = 1; k < int(h.nodes.size()); ++k) {
+            const int p = h.nodes[size_t(k)].parent;
+            if (k < ligandNodes)
+                QVERIFY(p >= 0 && p < k);
+            else
+                QVERIFY(p == -1 || (p >= ligandNodes && p < k));
+        }
         QVERIFY(std::all_of(torsionSeen.begin(), torsionSeen.end(), [](int n) { return n == 1; }));
 
         std::vector<Vec3> start(h.atomOfSlot.size());
