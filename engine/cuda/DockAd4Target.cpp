@@ -122,6 +122,7 @@ Ad4HostTemplate buildAd4Template(const Molecule& mol, const ad4::Ad4Maps& maps) 
     h.gpu.atomCount = atoms;
     h.gpu.nodeCount = nodes;
     h.gpu.torsionCount = nodes - 1;
+    h.gpu.movingNodes = nodes;
     h.gpu.pairCount = static_cast<int>(out.pairs.size());
     return out;
 }

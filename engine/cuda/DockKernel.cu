@@ -135,6 +135,7 @@ __global__ void __launch_bounds__(maxThreads)
             control[6] = slice * warps;
     }
     __syncthreads();
+    setFixedFrames(w);
 
     const bool resume = state->started != 0;
     int generation = resume ? state->generation : 0;

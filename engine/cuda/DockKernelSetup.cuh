@@ -48,6 +48,7 @@ __device__ inline void bindWarp(WarpState& w, const DockBatchGpu& b, const Templ
     w.lane = threadIdx.x & 31;
     w.A = tp.atomCount, w.N = tp.nodeCount, w.nPairs = tp.pairCount;
     w.T = tp.torsionCount, w.D = 6 + w.T;
+    w.movingNodes = tp.movingNodes;
     w.atoms = b.atoms + tp.atomBegin;
     w.nodes = b.nodes + tp.nodeBegin;
     w.pairs = b.pairs + tp.pairBegin;
@@ -107,6 +108,17 @@ __device__ inline void buildKinematics(WarpState& w, const float3* ref, const Ki
     }
     for (int i = w.lane; i < w.A; i += 32)
         k.local[i] = w.coords[i] - w.origin[w.atoms[i] >> 8];
+}
+
+// Each warp's frames of the side chains' fixed roots (after buildKinematics and a barrier): at
+// their reference origin, unrotated; placeAtoms never moves them.
+__device__ inline void setFixedFrames(WarpState& w) {
+    for (int n = w.movingNodes + w.lane; n < w.N; n += 32) {
+        w.origin[n] = w.relOrigin[n];
+        for (int e = 0; e < 9; ++e)
+            w.rot[9 * n + e] = (e % 4 == 0) ? 1.0f : 0.0f;
+    }
+    __syncwarp();
 }
 
 // The run's population of its current generation (the halves of its slice swap every

@@ -75,16 +75,15 @@ __device__ inline float evaluate(WarpState& w, const ScoringParamsGpu& s, Reduct
     __syncwarp();
     fragmentSums(w, reduction);
     if (w.lane == 0) {
-        // Leaves first: torsion gradient = moment about the fragment origin along its axis.
-        for (int k = w.N - 1; k >= 0; --k) {
+        // Leaves first: torsion gradient = moment about the fragment origin along its axis. (A
+        // side chain's fixed root, after the moving nodes, gets sums that nothing reads.)
+        for (int k = w.movingNodes - 1; k >= 0; --k) {
             const float3 f = w.force[k], m = w.moment[k];
             if (k == 0) {
                 grad[0] = f.x, grad[1] = f.y, grad[2] = f.z;
                 grad[3] = m.x, grad[4] = m.y, grad[5] = m.z;
             } else {
                 const NodeGpu& nd = w.nodes[k];
-                if (nd.parent < 0)
-                    continue; // a side chain's fixed root: nothing above it moves
                 grad[6 + nd.torsion] = dot3(m, w.axis[k]);
                 const int p = nd.parent;
                 w.force[p] = w.force[p] + f;

@@ -37,6 +37,7 @@ __global__ void __launch_bounds__(128, 6)
     w.lane = threadIdx.x & 31;
     w.A = tp.atomCount, w.N = tp.nodeCount, w.nPairs = tp.pairCount;
     w.T = tp.torsionCount, w.D = 6 + w.T;
+    w.movingNodes = tp.movingNodes;
     w.atoms = b.atoms + tp.atomBegin;
     w.nodes = b.nodes + tp.nodeBegin;
     w.pairs = b.pairs + tp.pairBegin;
@@ -92,6 +93,10 @@ __global__ void __launch_bounds__(128, 6)
                          : parent >= 0 ? w.origin[k] - w.origin[parent]
                                        : w.origin[k];
     }
+    // The side chains' fixed roots: where they start (origin, above), unrotated, for good.
+    for (int k = w.movingNodes + w.lane; k < w.N; k += 32)
+        for (int e = 0; e < 9; ++e)
+            w.rot[9 * k + e] = (e % 4 == 0) ? 1.0f : 0.0f;
     for (int i = w.lane; i < w.A; i += 32)
         w.local[i] = w.coords[i] - w.origin[w.atoms[i] >> 8];
     float startInter, startIntra;

@@ -25,6 +25,9 @@ struct WarpState {
     const float* charge = nullptr;
     const Ad4PairGpu* ad4Pairs = nullptr;
     int A, N, nPairs, T, D;
+    // Nodes [0, movingNodes) are placed from the pose; the rest (flexible side chains' roots,
+    // TemplateGpu::movingNodes) keep the frames the kernel's set-up gave them.
+    int movingNodes;
     int lane;
 };
 
@@ -43,15 +46,8 @@ __device__ inline void placeAtoms(WarpState& w, const float* pose) {
         r[7] = 2 * (qy * qz + qw * qx);
         r[8] = 1 - 2 * (qx * qx + qy * qy);
         w.origin[0] = make_float3(pose[0], pose[1], pose[2]);
-        for (int k = 1; k < w.N; ++k) {
+        for (int k = 1; k < w.movingNodes; ++k) {
             const NodeGpu& nd = w.nodes[k];
-            if (nd.parent < 0) { // a side chain's root: where it started (relOrigin), unrotated
-                w.origin[k] = w.relOrigin[k];
-                float* rk = w.rot + 9 * k;
-                for (int e = 0; e < 9; ++e)
-                    rk[e] = (e % 4 == 0) ? 1.0f : 0.0f;
-                continue;
-            }
             const float* rp = w.rot + 9 * nd.parent;
             const float3 u = w.relAxis[k];
             w.origin[k] = w.origin[nd.parent] + mul(rp, w.relOrigin[k]);

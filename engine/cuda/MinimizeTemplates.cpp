@@ -115,6 +115,7 @@ HostTemplate buildTemplate(const Molecule& mol, const DockingTarget& target,
     h.gpu.atomCount = atoms;
     h.gpu.nodeCount = nodes;
     h.gpu.torsionCount = nodes - 1;
+    h.gpu.movingNodes = nodes;
     h.gpu.pairCount = static_cast<int>(h.pairs.size());
     h.gpu.maxSteps = options.refinement.vinaSteps ? vinaLocalOnlySteps(vinaMovableAtoms(mol))
                                                   : options.refinement.minimize.maxIterations;
@@ -150,43 +151,64 @@ HostTemplate buildFlexTemplate(const Molecule& mol, const FlexModel& flex,
 
     const bool readsMaps = !options.exact && target.grid();
     std::vector<int> slotOfFlexAtom(flex.atomCount(), -1);
-    for (int r = 0; r < flex.residueCount(); ++r) {
+    // One node of a side chain, its atoms next in the template (atoms stay in node order).
+    auto addNode = [&](int r, const TorsionNode& n, int node) {
         const FlexResidue& res = flex.residue(r);
-        const TorsionTree& tree = *res.mol.torsionTree;
-        const std::vector<int> order = tree.topologicalOrder();
-        const int nodeBase = static_cast<int>(h.nodes.size());
-        const int offset = flex.atomOffset(r);
-        std::vector<int> internal(tree.nodes.size());
-        for (size_t k = 0; k < order.size(); ++k)
-            internal[order[k]] = nodeBase + static_cast<int>(k);
-        for (size_t k = 0; k < order.size(); ++k) {
-            const TorsionNode& n = tree.nodes[order[k]];
-            NodeGpu g{};
-            g.atomBegin = static_cast<int>(h.atomOfSlot.size());
-            for (int a : n.atoms) {
-                const int f = offset + a;
-                slotOfFlexAtom[f] = static_cast<int>(h.atomOfSlot.size());
-                h.atomOfSlot.push_back(ligandAtoms + f);
-                // Fixed atoms (and hydrogens) meet the receptor in no term: untyped here, typed
-                // in their pairs.
-                const int type = flex.movable()[f] ? flex.types()[f] : -1;
-                if (type >= 0 && readsMaps && !target.grid()->hasMap(type))
-                    throw InputError(res.sourceFile, static_cast<int>(res.line),
-                                     "the receptor grid has no map for XS type " +
-                                         std::string(xsTypeName(static_cast<XsType>(type))) +
-                                         " of side chain " + res.label());
-                h.atoms.push_back(packAtom(nodeBase + static_cast<int>(k), type));
-            }
-            g.atomEnd = static_cast<int>(h.atomOfSlot.size());
-            g.parent = k == 0 ? -1 : internal[n.parent];
-            g.torsion = k == 0 ? -1 : ligandTorsions + flex.torsionOffset(r) + order[k] - 1;
-            h.nodes.push_back(g);
+        NodeGpu g{};
+        g.atomBegin = static_cast<int>(h.atomOfSlot.size());
+        for (int a : n.atoms) {
+            const int f = flex.atomOffset(r) + a;
+            slotOfFlexAtom[f] = static_cast<int>(h.atomOfSlot.size());
+            h.atomOfSlot.push_back(ligandAtoms + f);
+            // Fixed atoms (and hydrogens) meet the receptor in no term: untyped here, typed in
+            // their pairs.
+            const int type = flex.movable()[f] ? flex.types()[f] : -1;
+            if (type >= 0 && readsMaps && !target.grid()->hasMap(type))
+                throw InputError(res.sourceFile, static_cast<int>(res.line),
+                                 "the receptor grid has no map for XS type " +
+                                     std::string(xsTypeName(static_cast<XsType>(type))) +
+                                     " of side chain " + res.label());
+            h.atoms.push_back(packAtom(node, type));
         }
-        for (size_t k = 0; k < order.size(); ++k) {
-            const TorsionNode& n = tree.nodes[order[k]];
-            NodeGpu& g = h.nodes[nodeBase + k];
-            g.originAtom = slotOfFlexAtom[offset + (k == 0 ? n.atoms.front() : n.axisChildAtom)];
-            g.axisParentAtom = k == 0 ? -1 : slotOfFlexAtom[offset + n.axisParentAtom];
+        g.atomEnd = static_cast<int>(h.atomOfSlot.size());
+        h.nodes.push_back(g);
+    };
+    // The side chains' branches first (they move with the pose), then their roots (fixed: after
+    // every moving node, TemplateGpu::movingNodes). nodeOf[r][tree node] = template node.
+    std::vector<std::vector<int>> nodeOf(flex.residueCount());
+    std::vector<std::vector<int>> orders(flex.residueCount());
+    for (int r = 0; r < flex.residueCount(); ++r) {
+        const TorsionTree& tree = *flex.residue(r).mol.torsionTree;
+        orders[r] = tree.topologicalOrder();
+        nodeOf[r].assign(tree.nodes.size(), -1);
+        for (size_t k = 1; k < orders[r].size(); ++k) {
+            nodeOf[r][orders[r][k]] = static_cast<int>(h.nodes.size());
+            addNode(r, tree.nodes[orders[r][k]], static_cast<int>(h.nodes.size()));
+        }
+    }
+    const int movingNodes = static_cast<int>(h.nodes.size());
+    for (int r = 0; r < flex.residueCount(); ++r) {
+        const TorsionTree& tree = *flex.residue(r).mol.torsionTree;
+        nodeOf[r][orders[r][0]] = static_cast<int>(h.nodes.size());
+        addNode(r, tree.nodes[orders[r][0]], static_cast<int>(h.nodes.size()));
+    }
+    for (int r = 0; r < flex.residueCount(); ++r) {
+        const TorsionTree& tree = *flex.residue(r).mol.torsionTree;
+        const int offset = flex.atomOffset(r);
+        for (size_t k = 0; k < orders[r].size(); ++k) {
+            const TorsionNode& n = tree.nodes[orders[r][k]];
+            NodeGpu& g = h.nodes[nodeOf[r][orders[r][k]]];
+            if (k == 0) {
+                g.parent = -1;
+                g.torsion = -1;
+                g.originAtom = slotOfFlexAtom[offset + n.atoms.front()];
+                g.axisParentAtom = -1;
+            } else {
+                g.parent = nodeOf[r][n.parent];
+                g.torsion = ligandTorsions + flex.torsionOffset(r) + orders[r][k] - 1;
+                g.originAtom = slotOfFlexAtom[offset + n.axisChildAtom];
+                g.axisParentAtom = slotOfFlexAtom[offset + n.axisParentAtom];
+            }
         }
     }
     const int atoms = static_cast<int>(h.atomOfSlot.size());
@@ -215,6 +237,7 @@ HostTemplate buildFlexTemplate(const Molecule& mol, const FlexModel& flex,
     h.gpu.atomCount = atoms;
     h.gpu.nodeCount = nodes;
     h.gpu.torsionCount = torsions;
+    h.gpu.movingNodes = movingNodes;
     h.gpu.pairCount = static_cast<int>(h.pairs.size());
     if (options.refinement.vinaSteps) { // Vina counts the side chains' moving atoms too
         int movable = vinaMovableAtoms(ligand);

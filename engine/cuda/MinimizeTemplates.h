@@ -34,8 +34,9 @@ HostTemplate buildTemplate(const Molecule& mol, const DockingTarget& target,
 
 // A ligand with flexible side chains (MinimizeBatchOptions::flex): mol's first atoms are the
 // ligand's (its tree and typing as buildTemplate takes them), then flex.atomCount() atoms in
-// FlexModel's flat order. Each residue's root is a fixed node (parent -1), its branches follow
-// with the pose torsions after the ligand's (FlexModel's order); the side chains' moving typed
+// FlexModel's flat order. The residues' branches follow the ligand's nodes, with the pose
+// torsions after the ligand's (FlexModel's order); each residue's root is a fixed node (parent
+// -1) after every moving node (TemplateGpu::movingNodes); the side chains' moving typed
 // atoms are scored against the receptor, their fixed atoms only in pairs; the pairs are the
 // ligand's own, ligand x moving side-chain atom, and FlexModel's. Reported numbers are the
 // caller's (FlexScorer): the template's affinity divisor and numTors are the ligand's.

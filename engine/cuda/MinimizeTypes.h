@@ -42,6 +42,10 @@ struct TemplateGpu {
     // Pose torsions: nodeCount - 1 for a ligand; fewer with flexible side chains, whose root
     // nodes are fixed in the receptor's frame and carry no torsion.
     int torsionCount;
+    // Nodes [0, movingNodes) move with the pose: the ligand's tree, then the side chains'
+    // branches; [movingNodes, nodeCount) are the side chains' roots, whose frames the kernels
+    // set once at the start (where they are, unrotated). A ligand alone: nodeCount.
+    int movingNodes;
 };
 
 // A template atom: its fragment (node) and XS type (-1: hydrogen, not scored) in one int.
@@ -51,8 +55,9 @@ inline constexpr int packAtom(int node, int type) {
 
 struct NodeGpu {
     // Template-local node index; -1 for the root (node 0, the ligand's rigid-body frame) and for
-    // a flexible side chain's root (a later node): fixed where it starts, no torsion, its force
-    // and moment reach no other node.
+    // a flexible side chain's root (after the moving nodes: TemplateGpu::movingNodes), fixed
+    // where it starts, without torsion. Parents come before their children, except a fixed
+    // root, whose frame is set before any node is placed.
     int parent;
     int originAtom;     // atom whose start position is the fragment origin (template-local)
     int axisParentAtom; // atom in the parent fragment on the bond axis, -1 for the root

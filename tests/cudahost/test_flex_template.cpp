@@ -50,15 +50,14 @@ std::vector<Vec3> placeLikeTheKernel(const cuda::HostTemplate& h, const std::vec
     for (size_t i = 0; i < start.size(); ++i)
         local[i] = start[i] - origin[h.atoms[i] >> 8];
     std::vector<Eigen::Matrix3d> rot(N);
+    for (int k = h.gpu.movingNodes; k < N; ++k) { // fixed roots: set once, at the start
+        origin[k] = relOrigin[k];
+        rot[k].setIdentity();
+    }
     rot[0] = Quaternion(pose[3], pose[4], pose[5], pose[6]).normalized().toRotationMatrix();
     origin[0] = Vec3(pose[0], pose[1], pose[2]);
-    for (int k = 1; k < N; ++k) {
+    for (int k = 1; k < h.gpu.movingNodes; ++k) {
         const cuda::NodeGpu& nd = h.nodes[k];
-        if (nd.parent < 0) {
-            origin[k] = relOrigin[k];
-            rot[k].setIdentity();
-            continue;
-        }
         const Eigen::Matrix3d& rp = rot[nd.parent];
         origin[k] = origin[nd.parent] + rp * relOrigin[k];
         rot[k] = rp * Eigen::AngleAxisd(pose[7 + nd.torsion], relAxis[k]).toRotationMatrix();
@@ -136,15 +135,21 @@ private slots:
             }
         }
         QCOMPARE(fixedRoots, c.flex->residueCount());
-        // The ligand's nodes first, then the side chains', whose parents are side-chain nodes
-        // or none (a fixed root).
-        const int ligandNodes = tL + 1;
+        // The ligand's nodes, then the side chains' branches (the moving nodes), then the fixed
+        // roots; a moving node's parent is placed before it or is a fixed root; atoms follow the
+        // nodes (the kernels' reductions take each node's atoms as one range, in node order).
+        const int ligandNodes = tL + 1, moving = h.gpu.movingNodes;
+        QCOMPARE(int(h.nodes.size()) - moving, c.flex->residueCount());
         for (int k = 1; k < int(h.nodes.size()); ++k) {
-            const int p = h.nodes[size_t(k)].parent;
+            const cuda::NodeGpu& nd = h.nodes[size_t(k)];
+            QCOMPARE(nd.atomBegin, h.nodes[size_t(k - 1)].atomEnd);
             if (k < ligandNodes)
-                QVERIFY(p >= 0 && p < k);
+                QVERIFY(nd.parent >= 0 && nd.parent < k);
+            else if (k < moving)
+                QVERIFY(nd.parent >= 0 && (nd.parent < k ? nd.parent >= ligandNodes
+                                                         : nd.parent >= moving));
             else
-                QVERIFY(p == -1 || (p >= ligandNodes && p < k));
+                QCOMPARE(nd.parent, -1);
         }
         QVERIFY(std::all_of(torsionSeen.begin(), torsionSeen.end(), [](int n) { return n == 1; }));
 
