@@ -1,4 +1,5 @@
 #include "FlexDockDevice.h"
+#include "FlexMinimizeDevice.h"
 
 #include "core/ParallelFor.h"
 #include "minimize/FlexRefinement.h"
@@ -14,22 +15,6 @@
 namespace pw::cli {
 
 #ifdef POSEWRIGHT_HAVE_CUDA
-
-namespace {
-
-// The ligand's atoms followed by the side chains' at flexCoords (MinimizeBatchOptions::flex).
-Molecule withSideChains(const Molecule& ligand, const FlexModel& flex,
-                        const std::vector<Vec3>& flexCoords) {
-    Molecule m = ligand;
-    for (int r = 0; r < flex.residueCount(); ++r)
-        for (const Atom& a : flex.residue(r).mol.atoms)
-            m.atoms.push_back(a);
-    for (size_t f = 0; f < flexCoords.size(); ++f)
-        m.atoms[ligand.atoms.size() + f].position = flexCoords[f];
-    return m;
-}
-
-} // namespace
 
 std::vector<std::vector<dock::FlexDockRun>>
 dockWithFlexOnGpu(int device, Backend& backend, const DockingTarget& target, const FlexModel& flex,

@@ -7,10 +7,7 @@
 #include <iostream>
 
 namespace pw::cli {
-namespace {
 
-// The ligand's atoms, then the side chains' at flexCoords (FlexModel's flat order): one start
-// of a flexible batch (MinimizeBatchOptions::flex).
 Molecule withSideChains(const Molecule& ligand, const FlexModel& flex,
                         const std::vector<Vec3>& flexCoords) {
     Molecule m = ligand;
@@ -22,6 +19,8 @@ Molecule withSideChains(const Molecule& ligand, const FlexModel& flex,
         m.atoms[n + f].position = flexCoords[f];
     return m;
 }
+
+namespace {
 
 // One descent of every start on the device: the exact energy, or Vina's path on the maps.
 MinimizeBatchOptions descent(const FlexModel& flex, const MinimizeOptions& options,

@@ -21,6 +21,11 @@ struct FlexDeviceItem {
     std::string error;           // the ligand's own message (nothing else stopped)
 };
 
+// The ligand's atoms followed by the side chains' at flexCoords (FlexModel's flat order): a
+// start of a batch with side chains (MinimizeBatchOptions::flex, cuda::CudaDocker's flex mode).
+Molecule withSideChains(const Molecule& ligand, const FlexModel& flex,
+                        const std::vector<Vec3>& flexCoords);
+
 // ligands: prepared. grid: the target's maps holding the ligands' and the moving side-chain
 // atoms' XS types (the guard's Vina path moves on them, the unbound energy reads them).
 // Ligands with a macrocycle's ring closure go to refineWithFlex on the CPU (said on stderr).

@@ -15,11 +15,34 @@ namespace {
 
 constexpr int kThreads = 128;
 
-__global__ void __launch_bounds__(kThreads) atomKernel(const Ad4PairArgs a) {
+// Every receptor site in file order, through shared-memory tiles of kThreads sites that the whole
+// block loads: add(site, position, terms, kind, bond, plane) on the threads that sweep. Every
+// thread of the block calls it.
+template <class Add> __device__ __forceinline__ void forEachSiteTile(const Ad4PairArgs& a,
+                                                                     bool sweep, Add&& add) {
     __shared__ ad4kernel::SitePosition sPos[kThreads];
     __shared__ float4 sSite[kThreads], sBond[kThreads], sPlane[kThreads];
     __shared__ int2 sKind[kThreads];
+    const int tid = threadIdx.x;
+    for (int base = 0; base < a.maps.nsites; base += kThreads) {
+        __syncthreads();
+        if (base + tid < a.maps.nsites) {
+            sPos[tid] = a.maps.pos[base + tid];
+            sSite[tid] = a.maps.site[base + tid];
+            sBond[tid] = a.maps.bond[base + tid];
+            sPlane[tid] = a.maps.plane[base + tid];
+            sKind[tid] = a.maps.kind[base + tid];
+        }
+        __syncthreads();
+        if (!sweep)
+            continue;
+        const int n = min(kThreads, a.maps.nsites - base);
+        for (int k = 0; k < n; ++k)
+            add(base + k, sPos[k], sSite[k], sKind[k], sBond[k], sPlane[k]);
+    }
+}
 
+__global__ void __launch_bounds__(kThreads) atomKernel(const Ad4PairArgs a) {
     const int tid = threadIdx.x;
     const long long i = static_cast<long long>(blockIdx.x) * kThreads + tid;
     const bool valid = i < a.atoms;
@@ -40,22 +63,9 @@ __global__ void __launch_bounds__(kThreads) atomKernel(const Ad4PairArgs a) {
     }
     // A block whose atoms are all outside the box (penalty rule) reads no site.
     if (__syncthreads_or(sweep)) {
-        for (int base = 0; base < a.maps.nsites; base += kThreads) {
-            __syncthreads();
-            if (base + tid < a.maps.nsites) {
-                sPos[tid] = a.maps.pos[base + tid];
-                sSite[tid] = a.maps.site[base + tid];
-                sBond[tid] = a.maps.bond[base + tid];
-                sPlane[tid] = a.maps.plane[base + tid];
-                sKind[tid] = a.maps.kind[base + tid];
-            }
-            __syncthreads();
-            if (!sweep)
-                continue;
-            const int n = min(kThreads, a.maps.nsites - base);
-            for (int k = 0; k < n; ++k)
-                s.add(base + k, sPos[k], sSite[k], sKind[k], sBond[k], sPlane[k]);
-        }
+        forEachSiteTile(a, sweep,
+                        [&](int j, const ad4kernel::SitePosition& p, float4 site, int2 kind,
+                            float4 bond, float4 plane) { s.add(j, p, site, kind, bond, plane); });
         if (sweep)
             out = s.finish(q, a.estat);
     }
@@ -66,10 +76,6 @@ __global__ void __launch_bounds__(kThreads) atomKernel(const Ad4PairArgs a) {
 // The smooth twin with its gradient (Ad4PairSmooth.cuh), one thread per atom, the sites in the
 // same shared-memory tiles.
 __global__ void __launch_bounds__(kThreads) smoothAtomKernel(const Ad4PairArgs a) {
-    __shared__ ad4kernel::SitePosition sPos[kThreads];
-    __shared__ float4 sSite[kThreads], sBond[kThreads], sPlane[kThreads];
-    __shared__ int2 sKind[kThreads];
-
     const int tid = threadIdx.x;
     const long long i = static_cast<long long>(blockIdx.x) * kThreads + tid;
     const bool valid = i < a.atoms;
@@ -89,22 +95,9 @@ __global__ void __launch_bounds__(kThreads) smoothAtomKernel(const Ad4PairArgs a
         }
     }
     if (__syncthreads_or(sweep)) {
-        for (int base = 0; base < a.maps.nsites; base += kThreads) {
-            __syncthreads();
-            if (base + tid < a.maps.nsites) {
-                sPos[tid] = a.maps.pos[base + tid];
-                sSite[tid] = a.maps.site[base + tid];
-                sBond[tid] = a.maps.bond[base + tid];
-                sPlane[tid] = a.maps.plane[base + tid];
-                sKind[tid] = a.maps.kind[base + tid];
-            }
-            __syncthreads();
-            if (!sweep)
-                continue;
-            const int n = min(kThreads, a.maps.nsites - base);
-            for (int k = 0; k < n; ++k)
-                s.add(a, base + k, sPos[k], sSite[k], sKind[k], sBond[k], sPlane[k]);
-        }
+        forEachSiteTile(a, sweep,
+                        [&](int j, const ad4kernel::SitePosition& p, float4 site, int2 kind,
+                            float4 bond, float4 plane) { s.add(a, j, p, site, kind, bond, plane); });
         if (sweep)
             energy = s.finish(q, a.estat, grad);
     }

@@ -9,6 +9,7 @@
 #include <QtTest>
 
 #include "cli/CliRun.h"
+#include "cli/FlexVinaLocalOnlyRows.h"
 #include "chem/FlexResidueReader.h"
 #include "chem/FlexResidueSplit.h"
 #include "core/InputError.h"
@@ -245,25 +246,7 @@ private slots:
     // Vina's numbers after vina --local_only --flex from the same start (tests/data/flex/
     // vina_reference.sh --local_only wrote them): our end is never above on the minimized
     // objective, inter + intra as Vina reports them (within its printed rounding).
-    void neverAboveVinaLocalOnly_data() {
-        QTest::addColumn<QStringList>("fields");
-        QFile f(flexData("vina_local_only.txt"));
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        QTextStream in(&f);
-        int cases = 0;
-        while (!in.atEnd()) {
-            const QString line = in.readLine();
-            if (line.startsWith('#'))
-                continue; // how it was measured
-            const QStringList fields = line.split(' ', Qt::SkipEmptyParts);
-            if (fields.isEmpty())
-                continue;
-            QCOMPARE(fields.size(), 14);
-            QTest::newRow(qPrintable(fields[0])) << fields;
-            ++cases;
-        }
-        QVERIFY(cases >= 10);
-    }
+    void neverAboveVinaLocalOnly_data() { addVinaLocalOnlyRows(); }
     void neverAboveVinaLocalOnly() {
         QFETCH(QStringList, fields);
         const CliRun r = runCli({"minimize", "--receptor", flexData(fields[1]), "--flex",

@@ -4,7 +4,7 @@
 // (tests/data/flex/vina_local_only.txt), the criterion the CPU path meets
 // (tests/cli/test_cli_flex_minimize).
 #include "GpuTestMain.h"
-#include "cli/CliRun.h"
+#include "cli/FlexVinaLocalOnlyRows.h"
 
 #include "backend/DeviceSelection.h"
 #include "chem/FlexResidueReader.h"
@@ -150,25 +150,7 @@ private slots:
 
     // `minimize --flex --device cuda` (the guard's descents on the GPU, Vina's numbers from the
     // CPU) never ends above Vina --local_only --flex from the same start.
-    void neverAboveVinaLocalOnly_data() {
-        QTest::addColumn<QStringList>("fields");
-        QFile f(flexData("vina_local_only.txt"));
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        QTextStream in(&f);
-        int cases = 0;
-        while (!in.atEnd()) {
-            const QString line = in.readLine();
-            if (line.startsWith('#'))
-                continue;
-            const QStringList fields = line.split(' ', Qt::SkipEmptyParts);
-            if (fields.isEmpty())
-                continue;
-            QCOMPARE(fields.size(), 14);
-            QTest::newRow(qPrintable(fields[0])) << fields;
-            ++cases;
-        }
-        QVERIFY(cases >= 10);
-    }
+    void neverAboveVinaLocalOnly_data() { addVinaLocalOnlyRows(); }
     void neverAboveVinaLocalOnly() {
         QFETCH(QStringList, fields);
         QTemporaryDir dir;
