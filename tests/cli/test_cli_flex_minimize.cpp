@@ -9,7 +9,7 @@
 #include <QtTest>
 
 #include "cli/CliRun.h"
-#include "cli/FlexVinaLocalOnlyRows.h"
+#include "cli/FlexVinaRows.h"
 #include "chem/FlexResidueReader.h"
 #include "chem/FlexResidueSplit.h"
 #include "core/InputError.h"
@@ -246,7 +246,7 @@ private slots:
     // Vina's numbers after vina --local_only --flex from the same start (tests/data/flex/
     // vina_reference.sh --local_only wrote them): our end is never above on the minimized
     // objective, inter + intra as Vina reports them (within its printed rounding).
-    void neverAboveVinaLocalOnly_data() { addVinaLocalOnlyRows(); }
+    void neverAboveVinaLocalOnly_data() { addFlexVinaRows("vina_local_only.txt"); }
     void neverAboveVinaLocalOnly() {
         QFETCH(QStringList, fields);
         const CliRun r = runCli({"minimize", "--receptor", flexData(fields[1]), "--flex",

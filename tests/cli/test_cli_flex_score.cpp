@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include "cli/CliRun.h"
+#include "cli/FlexVinaRows.h"
 
 using namespace pw::test;
 
@@ -47,25 +48,7 @@ CliRun scoreFlex(const QString& receptor, const QString& flex, const QString& li
 class TestCliFlexScore : public QObject {
     Q_OBJECT
 private slots:
-    void matchesVina_data() {
-        QTest::addColumn<QStringList>("fields");
-        QFile f(flexData("vina_score.txt"));
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        QTextStream in(&f);
-        int cases = 0;
-        while (!in.atEnd()) {
-            const QString line = in.readLine();
-            if (line.startsWith('#'))
-                continue; // how it was measured
-            const QStringList fields = line.split(' ', Qt::SkipEmptyParts);
-            if (fields.isEmpty())
-                continue;
-            QCOMPARE(fields.size(), 14); // name, 3 files, Vina's 10 numbers
-            QTest::newRow(qPrintable(fields[0])) << fields;
-            ++cases;
-        }
-        QVERIFY(cases >= 10);
-    }
+    void matchesVina_data() { addFlexVinaRows("vina_score.txt"); }
     void matchesVina() {
         QFETCH(QStringList, fields);
         const CliRun r =

@@ -4,7 +4,7 @@
 // (tests/data/flex/vina_local_only.txt), the criterion the CPU path meets
 // (tests/cli/test_cli_flex_minimize).
 #include "GpuTestMain.h"
-#include "cli/FlexVinaLocalOnlyRows.h"
+#include "cli/FlexVinaRows.h"
 
 #include "backend/DeviceSelection.h"
 #include "chem/FlexResidueReader.h"
@@ -150,7 +150,7 @@ private slots:
 
     // `minimize --flex --device cuda` (the guard's descents on the GPU, Vina's numbers from the
     // CPU) never ends above Vina --local_only --flex from the same start.
-    void neverAboveVinaLocalOnly_data() { addVinaLocalOnlyRows(); }
+    void neverAboveVinaLocalOnly_data() { addFlexVinaRows("vina_local_only.txt"); }
     void neverAboveVinaLocalOnly() {
         QFETCH(QStringList, fields);
         QTemporaryDir dir;

@@ -1,7 +1,8 @@
-// The starts of tests/data/flex/vina_local_only.txt (Vina 1.2.3's --local_only --flex numbers,
-// written by vina_reference.sh) as QTest rows of one QStringList column "fields" (14 fields: name,
-// rigid receptor, flex file, ligand file, then Vina's ten numbers), for the CPU and GPU suites
-// that hold `minimize --flex` to them.
+// Vina 1.2.3's numbers of the flex cases (tests/data/flex/vina_score.txt for --score_only,
+// vina_local_only.txt for --local_only, both written by vina_reference.sh) as QTest rows of one
+// QStringList column "fields" (14 fields: name, rigid receptor, flex file, ligand file, then
+// Vina's ten numbers), for the suites that hold `score --flex` and `minimize --flex` (CPU and
+// GPU) to them.
 #pragma once
 
 #include "cli/CliRun.h"
@@ -12,9 +13,10 @@
 
 namespace pw::test {
 
-inline void addVinaLocalOnlyRows() {
+// file: "vina_score.txt" or "vina_local_only.txt".
+inline void addFlexVinaRows(const QString& file) {
     QTest::addColumn<QStringList>("fields");
-    QFile f(testData("flex/vina_local_only.txt"));
+    QFile f(testData("flex/" + file));
     QVERIFY(f.open(QIODevice::ReadOnly));
     QTextStream in(&f);
     int cases = 0;
