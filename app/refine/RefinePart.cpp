@@ -335,7 +335,8 @@ void RefinePart::startMinimization() {
     connect(job_.get(), &MinimizeJob::frame, this, &RefinePart::onJobFrame);
     connect(job_.get(), &MinimizeJob::finished, this, &RefinePart::onJobFinished);
     // Said every time: the Device setting is for batches, this one is watched on the CPU.
-    // Flexible residues run on the CPU whatever the Device setting (as --flex does in the CLI).
+    // Flexible residues run on the CPU whatever the Device setting (the CLI's --flex runs on a
+    // GPU only with --device cuda; the app has no GPU path for them yet).
     QString what =
         flex ? tr("Minimizing with flexible side chains (%1) on the CPU: flexible residues run "
                   "on the CPU whatever the Device setting...")
