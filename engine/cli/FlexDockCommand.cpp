@@ -34,12 +34,8 @@ struct WrittenPose {
 } // namespace
 
 int dockWithFlexCommand(const CommandLine& cl, const dock::DockOptions& options) {
-    // The CPU unless a GPU is asked for (--device cuda or cuda:N): the CPU is the reference.
-    const std::string deviceText = cl.value("device").value_or("cpu");
-    const bool onDevice = deviceText != "cpu";
-    if (onDevice && (deviceText.rfind("cuda:all", 0) == 0 ||
-                     deviceText.find(',') != std::string::npos))
-        throw UsageError("--flex runs on one GPU: pass --device cuda or cuda:N");
+    // The CPU unless a GPU is asked for: the CPU is the reference.
+    const bool onDevice = flexOnGpu(cl);
     for (const char* unsupported : {"maps", "shard", "reference", "all-runs"})
         if (cl.value(unsupported) || cl.flag(unsupported))
             throw UsageError(std::string("--") + unsupported +

@@ -43,11 +43,7 @@ int minimizeWithFlex(const CommandLine& cl) {
                              "exact pair sums and the Vina guard)");
     // The CPU unless a device is asked for: the CPU is the reference, and a GPU's float
     // descents can end in a neighbouring minimum.
-    const bool onDevice = cl.value("device") && cl.value("device").value() != "cpu";
-    if (onDevice && cl.value("device").value().rfind("cuda:all", 0) == 0)
-        throw UsageError("--flex runs on one GPU: pass --device cuda or cuda:N");
-    if (onDevice && cl.value("device").value().find(',') != std::string::npos)
-        throw UsageError("--flex runs on one GPU: pass --device cuda or cuda:N");
+    const bool onDevice = flexOnGpu(cl);
     const std::vector<std::string> files = cl.values("ligands");
     const bool json = cl.flag("json");
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

@@ -43,7 +43,9 @@ double reported(const FlexScore& s) {
 
 struct Ligand {
     const Molecule* mol = nullptr;
+    bool onCpu = false; // a macrocycle's ring closure: refineWithFlex on the CPU
     std::vector<Vec3> start;
+    FlexRefinementResult startResult; // the start as a kept end (what a retry begins from)
     std::unique_ptr<LigandScorer> exact;
     std::unique_ptr<FlexScorer> scorer;
     FlexDeviceItem item;
@@ -130,7 +132,7 @@ std::vector<FlexDeviceItem> refineWithFlexOnDevice(Backend& backend, const Docki
             l.exact = std::make_unique<LigandScorer>(ligands[i], target.scoring(),
                                                      target.receptor());
             l.scorer = std::make_unique<FlexScorer>(*l.exact, flex, &grid);
-            FlexRefinementResult& r = l.item.result;
+            FlexRefinementResult& r = l.startResult;
             r.ligandCoordinates = l.start;
             r.flexCoordinates = flex.referenceCoordinates();
             r.start = l.scorer->finalScore(r.ligandCoordinates, r.flexCoordinates);
@@ -138,6 +140,8 @@ std::vector<FlexDeviceItem> refineWithFlexOnDevice(Backend& backend, const Docki
             r.energy = l.scorer->evaluate(r.ligandCoordinates, r.flexCoordinates, nullptr, nullptr);
             r.path = "start";
             r.keptStart = true;
+            l.item.result = r;
+            l.onCpu = hasRingClosures(ligands[i]);
         } catch (const InputError& e) {
             l.item.error = e.what();
         }
@@ -145,7 +149,7 @@ std::vector<FlexDeviceItem> refineWithFlexOnDevice(Backend& backend, const Docki
     for (size_t i = 0; i < ls.size(); ++i) {
         if (!ls[i].item.error.empty())
             continue;
-        (hasRingClosures(ligands[i]) ? onCpu : onDevice).push_back(static_cast<long>(i));
+        (ls[i].onCpu ? onCpu : onDevice).push_back(static_cast<long>(i));
     }
     if (!onDevice.empty()) {
         try {
@@ -155,7 +159,7 @@ std::vector<FlexDeviceItem> refineWithFlexOnDevice(Backend& backend, const Docki
             // that one fails (with its own message).
             for (long i : onDevice) {
                 Ligand& l = ls[i];
-                l.item.result.iterations = l.item.result.evaluations = 0;
+                l.item.result = l.startResult;
                 try {
                     refineBatch(backend, target, flex, ls, {i}, options, vinaGuard, threads);
                 } catch (const InputError& e) {
@@ -177,7 +181,7 @@ std::vector<FlexDeviceItem> refineWithFlexOnDevice(Backend& backend, const Docki
     std::vector<FlexDeviceItem> out(ls.size());
     for (size_t i = 0; i < ls.size(); ++i) {
         Ligand& l = ls[i];
-        if (l.item.error.empty() && !hasRingClosures(ligands[i]))
+        if (l.item.error.empty() && !l.onCpu)
             l.item.result.ligandRmsd =
                 heavyAtomRmsd(ligands[i], l.start, l.item.result.ligandCoordinates);
         out[i] = std::move(l.item);

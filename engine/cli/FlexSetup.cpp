@@ -14,6 +14,13 @@ bool wantsFlex(const CommandLine& cl) {
     return cl.value("flex") || cl.value("flex-residues");
 }
 
+bool flexOnGpu(const CommandLine& cl) {
+    const std::string device = cl.value("device").value_or("cpu");
+    if (device.rfind("cuda:all", 0) == 0 || device.find(',') != std::string::npos)
+        throw UsageError("--flex runs on one GPU: pass --device cuda or cuda:N");
+    return device != "cpu";
+}
+
 std::unique_ptr<FlexModel> loadFlex(const CommandLine& cl, Molecule& receptor) {
     if (!wantsFlex(cl))
         return nullptr;

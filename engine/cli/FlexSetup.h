@@ -26,6 +26,9 @@ std::unique_ptr<FlexModel> loadFlex(const CommandLine& cl, Molecule& receptor);
 void requireFlexInsideBox(const FlexModel& flex, const DockingTarget& target);
 // True when the command line asks for flexible residues.
 bool wantsFlex(const CommandLine& cl);
+// --flex's device: true when a GPU is asked for (--device cuda, cuda:N or auto), false for the
+// CPU (the default, the reference). Throws UsageError for several GPUs (cuda:all, cuda:0,1).
+bool flexOnGpu(const CommandLine& cl);
 
 // Vina's maps of the moving flexible atoms (the unbound energy reads the flex-receptor part
 // from them), built on the target's grid.

@@ -151,10 +151,8 @@ std::vector<Ad4HostTemplate> buildTemplatesInParallel(const DockingTarget* vina,
     templateOptions.flex = flex;
     parallelFor(n, threads, [&](long k) {
         try {
-            if (vina && flex)
-                vinaTemplates[k] = buildFlexTemplate(ligands[k], *flex, *vina, templateOptions);
-            else if (vina)
-                vinaTemplates[k] = buildTemplate(ligands[k], *vina, templateOptions);
+            if (vina)
+                vinaTemplates[k] = buildTemplateFor(ligands[k], *vina, templateOptions);
             else
                 ad4Templates[k] = buildAd4Template(ligands[k], *ad4);
         } catch (...) {

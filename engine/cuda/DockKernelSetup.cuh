@@ -99,7 +99,7 @@ __device__ inline void buildKinematics(WarpState& w, const float3* ref, const Ki
         }
     }
     __syncwarp();
-    // A side chain's fixed root keeps its reference origin (absolute: placeAtoms).
+    // A side chain's fixed root: relOrigin is its absolute reference origin (setFixedFrames).
     for (int n = w.lane; n < w.N; n += 32) {
         const int parent = w.nodes[n].parent;
         k.relOrigin[n] = n == 0        ? make_float3(0, 0, 0)

@@ -19,9 +19,7 @@ BatchTemplates buildBatchTemplates(const std::vector<Molecule>& ligands,
         // try_emplace: no node is made for a key already there (most poses of a batch)
         auto [it, fresh] = byKey.try_emplace(keys[i], static_cast<int>(bt.templates.size()));
         if (fresh)
-            bt.templates.push_back(options.flex
-                                       ? buildFlexTemplate(ligands[i], *options.flex, target, options)
-                                       : buildTemplate(ligands[i], target, options));
+            bt.templates.push_back(buildTemplateFor(ligands[i], target, options));
         bt.templateOf[i] = it->second;
     }
     for (HostTemplate& h : bt.templates) {

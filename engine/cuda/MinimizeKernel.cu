@@ -86,7 +86,8 @@ __global__ void __launch_bounds__(128, 6)
         }
     }
     __syncwarp();
-    // A side chain's root keeps its start origin (relOrigin is absolute there: placeAtoms).
+    // A side chain's fixed root: relOrigin is its absolute start origin (its frame is set
+    // below, once; placeAtoms never visits it).
     for (int k = w.lane; k < w.N; k += 32) {
         const int parent = w.nodes[k].parent;
         w.relOrigin[k] = k == 0        ? make_float3(0, 0, 0)

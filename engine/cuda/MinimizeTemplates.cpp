@@ -248,6 +248,12 @@ HostTemplate buildFlexTemplate(const Molecule& mol, const FlexModel& flex,
     return h;
 }
 
+HostTemplate buildTemplateFor(const Molecule& mol, const DockingTarget& target,
+                              const MinimizeBatchOptions& options) {
+    return options.flex ? buildFlexTemplate(mol, *options.flex, target, options)
+                        : buildTemplate(mol, target, options);
+}
+
 VinaScore reportedScore(double inter, double intra, double numTors, double divisor) {
     VinaScore s;
     s.inter = inter;

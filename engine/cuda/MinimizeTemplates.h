@@ -43,6 +43,10 @@ HostTemplate buildTemplate(const Molecule& mol, const DockingTarget& target,
 HostTemplate buildFlexTemplate(const Molecule& mol, const FlexModel& flex,
                                const DockingTarget& target, const MinimizeBatchOptions& options);
 
+// buildFlexTemplate when options.flex is set, else buildTemplate.
+HostTemplate buildTemplateFor(const Molecule& mol, const DockingTarget& target,
+                              const MinimizeBatchOptions& options);
+
 // Vina --local_only's reported numbers from grid inter and tabulated intra (unbound = own intra).
 VinaScore reportedScore(double inter, double intra, double numTors, double divisor);
 
