@@ -150,6 +150,20 @@ std::unique_ptr<Backend> createBackend(const DeviceRequest& request, int cpuThre
         note = "device: " + why + "; using the " + cpu->description();
         return cpu;
     }
+    // A diagnostic for machines without GPUs: POSEWRIGHT_CPU_DEVICES=N (2 to 8) puts N CPU
+    // backends, the threads shared out, behind the split that several GPUs get, so that the
+    // commands' multi-device paths run (and are tested) on the CPU. Output is the same.
+    if (const char* knob = std::getenv("POSEWRIGHT_CPU_DEVICES")) {
+        const int n = std::atoi(knob);
+        if (n >= 2 && n <= 8) {
+            std::vector<std::unique_ptr<Backend>> devices;
+            for (int d = 0; d < n; ++d)
+                devices.push_back(makeCpuBackend(std::max(1, cpuThreads / n)));
+            auto multi = std::make_unique<MultiDeviceBackend>(std::move(devices));
+            note = "device: " + multi->description() + " (POSEWRIGHT_CPU_DEVICES)";
+            return multi;
+        }
+    }
     auto cpu = makeCpuBackend(cpuThreads);
     note = "device: " + cpu->description();
     return cpu;

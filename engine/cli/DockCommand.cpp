@@ -26,6 +26,8 @@
 #include <chrono>
 #include <future>
 #include <csignal>
+#include <deque>
+#include <exception>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -75,25 +77,92 @@ dock::DockOptions readDockOptions(const CommandLine& cl, int threads) {
     return o;
 }
 
-// Prints "dock: N/M runs" to stderr at most once a second (and the last one).
+// Prints "dock: N/M runs" to stderr at most once a second (and when a batch ends): the runs of
+// every batch so far, some of which may dock at the same time.
 class ProgressPrinter {
 public:
-    void operator()(long done, long total) {
+    void operator()(size_t batch, long done, long total) {
         std::lock_guard lock(m_);
+        if (batch >= done_.size()) {
+            done_.resize(batch + 1, 0);
+            total_.resize(batch + 1, 0);
+        }
+        done_[batch] = done;
+        total_[batch] = total;
         const auto now = std::chrono::steady_clock::now();
         if (done < total && now - last_ < std::chrono::seconds(1))
             return;
         last_ = now;
-        std::cerr << "dock: " << base_ + done << "/" << base_ + total << " runs\n";
-        if (done == total)
-            base_ += total;
+        long allDone = 0, allTotal = 0;
+        for (size_t b = 0; b < done_.size(); ++b)
+            allDone += done_[b], allTotal += total_[b];
+        std::cerr << "dock: " << allDone << "/" << allTotal << " runs\n";
     }
 
 private:
     std::mutex m_;
     std::chrono::steady_clock::time_point last_{};
-    long base_ = 0;
+    std::vector<long> done_, total_;
 };
+
+// The ligands of `ready` that the backend will take into `box` (the others it refuses, each
+// with its message).
+std::vector<Molecule> dockableIn(const std::vector<Molecule>& ready, const SearchBox& box) {
+    std::vector<Molecule> dockable;
+    for (const Molecule& m : ready) {
+        try {
+            dock::checkDockable(m, box);
+            dockable.push_back(m);
+        } catch (const InputError&) {
+            // refused by the backend, with its message
+        }
+    }
+    return dockable;
+}
+
+// A prepared batch after docking: each record's result (refused ones with their error).
+struct DockedBatch {
+    PreparedBatch prepared;
+    std::vector<dock::LigandDockResult> all;
+    std::vector<int> readyOf; // a record's place in prepared.ready, or -1
+};
+
+// Docks a prepared batch's ready ligands; runs of consecutive records go to the backend together
+// (firstLigand keys the random streams: each ligand docks with the stream of its index in the
+// input, the gaps being the refused ones).
+DockedBatch dockBatch(PreparedBatch b, const dock::DockTarget& target, Backend& backend,
+                      const dock::DockOptions& options, const Molecule* reference,
+                      Progress& progress) {
+    DockedBatch d;
+    d.all.resize(b.raw.molecules.size());
+    for (size_t i = 0; i < d.all.size(); ++i) {
+        d.all[i].ligand = static_cast<int>(b.raw.index[i]);
+        d.all[i].name = b.raw.molecules[i].name;
+        d.all[i].error = b.errors[i];
+    }
+    d.readyOf.assign(d.all.size(), -1);
+    for (size_t k = 0; k < b.ready.size(); ++k)
+        d.readyOf[b.readyIndex[k]] = static_cast<int>(k);
+    const std::vector<long>& readyIndex = b.readyIndex;
+    const std::vector<long>& rawIndex = b.raw.index;
+    std::vector<dock::LigandDockResult> results;
+    std::vector<Molecule> batch;
+    size_t k = 0;
+    while (k < b.ready.size() && !progress.cancelled()) {
+        size_t end = k + 1;
+        while (end < b.ready.size() && readyIndex[end] == readyIndex[end - 1] + 1 &&
+               rawIndex[readyIndex[end]] == rawIndex[readyIndex[end - 1]] + 1)
+            ++end;
+        batch.assign(b.ready.begin() + long(k), b.ready.begin() + long(end));
+        backend.dock(target, batch, options, results, &progress, reference,
+                     rawIndex[readyIndex[k]]);
+        for (size_t j = k; j < end; ++j)
+            d.all[readyIndex[j]] = std::move(results[j - k]);
+        k = end;
+    }
+    d.prepared = std::move(b);
+    return d;
+}
 
 } // namespace
 
@@ -140,7 +209,6 @@ int runDock(const std::vector<std::string>& args) {
     // Ctrl-C from here on (setting up the target can take a while too) stops cleanly.
     Progress progress;
     ProgressPrinter printer;
-    progress.onProgress = [&](long done, long total) { printer(done, total); };
     InterruptGuard interrupt(progress);
 
     DeviceChoice device = chooseDevice(cl, threads, "dock");
@@ -187,63 +255,35 @@ int runDock(const std::vector<std::string>& args) {
     long read = 0; // readable records seen (a shard numbers them all, keeps its own)
     // The pipeline: batch k+1 is prepared (RDKit, on all cores) on a helper thread while batch
     // k docks on the device and is written, so that the GPU does not wait for the preparation
-    // of every batch after the first.
+    // of every batch after the first. On several devices batch k+1 is also handed to the
+    // backend as soon as it is prepared, while batch k's last chunks still dock: its chunks take
+    // the lanes that batch k no longer needs (MultiDeviceBackend's lane pool), so no GPU waits
+    // at a batch's end; batch k is written meanwhile. (Not when batch k+1 needs maps that the
+    // target lacks: they are built once the batches before it are done.)
     std::future<PreparedBatch> preparing;
-    auto dockPrepared = [&](PreparedBatch& b) {
-        std::vector<Molecule>& ready = b.ready;
-        const std::vector<long>& readyIndex = b.readyIndex;
-        const std::vector<long>& rawIndex = b.raw.index;
-        std::vector<dock::LigandDockResult> all(b.raw.molecules.size());
-        for (size_t i = 0; i < all.size(); ++i) {
-            all[i].ligand = static_cast<int>(rawIndex[i]);
-            all[i].name = b.raw.molecules[i].name;
-            all[i].error = b.errors[i];
+    const bool overlapBatches = backendDeviceCount(*device.backend) > 1;
+    size_t batchNumber = 0;
+    progress.onProgress = [&](long done, long total) { printer(batchNumber, done, total); };
+    struct InFlight { // a batch docking on its own thread (the Progress outlives the thread)
+        std::unique_ptr<Progress> progress;
+        std::future<DockedBatch> docked;
+    };
+    std::deque<InFlight> inFlight;
+    // An error on this thread cancels the batches in flight (then waited for, above) at once.
+    struct CancelOnError {
+        Progress& progress;
+        int before = std::uncaught_exceptions();
+        ~CancelOnError() {
+            if (std::uncaught_exceptions() > before)
+                progress.cancel = true;
         }
-        // firstLigand keys the random streams: a batch holding only ready ligands still docks
-        // each with the stream of its index in the input (the gaps are the refused ones).
-        std::vector<dock::LigandDockResult> results;
-        std::vector<Molecule> batch;
-        std::vector<int> readyOf(all.size(), -1);
-        for (size_t k = 0; k < ready.size(); ++k)
-            readyOf[readyIndex[k]] = static_cast<int>(k);
-        PhaseTimer mapsTimer(&timings, "maps");
-        const dock::DockTarget& dockTarget =
-            ready.empty() ? targetSetup.target() : targetSetup.targetFor(ready);
-        // The Vina grid's maps for the types of the batch's dockable ligands (those the
-        // backend will not refuse) here, so that they show as a phase of their own; the
-        // backend then finds them built.
-        std::vector<Molecule> dockable;
-        for (const Molecule& m : ready) {
-            try {
-                dock::checkDockable(m, dockTarget.box);
-                dockable.push_back(m);
-            } catch (const InputError&) {
-                // refused by the backend, with its message
-            }
-        }
-        dock::prepareTargetFor(dockTarget, dockable);
-        mapsTimer.stop();
-        PhaseTimer dockTimer(&timings, "dock");
-        // Contiguous runs of ready ligands go to the backend together.
-        size_t k = 0;
-        while (k < ready.size() && !progress.cancelled()) {
-            size_t end = k + 1;
-            while (end < ready.size() && readyIndex[end] == readyIndex[end - 1] + 1 &&
-                   rawIndex[readyIndex[end]] == rawIndex[readyIndex[end - 1]] + 1)
-                ++end;
-            batch.assign(ready.begin() + long(k), ready.begin() + long(end));
-            device.backend->dock(dockTarget, batch, options, results, &progress,
-                                 reference ? &*reference : nullptr, rawIndex[readyIndex[k]]);
-            for (size_t j = k; j < end; ++j)
-                all[readyIndex[j]] = std::move(results[j - k]);
-            k = end;
-        }
-        dockTimer.stop();
-        if (progress.cancelled())
-            return;
+    } cancelOnError{progress};
+    auto writeDocked = [&](DockedBatch& d) {
         PhaseTimer writeTimer(&timings, "write");
-        for (size_t i = 0; i < all.size(); ++i) {
-            const dock::LigandDockResult& r = all[i];
+        const std::vector<Molecule>& ready = d.prepared.ready;
+        const std::vector<long>& rawIndex = d.prepared.raw.index;
+        for (size_t i = 0; i < d.all.size(); ++i) {
+            const dock::LigandDockResult& r = d.all[i];
             if (json)
                 jsonLigands.push_back(dockJson(r));
             if (!r.error.empty()) {
@@ -258,7 +298,7 @@ int runDock(const std::vector<std::string>& args) {
                 // so a screen's SDF lists ligands best first, each with its poses together.
                 const double score = r.clusters.empty() ? 0.0 : r.clusters[0].bestScore;
                 long seq = 0;
-                for (Molecule& m : dockedPoses(ready[readyOf[i]], r, options)) {
+                for (Molecule& m : dockedPoses(ready[d.readyOf[i]], r, options)) {
                     if (shard) // the merge's key, last (MergeCommand strips it)
                         m.setProperty(kShardKeyTag,
                                       shardKeyValue(*shard, score, rawIndex[i], seq++));
@@ -268,7 +308,71 @@ int runDock(const std::vector<std::string>& args) {
             ++docked;
         }
         std::cout.flush();
-        index += static_cast<long>(all.size());
+        index += static_cast<long>(d.all.size());
+    };
+    // Waits for the oldest batch in flight and writes it (nothing once cancelled). A failed
+    // batch cancels the others before its error goes on.
+    auto finishOldest = [&] {
+        PhaseTimer waitTimer(&timings, "wait_dock");
+        std::optional<DockedBatch> d;
+        try {
+            d = inFlight.front().docked.get();
+        } catch (...) {
+            progress.cancel = true;
+            throw;
+        }
+        waitTimer.stop();
+        inFlight.pop_front();
+        if (!progress.cancelled())
+            writeDocked(*d);
+    };
+    auto finishAll = [&] {
+        while (!inFlight.empty())
+            finishOldest();
+    };
+    auto dockPrepared = [&](PreparedBatch& b) {
+        PhaseTimer mapsTimer(&timings, "maps");
+        if (!inFlight.empty() &&
+            (!targetSetup.hasMapsFor(b.ready) ||
+             !dock::targetReadyFor(targetSetup.target(),
+                                   dockableIn(b.ready, targetSetup.target().box)))) {
+            mapsTimer.stop();
+            finishAll(); // the maps change: no batch docks on them meanwhile
+            mapsTimer.restart();
+        }
+        // (A copy: the batches in flight keep theirs when AD4 maps are rebuilt.)
+        const dock::DockTarget target =
+            b.ready.empty() ? targetSetup.target() : targetSetup.targetFor(b.ready);
+        // The Vina grid's maps for the types of the batch's dockable ligands (those the
+        // backend will not refuse) here, so that they show as a phase of their own; the
+        // backend then finds them built.
+        dock::prepareTargetFor(target, dockableIn(b.ready, target.box));
+        mapsTimer.stop();
+        if (progress.cancelled())
+            return;
+        if (!overlapBatches) {
+            PhaseTimer dockTimer(&timings, "dock");
+            DockedBatch d = dockBatch(std::move(b), target, *device.backend, options,
+                                      reference ? &*reference : nullptr, progress);
+            dockTimer.stop();
+            ++batchNumber;
+            if (!progress.cancelled())
+                writeDocked(d);
+            return;
+        }
+        auto own = std::make_unique<Progress>();
+        own->parent = &progress;
+        own->onProgress = [&printer, n = batchNumber++](long done, long total) {
+            printer(n, done, total);
+        };
+        Progress& p = *own;
+        inFlight.push_back({std::move(own),
+                            std::async(std::launch::async, [&, target, b = std::move(b)]() mutable {
+                                return dockBatch(std::move(b), target, *device.backend, options,
+                                                 reference ? &*reference : nullptr, p);
+                            })});
+        while (inFlight.size() > 1) // the batch before is written while this one docks
+            finishOldest();
     };
     // The batch being prepared is docked (its preparation waited for first); `next`, when
     // given, starts preparing meanwhile (one preparation at a time: it takes every core).
@@ -283,6 +387,8 @@ int runDock(const std::vector<std::string>& args) {
                                    readOptions, threads, &timings, "pipeline");
         if (previous)
             dockPrepared(*previous);
+        if (!next)
+            finishAll(); // the input's end
     };
     PhaseTimer readTimer(&timings, "read");
     for (const std::string& file : files) {
@@ -309,8 +415,12 @@ int runDock(const std::vector<std::string>& args) {
         advance(std::move(raw));
     if (!progress.cancelled())
         advance(std::nullopt); // the last batch
-    else if (preparing.valid())
-        preparing.wait(); // its threads end before the command does
+    if (progress.cancelled()) {
+        if (preparing.valid())
+            preparing.wait(); // its threads end before the command does
+        for (InFlight& f : inFlight)
+            f.docked.wait();
+    }
     if (progress.cancelled()) {
         std::cerr << "dock: interrupted; no output written\n";
         return 130;

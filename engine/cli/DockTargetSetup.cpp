@@ -106,6 +106,18 @@ DockTargetSetup::DockTargetSetup(const CommandLine& cl, const std::string& fallb
         prepareReceptor(readMolecule(cl.required("receptor")), receptorPreparationOptions(cl));
 }
 
+bool DockTargetSetup::hasMapsFor(const std::vector<Molecule>& ligands) const {
+    if (!ad4Receptor_)
+        return true;
+    if (!target_.ad4)
+        return false;
+    for (const std::string& t : dock::ad4TypesOf(ligands))
+        if (ad4::findParameters(t) &&
+            std::find(ad4Types_.begin(), ad4Types_.end(), t) == ad4Types_.end())
+            return false;
+    return true;
+}
+
 const dock::DockTarget& DockTargetSetup::targetFor(const std::vector<Molecule>& ligands) {
     if (!ad4Receptor_)
         return target_;

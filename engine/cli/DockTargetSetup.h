@@ -38,6 +38,9 @@ public:
     // map cache, saying which on stderr). InputError for an uncharged receptor.
     const dock::DockTarget& targetFor(const std::vector<Molecule>& ligands);
     const dock::DockTarget& target() const { return target_; }
+    // Whether targetFor(ligands) would build no AD4 map (true without a receptor to build them
+    // from). With dock::targetReadyFor (the Vina grid), whether target() may stay as it is.
+    bool hasMapsFor(const std::vector<Molecule>& ligands) const;
     const char* scoringName() const;
 
 private:

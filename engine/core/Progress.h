@@ -23,7 +23,15 @@ struct Progress {
     std::function<void(long done, long total)> onProgress;
     std::function<void(const ProgressFrame&)> onFrame;
 
-    bool cancelled() const { return cancel.load(std::memory_order_relaxed); }
+    // Optional: a cancel of the parent counts as this one's too (a command's one Ctrl-C flag
+    // over the Progress of each batch it has in flight). Only cancelled() reads it: code that
+    // polls `cancel` itself is handed a Progress that something else sets (MultiDeviceBackend's
+    // chunk queue polls cancelled() and sets each worker's own flag).
+    const Progress* parent = nullptr;
+
+    bool cancelled() const {
+        return cancel.load(std::memory_order_relaxed) || (parent && parent->cancelled());
+    }
 };
 
 } // namespace pw

@@ -104,9 +104,10 @@ std::unique_ptr<LigandDockScoring> makeLigandDockScoring(const DockTarget& targe
     throw std::logic_error("unknown DockScoring");
 }
 
-void prepareTargetFor(const DockTarget& target, const std::vector<Molecule>& ligands) {
-    if (target.scoring == DockScoring::Ad4 || !target.vina)
-        return;
+namespace {
+
+// The Vina grid's XS types that the ligands need.
+std::vector<XsType> gridTypesOf(const DockTarget& target, const std::vector<Molecule>& ligands) {
     std::vector<XsType> types;
     for (const Molecule& m : ligands) {
         LigandScorer probe(m, target.vina->scoring(), target.vina->receptor());
@@ -114,7 +115,21 @@ void prepareTargetFor(const DockTarget& target, const std::vector<Molecule>& lig
             if (std::find(types.begin(), types.end(), t) == types.end())
                 types.push_back(t);
     }
-    target.vina->gridFor(types);
+    return types;
+}
+
+} // namespace
+
+void prepareTargetFor(const DockTarget& target, const std::vector<Molecule>& ligands) {
+    if (target.scoring == DockScoring::Ad4 || !target.vina)
+        return;
+    target.vina->gridFor(gridTypesOf(target, ligands));
+}
+
+bool targetReadyFor(const DockTarget& target, const std::vector<Molecule>& ligands) {
+    if (target.scoring == DockScoring::Ad4 || !target.vina)
+        return true;
+    return target.vina->hasGridFor(gridTypesOf(target, ligands));
 }
 
 } // namespace pw::dock

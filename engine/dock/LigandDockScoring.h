@@ -33,5 +33,8 @@ std::unique_ptr<LigandDockScoring> makeLigandDockScoring(const DockTarget& targe
 // Makes sure the target's maps cover every ligand of a batch (Vina: DockingTarget::gridFor with
 // the union of their XS types). Call from one thread, before docking.
 void prepareTargetFor(const DockTarget& target, const std::vector<Molecule>& ligands);
+// Whether prepareTargetFor would change nothing (the maps cover the ligands already): a batch
+// may then dock while another batch still docks on the same target.
+bool targetReadyFor(const DockTarget& target, const std::vector<Molecule>& ligands);
 
 } // namespace pw::dock

@@ -314,24 +314,10 @@ BatchStatus MultiDeviceBackend::dock(const dock::DockTarget& target,
     }
     dock::prepareTargetFor(target, dockable);
 
-    if (makeLane_) { // the factory's lanes, once
-        for (size_t d = 0; d < devices_.size(); ++d)
-            for (int k = 1; k < factoryLanes_; ++k)
-                addDockLane(d, makeLane_(d));
-        makeLane_ = nullptr;
-    }
-    // The lanes: each device's backend, then the extra ones (a device's second launch).
-    std::vector<Backend*> lanes;
-    std::vector<std::string> laneSuffix; // "" or " lane K": the timings group of the lane
-    for (auto& d : devices_) {
-        lanes.push_back(d.get());
-        laneSuffix.emplace_back();
-    }
-    std::vector<int> lanesOf(devices_.size(), 1);
-    for (Lane& l : extraLanes_) {
-        lanes.push_back(l.backend.get());
-        laneSuffix.push_back(" lane " + std::to_string(++lanesOf[l.device]));
-    }
+    readyDockLanes();
+    const std::vector<Backend*>& lanes = dockLanes_;
+    const std::vector<std::string>& laneSuffix = dockLaneSuffix_;
+    const long batchNumber = dockBatches_++;
 
     // Chunks of equal estimated work (budget included), handed out longest first.
     std::vector<double> work(ligands.size());
@@ -354,9 +340,11 @@ BatchStatus MultiDeviceBackend::dock(const dock::DockTarget& target,
     // An extra lane's timings are collected apart and added under its own group at the end.
     std::vector<PhaseTimings> laneTimings(lanes.size());
     ChunkQueue queue(lanes.size(), chunks.size(), progress);
-    queue.run([&](size_t l, size_t c, Progress& child) {
+    queue.run([&](size_t, size_t c, Progress& child) {
         const WorkChunk& w = chunks[c];
         wire(child, progress, sum, c, w.begin);
+        const LanePool::Lease lease = lanePool_->acquire(batchNumber);
+        const size_t l = lease.lane();
         const std::vector<Molecule> part(ligands.begin() + long(w.begin),
                                          ligands.begin() + long(w.end));
         std::vector<dock::LigandDockResult> out;
@@ -389,6 +377,33 @@ BatchStatus MultiDeviceBackend::dock(const dock::DockTarget& target,
             results[i].cancelled = true;
         }
     return status;
+}
+
+void MultiDeviceBackend::readyDockLanes() {
+    std::lock_guard lock(lanesMutex_);
+    if (makeLane_) { // the factory's lanes, once
+        for (size_t d = 0; d < devices_.size(); ++d)
+            for (int k = 1; k < factoryLanes_; ++k)
+                addDockLane(d, makeLane_(d));
+        makeLane_ = nullptr;
+    }
+    if (lanePool_ && lanePool_->size() == dockLaneCount())
+        return;
+    dockLanes_.clear();
+    dockLaneSuffix_.clear();
+    std::vector<size_t> laneDevice;
+    for (size_t d = 0; d < devices_.size(); ++d) {
+        dockLanes_.push_back(devices_[d].get());
+        dockLaneSuffix_.emplace_back();
+        laneDevice.push_back(d);
+    }
+    std::vector<int> lanesOf(devices_.size(), 1);
+    for (Lane& l : extraLanes_) {
+        dockLanes_.push_back(l.backend.get());
+        dockLaneSuffix_.push_back(" lane " + std::to_string(++lanesOf[l.device]));
+        laneDevice.push_back(l.device);
+    }
+    lanePool_ = std::make_unique<LanePool>(std::move(laneDevice));
 }
 
 void MultiDeviceBackend::addDockLane(size_t device, std::unique_ptr<Backend> lane) {

@@ -10,13 +10,18 @@
 // the heaviest ligand first: a launch lasts as long as its longest run) to "lanes": each device's
 // backend, plus any second backend on the same device (addDockLane), so that a device runs two
 // launches at once and one launch's long runs leave no SM idle while the other's fill them.
+// dock() may be called from several threads at once (a command's next batch queued behind the
+// one docking now): their chunks share the lanes (LanePool), the oldest batch first.
 #pragma once
 
+#include "LanePool.h"
 #include "WorkSplit.h"
 #include "backend/Backend.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace pw {
@@ -29,7 +34,7 @@ public:
                                 int chunksPerDevice = 3);
 
     // A further backend on the same device as the device'th, used for docking only: the device
-    // runs one launch per lane at a time. Its phase timings go to the group "<its group> lane K"
+    // runs one launch per lane at a time. (Not while a dock() runs.) Its phase timings go to the group "<its group> lane K"
     // (K from 2), so that each group's phases still never overlap.
     void addDockLane(size_t device, std::unique_ptr<Backend> lane);
     // Lanes made at the first docking batch (a command that never docks pays nothing for
@@ -71,6 +76,10 @@ public:
 
 private:
     std::vector<WorkChunk> minimizePieces(const std::vector<Molecule>& ligands) const;
+    // The docking lanes (each device's backend, then the extra ones) and their pool, made or
+    // remade when the lanes changed; under lanesMutex_.
+    void readyDockLanes();
+
 
     std::vector<std::unique_ptr<Backend>> devices_;
     int chunksPerDevice_;
@@ -87,6 +96,11 @@ private:
     // shorter wait (the other lane of a GPU fills a chunk's own tail).
     long dockMinRunsPerChunk_ = 4 * 132;
     int dockChunksPerLane_ = 8;
+    std::mutex lanesMutex_;
+    std::vector<Backend*> dockLanes_;
+    std::vector<std::string> dockLaneSuffix_; // "" or " lane K": the lane's timings group
+    std::unique_ptr<LanePool> lanePool_;
+    std::atomic<long> dockBatches_{0}; // numbers the dock() calls: the pool's order
 };
 
 // The number of devices behind a backend (1 unless it is a MultiDeviceBackend): commands scale

@@ -26,6 +26,12 @@ const ReceptorGrid& DockingTarget::gridFor(const std::vector<XsType>& types) {
     return *grid_;
 }
 
+bool DockingTarget::hasGridFor(const std::vector<XsType>& types) const {
+    return grid_ && std::all_of(types.begin(), types.end(), [&](XsType t) {
+               return std::find(gridTypes_.begin(), gridTypes_.end(), t) != gridTypes_.end();
+           });
+}
+
 std::vector<XsType> DockingTarget::commonLigandTypes() {
     std::vector<XsType> types;
     for (int t = 0; t < kXsTypeCount; ++t)

@@ -32,6 +32,8 @@ public:
     // batches, from one thread.
     const ReceptorGrid& gridFor(const std::vector<XsType>& types);
     const ReceptorGrid* grid() const { return grid_.get(); }
+    // Whether the grid already has maps for these types (gridFor would only read).
+    bool hasGridFor(const std::vector<XsType>& types) const;
 
     // XS types a ligand may carry (every type but Met_D): building these up front spares
     // rebuilds when a stream of ligands brings new types.

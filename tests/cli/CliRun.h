@@ -33,8 +33,15 @@ inline int normalExitCode(QProcess& p, int timeoutMs) {
     return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
 }
 
-inline CliRun runCli(const QStringList& args, int timeoutMs = 300000) {
+// env: "NAME=value" entries added to the process's environment.
+inline CliRun runCli(const QStringList& args, int timeoutMs = 300000, const QStringList& env = {}) {
     QProcess p;
+    if (!env.isEmpty()) {
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        for (const QString& entry : env)
+            e.insert(entry.section('=', 0, 0), entry.section('=', 1));
+        p.setProcessEnvironment(e);
+    }
     p.start(POSEWRIGHT_CLI, args);
     const int code = normalExitCode(p, timeoutMs);
     return {code, p.readAllStandardOutput(), p.readAllStandardError()};

@@ -216,15 +216,16 @@ private slots:
     void manyLigandsStreamedInBatches() {
         // Three records: one the engine refuses (37 torsions), biotin twice. Batches of one and
         // of eight give the same bytes: each ligand's random streams are keyed by its index in
-        // the input, not by the batch it lands in.
+        // the input, not by the batch it lands in. So do two devices (CPU stand-ins for GPUs)
+        // with batches of one, each batch handed to the devices while the one before docks.
         QFile smi(dir_.filePath("three.smi"));
         QVERIFY(smi.open(QIODevice::WriteOnly));
         smi.write(QByteArray(40, 'C') + " chain\n"
                                         "OC(=O)CCCC[C@@H]1SC[C@@H]2NC(=O)N[C@H]12 biotin_a\n"
                                         "OC(=O)CCCC[C@@H]1SC[C@@H]2NC(=O)N[C@H]12 biotin_b\n");
         smi.close();
-        QByteArray sdf[2], json[2];
-        for (int k = 0; k < 2; ++k) {
+        QByteArray sdf[3], json[3];
+        for (int k = 0; k < 3; ++k) {
             const QString out = dir_.filePath(QString("three%1.sdf").arg(k));
             const QString js = dir_.filePath(QString("three%1.json").arg(k));
             QStringList args = dock1stp(out, js, "4");
@@ -232,9 +233,11 @@ private slots:
             args.removeAt(args.indexOf("--reference") + 1);
             args.removeAt(args.indexOf("--reference"));
             args[args.indexOf("--runs") + 1] = "2";
-            args << "--batch" << (k == 0 ? "1" : "8");
-            const CliRun r = runCli(args);
+            args << "--batch" << (k == 1 ? "8" : "1");
+            const CliRun r = runCli(args, 300000,
+                                    k == 2 ? QStringList{"POSEWRIGHT_CPU_DEVICES=2"} : QStringList{});
             QVERIFY2(r.exitCode == 0, r.err.constData());
+            QCOMPARE(r.err.contains("2 devices"), k == 2);
             QVERIFY2(r.err.contains("chain") && r.err.contains("at most 32"), r.err.constData());
             QVERIFY(r.err.contains("docked 2 of 3 ligands"));
             sdf[k] = readAll(out);
@@ -242,6 +245,8 @@ private slots:
         }
         QCOMPARE(sdf[0], sdf[1]);
         QCOMPARE(json[0], json[1]);
+        QCOMPARE(sdf[2], sdf[0]);
+        QCOMPARE(json[2], json[0]);
         const QJsonArray ligands = QJsonDocument::fromJson(json[0]).object()["ligands"].toArray();
         QCOMPARE(ligands.size(), 3);
         QVERIFY(ligands[0].toObject().contains("error"));
@@ -258,28 +263,41 @@ private slots:
         // (200,000 evaluations each, ~1 s in a Release build) with no AutoStop (biotin's runs
         // would stop together after a few generations). Six runs at the default budget (~12 s
         // each) made the first report wait past the limit below under ASan on a busy 2-core
-        // machine (CI, 2026-11-27).
-        QStringList args = dock1stp(dir_.filePath("int.sdf"), dir_.filePath("int.json"), "1");
-        args[args.indexOf("--evaluations") + 1] = "200000";
-        args[args.indexOf("--runs") + 1] = "40";
-        args << "--no-autostop";
-        QProcess p;
-        p.start(POSEWRIGHT_CLI, args);
-        QVERIFY(p.waitForStarted());
-        p.setReadChannel(QProcess::StandardError); // waitForReadyRead watches this channel
-        QByteArray err;
-        // Interrupted mid-search: after the first runs have reported.
-        while (!err.contains(" runs\n") && p.waitForReadyRead(120000))
+        // machine (CI, 2026-11-27). Second pass: two devices (CPU stand-ins) and three
+        // one-ligand batches, the next batch docking while the one before is in flight.
+        for (int k = 0; k < 2; ++k) {
+            QStringList args = dock1stp(dir_.filePath("int.sdf"), dir_.filePath("int.json"), "1");
+            args[args.indexOf("--evaluations") + 1] = "200000";
+            args[args.indexOf("--runs") + 1] = "40";
+            args << "--no-autostop";
+            QProcess p;
+            if (k == 1) {
+                const QString ligand = args[args.indexOf("--ligands") + 1];
+                args.insert(args.indexOf("--ligands") + 1, ligand);
+                args.insert(args.indexOf("--ligands") + 1, ligand);
+                args << "--batch" << "1";
+                QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+                env.insert("POSEWRIGHT_CPU_DEVICES", "2");
+                p.setProcessEnvironment(env);
+            }
+            p.start(POSEWRIGHT_CLI, args);
+            QVERIFY(p.waitForStarted());
+            p.setReadChannel(QProcess::StandardError); // waitForReadyRead watches this channel
+            QByteArray err;
+            // Interrupted mid-search: after the first runs have reported.
+            while (!err.contains(" runs\n") && p.waitForReadyRead(120000))
+                err += p.readAllStandardError();
+            QVERIFY2(err.contains(" runs\n"), err.constData());
+            QCOMPARE(err.contains("2 devices"), k == 1);
+            ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+            QVERIFY(p.waitForFinished(120000));
             err += p.readAllStandardError();
-        QVERIFY2(err.contains(" runs\n"), err.constData());
-        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
-        QVERIFY(p.waitForFinished(120000));
-        err += p.readAllStandardError();
-        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
-        QCOMPARE(p.exitCode(), 130);
-        QVERIFY2(err.contains("interrupted"), err.constData());
-        QVERIFY(!QFile::exists(dir_.filePath("int.sdf")));
-        QVERIFY(!QFile::exists(dir_.filePath("int.json")));
+            QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+            QCOMPARE(p.exitCode(), 130);
+            QVERIFY2(err.contains("interrupted"), err.constData());
+            QVERIFY(!QFile::exists(dir_.filePath("int.sdf")));
+            QVERIFY(!QFile::exists(dir_.filePath("int.json")));
+        }
     }
 
     void usageErrorsExitTwo() {

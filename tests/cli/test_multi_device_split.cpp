@@ -11,14 +11,20 @@
 #include "chem/ReceptorPreparation.h"
 #include "core/PhaseTimings.h"
 #include "dock/DockTarget.h"
+#include "dock/LigandDockScoring.h"
 #include "parallel/MultiDeviceBackend.h"
 #include "score/BoxConfig.h"
 
+#include "parallel/LanePool.h"
 #include "parallel/WorkSplit.h"
 
 #include <QtTest>
 
+#include <atomic>
+#include <chrono>
+#include <future>
 #include <mutex>
+#include <thread>
 
 #include "cli/CliRun.h"
 
@@ -59,8 +65,14 @@ public:
             std::lock_guard lock(m_);
             calls_.push_back({firstLigand, ligands.size()});
         }
-        return cpu_->dock(target, ligands, options, results, progress, reference, firstLigand);
+        if (busy_.exchange(true)) // a backend runs one launch at a time
+            ++sharedEntries;
+        const BatchStatus s =
+            cpu_->dock(target, ligands, options, results, progress, reference, firstLigand);
+        busy_ = false;
+        return s;
     }
+    std::atomic<int> sharedEntries{0}; // dock calls that came while another one ran
     std::unique_ptr<OverlayBatch> prepareOverlay(const shape::ShapeModel& reference,
                                                  const shape::OverlayOptions& options) override {
         return cpu_->prepareOverlay(reference, options);
@@ -75,6 +87,7 @@ private:
     std::unique_ptr<Backend> cpu_;
     std::mutex& m_;
     std::vector<Call>& calls_;
+    std::atomic<bool> busy_{false};
 };
 
 // A device that fails every minimization (a lost GPU).
@@ -241,6 +254,104 @@ private slots:
             }
             QVERIFY(deviceCalls <= 4); // the devices' own calls; the lanes' are apart
         }
+    }
+
+    // Two batches docked at once (a command hands over its next batch while the one before is
+    // in flight): each equals one device's docking, every ligand docks once, and no lane runs
+    // two chunks at the same time (the lanes are shared, not owned by a batch).
+    void concurrentDocksShareTheLanes() {
+        const Molecule receptor = prepareReceptor(readMolecule(data("complexes/1iep/receptor.pdbqt")));
+        auto vina = std::make_shared<DockingTarget>(
+            receptor, readBoxConfig(data("complexes/1iep/box.txt")), ScoringKind::Vina, 1);
+        const dock::DockTarget target = dock::DockTarget::forVina(vina);
+        const Molecule biotin = prepareLigand(readMolecule(data("complexes/1stp/ligand_xtal.pdbqt")));
+        const Molecule imatinib = prepareLigand(readMolecule(data("complexes/1iep/ligand_xtal.pdbqt")));
+        const std::vector<Molecule> first{imatinib, biotin, imatinib, biotin, biotin, imatinib};
+        const std::vector<Molecule> second{biotin, biotin, imatinib, biotin, biotin};
+        const dock::DockOptions options = smallDock();
+        dock::prepareTargetFor(target, first); // concurrent batches need a target that is ready
+        std::vector<dock::LigandDockResult> one1, one2;
+        makeCpuBackend(1)->dock(target, first, options, one1, nullptr, nullptr, 0);
+        makeCpuBackend(1)->dock(target, second, options, one2, nullptr, nullptr, 6);
+
+        std::mutex m;
+        std::vector<RecordingBackend::Call> calls;
+        std::vector<RecordingBackend*> lanes;
+        std::vector<std::unique_ptr<Backend>> list;
+        for (int d = 0; d < 2; ++d) {
+            list.push_back(std::make_unique<RecordingBackend>(m, calls));
+            lanes.push_back(static_cast<RecordingBackend*>(list.back().get()));
+        }
+        MultiDeviceBackend multi(std::move(list));
+        for (size_t d = 0; d < 2; ++d) {
+            auto lane = std::make_unique<RecordingBackend>(m, calls);
+            lanes.push_back(lane.get());
+            multi.addDockLane(d, std::move(lane));
+        }
+        multi.setDockChunking(2, 8); // one ligand per chunk: many chunks for four lanes
+        for (int repeat = 0; repeat < 3; ++repeat) {
+            calls.clear();
+            std::vector<dock::LigandDockResult> many1, many2;
+            auto a = std::async(std::launch::async, [&] {
+                return multi.dock(target, first, options, many1, nullptr, nullptr, 0);
+            });
+            auto b = std::async(std::launch::async, [&] {
+                return multi.dock(target, second, options, many2, nullptr, nullptr, 6);
+            });
+            QVERIFY(a.get().complete());
+            QVERIFY(b.get().complete());
+            compareDocking(many1, one1);
+            compareDocking(many2, one2);
+            std::vector<int> covered(first.size() + second.size(), 0);
+            for (const RecordingBackend::Call& c : calls)
+                for (size_t i = 0; i < c.count; ++i)
+                    ++covered[size_t(c.first) + i];
+            for (int n : covered)
+                QCOMPARE(n, 1);
+        }
+        for (RecordingBackend* lane : lanes)
+            QCOMPARE(lane->sharedEntries.load(), 0);
+    }
+
+    // The pool: a free lane goes to the oldest batch waiting, on the least busy device.
+    void lanePoolServesTheOldestBatchFirst() {
+        LanePool pool({0, 1, 0, 1}); // two devices, two lanes each
+        std::vector<LanePool::Lease> held;
+        held.push_back(pool.acquire(0));
+        held.push_back(pool.acquire(0));
+        QVERIFY(held[0].lane() != held[1].lane());
+        // The second lease went to the other device (its device had no busy lane).
+        QCOMPARE(held[1].lane() % 2, 1 - held[0].lane() % 2);
+        held.push_back(pool.acquire(0));
+        held.push_back(pool.acquire(0));
+        // All four held: batch 2 waits, then batch 1 waits; one lane freed goes to batch 1.
+        std::mutex m;
+        std::vector<long> order;
+        auto waiter = [&](long batch) {
+            LanePool::Lease lease = pool.acquire(batch);
+            {
+                std::lock_guard lock(m);
+                order.push_back(batch);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        };
+        auto waitForWaiters = [&](size_t n) {
+            for (int t = 0; t < 2000 && pool.waiting() < n; ++t)
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            return pool.waiting() == n;
+        };
+        std::thread late(waiter, 2);
+        QVERIFY(waitForWaiters(1));
+        std::thread early(waiter, 1);
+        QVERIFY(waitForWaiters(2));
+        {
+            std::lock_guard lock(m);
+            QVERIFY(order.empty()); // no lane was free
+        }
+        held.pop_back(); // one lane: batch 1 first, then (when it ends) batch 2
+        early.join();
+        late.join();
+        QCOMPARE(order, (std::vector<long>{1, 2}));
     }
 
     // Lanes from a factory are made at the first docking batch only, one more per device.
