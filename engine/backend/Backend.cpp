@@ -9,8 +9,8 @@ namespace pw {
 BatchStatus Backend::dock(const dock::DockTarget& target, const std::vector<Molecule>& ligands,
                           const dock::DockOptions& options,
                           std::vector<dock::LigandDockResult>& results, Progress* progress,
-                          const Molecule* reference, long firstLigand) {
-    return dock::dockLigands(target, ligands, options, results, progress, reference, firstLigand);
+                          const Molecule* reference, dock::LigandKeys keys) {
+    return dock::dockLigands(target, ligands, options, results, progress, reference, keys);
 }
 
 void Backend::scoreExact(const DockingTarget& target, const std::vector<Molecule>& ligands,

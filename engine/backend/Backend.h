@@ -61,14 +61,15 @@ public:
                           std::vector<RefinementResult>& results, Progress* progress = nullptr) = 0;
 
     // Docking (engine/dock): options.runs LGA runs per ligand (prepared, with its torsion tree),
-    // results[i] for ligands[i], random streams keyed by (options.seed, firstLigand + i, run).
+    // results[i] for ligands[i], random streams keyed by (options.seed, keys[i], run): keys are
+    // the ligands' indices in the input (a long: first, first + 1, ...).
     // Final poses are re-scored exactly on the CPU whatever the device. The default is the CPU
     // reference engine (dock::dockLigands); a GPU backend overrides it.
     virtual BatchStatus dock(const dock::DockTarget& target, const std::vector<Molecule>& ligands,
                              const dock::DockOptions& options,
                              std::vector<dock::LigandDockResult>& results,
                              Progress* progress = nullptr, const Molecule* reference = nullptr,
-                             long firstLigand = 0);
+                             dock::LigandKeys keys = 0);
 
     // Vina's reported numbers for every ligand as posed (vina --score_only: exact pair sums over
     // the receptor atoms, unbound = own intra), results[i] for ligands[i]. The CPU also fills

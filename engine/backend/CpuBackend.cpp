@@ -62,11 +62,12 @@ public:
 
     BatchStatus dock(const dock::DockTarget& target, const std::vector<Molecule>& ligands,
                      const dock::DockOptions& options, std::vector<dock::LigandDockResult>& results,
-                     Progress* progress, const Molecule* reference, long firstLigand) override {
+                     Progress* progress, const Molecule* reference,
+                     dock::LigandKeys keys) override {
         dock::DockOptions o = options;
         if (o.threads <= 0)
             o.threads = threads_;
-        return dock::dockLigands(target, ligands, o, results, progress, reference, firstLigand);
+        return dock::dockLigands(target, ligands, o, results, progress, reference, keys);
     }
 
     std::unique_ptr<OverlayBatch> prepareOverlay(const shape::ShapeModel& reference,

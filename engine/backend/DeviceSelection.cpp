@@ -61,6 +61,42 @@ DeviceRequest parseDeviceRequest(const std::string& text) {
 
 namespace {
 
+// Docking lanes per GPU: two launches at once on each GPU (a second backend per GPU, its own
+// streams and buffers), so that one launch's longest runs hold a few SMs, not the whole GPU
+// (tests/bench/RESULTS.md, helper scale2), where there are several GPUs; one where there is one.
+// POSEWRIGHT_DOCK_LANES (1 to 4) sets it for either.
+int dockLanesPerGpu(size_t gpus) {
+    const char* knob = std::getenv("POSEWRIGHT_DOCK_LANES");
+    return knob ? std::clamp(std::atoi(knob), 1, 4) : gpus > 1 ? 2 : 1;
+}
+
+// The GPUs' backends (used[k]: the device index of gpus[k]) behind one backend: the GPU itself
+// where there is one with one docking lane, else the multi-device split with its lanes.
+std::unique_ptr<Backend> withDockLanes(std::vector<std::unique_ptr<Backend>> gpus,
+                                       std::vector<int> used, std::string& note,
+                                       const std::string& leftOut) {
+    const int lanes = dockLanesPerGpu(gpus.size());
+    if (gpus.size() == 1 && lanes == 1) {
+        note = "device: " + gpus.front()->description() + leftOut;
+        return std::move(gpus.front());
+    }
+    auto multi = std::make_unique<MultiDeviceBackend>(std::move(gpus));
+    // The benchmark's knob: the fewest runs in a docking chunk (default 528, four H100 waves).
+    if (const char* runs = std::getenv("POSEWRIGHT_DOCK_CHUNK_RUNS"))
+        multi->setDockChunking(std::max(1, std::atoi(runs)), 8);
+    // Made at the first docking batch: minimize, overlay and LINGO never use them.
+    multi->setDockLaneFactory(lanes, [used](size_t d) -> std::unique_ptr<Backend> {
+        std::string reason;
+        try {
+            return makeCudaBackend(used[d], reason);
+        } catch (const DeviceMemoryError&) {
+            return nullptr; // a full GPU: that device docks one launch at a time
+        }
+    });
+    note = "device: " + multi->description() + leftOut;
+    return multi;
+}
+
 // cuda:all / cuda:N,M: a backend per usable GPU; one GPU alone is used as such.
 std::unique_ptr<Backend> createMultiBackend(const DeviceRequest& request, int cpuThreads,
                                             std::string& note) {
@@ -98,30 +134,7 @@ std::unique_ptr<Backend> createMultiBackend(const DeviceRequest& request, int cp
         note = "device: " + (left.empty() ? why : left) + "; using the " + cpu->description();
         return cpu;
     }
-    if (gpus.size() == 1) {
-        note = "device: " + gpus.front()->description() + leftOut;
-        return std::move(gpus.front());
-    }
-    auto multi = std::make_unique<MultiDeviceBackend>(std::move(gpus));
-    // Docking runs two launches per GPU at once (a second backend per GPU, its own streams and
-    // buffers): one launch's longest runs then hold a few SMs, not the whole GPU
-    // (tests/bench/RESULTS.md, helper scale2). POSEWRIGHT_DOCK_LANES=1 turns it off (1 to 4).
-    const char* lanesKnob = std::getenv("POSEWRIGHT_DOCK_LANES");
-    const int lanes = lanesKnob ? std::clamp(std::atoi(lanesKnob), 1, 4) : 2;
-    // The benchmark's knob: the fewest runs in a docking chunk (default 528, four H100 waves).
-    if (const char* runs = std::getenv("POSEWRIGHT_DOCK_CHUNK_RUNS"))
-        multi->setDockChunking(std::max(1, std::atoi(runs)), 8);
-    // Made at the first docking batch: minimize, overlay and LINGO never use them.
-    multi->setDockLaneFactory(lanes, [used](size_t d) -> std::unique_ptr<Backend> {
-        std::string reason;
-        try {
-            return makeCudaBackend(used[d], reason);
-        } catch (const DeviceMemoryError&) {
-            return nullptr; // a full GPU: that device docks one launch at a time
-        }
-    });
-    note = "device: " + multi->description() + leftOut;
-    return multi;
+    return withDockLanes(std::move(gpus), used, note, leftOut);
 }
 
 } // namespace
@@ -143,8 +156,9 @@ std::unique_ptr<Backend> createBackend(const DeviceRequest& request, int cpuThre
             why = e.what();
         }
         if (gpu) {
-            note = "device: " + gpu->description();
-            return gpu;
+            std::vector<std::unique_ptr<Backend>> one;
+            one.push_back(std::move(gpu));
+            return withDockLanes(std::move(one), {request.index}, note, "");
         }
         auto cpu = makeCpuBackend(cpuThreads);
         note = "device: " + why + "; using the " + cpu->description();

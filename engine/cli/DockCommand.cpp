@@ -127,9 +127,8 @@ struct DockedBatch {
     std::vector<int> readyOf; // a record's place in prepared.ready, or -1
 };
 
-// Docks a prepared batch's ready ligands; runs of consecutive records go to the backend together
-// (firstLigand keys the random streams: each ligand docks with the stream of its index in the
-// input, the gaps being the refused ones).
+// Docks a prepared batch's ready ligands in one backend call, each keyed by its record's index
+// in the input (the random streams: the gaps are the records refused before docking).
 DockedBatch dockBatch(PreparedBatch b, const dock::DockTarget& target, Backend& backend,
                       const dock::DockOptions& options, const Molecule* reference,
                       Progress& progress) {
@@ -141,24 +140,17 @@ DockedBatch dockBatch(PreparedBatch b, const dock::DockTarget& target, Backend& 
         d.all[i].error = b.errors[i];
     }
     d.readyOf.assign(d.all.size(), -1);
-    for (size_t k = 0; k < b.ready.size(); ++k)
+    std::vector<long> keys(b.ready.size());
+    for (size_t k = 0; k < b.ready.size(); ++k) {
         d.readyOf[b.readyIndex[k]] = static_cast<int>(k);
-    const std::vector<long>& readyIndex = b.readyIndex;
-    const std::vector<long>& rawIndex = b.raw.index;
-    std::vector<dock::LigandDockResult> results;
-    std::vector<Molecule> batch;
-    size_t k = 0;
-    while (k < b.ready.size() && !progress.cancelled()) {
-        size_t end = k + 1;
-        while (end < b.ready.size() && readyIndex[end] == readyIndex[end - 1] + 1 &&
-               rawIndex[readyIndex[end]] == rawIndex[readyIndex[end - 1]] + 1)
-            ++end;
-        batch.assign(b.ready.begin() + long(k), b.ready.begin() + long(end));
-        backend.dock(target, batch, options, results, &progress, reference,
-                     rawIndex[readyIndex[k]]);
-        for (size_t j = k; j < end; ++j)
-            d.all[readyIndex[j]] = std::move(results[j - k]);
-        k = end;
+        keys[k] = b.raw.index[b.readyIndex[k]];
+    }
+    if (!b.ready.empty() && !progress.cancelled()) {
+        std::vector<dock::LigandDockResult> results;
+        backend.dock(target, b.ready, options, results, &progress, reference,
+                     dock::LigandKeys(keys));
+        for (size_t k = 0; k < b.ready.size(); ++k)
+            d.all[b.readyIndex[k]] = std::move(results[k]);
     }
     d.prepared = std::move(b);
     return d;
@@ -255,13 +247,13 @@ int runDock(const std::vector<std::string>& args) {
     long read = 0; // readable records seen (a shard numbers them all, keeps its own)
     // The pipeline: batch k+1 is prepared (RDKit, on all cores) on a helper thread while batch
     // k docks on the device and is written, so that the GPU does not wait for the preparation
-    // of every batch after the first. On several devices batch k+1 is also handed to the
-    // backend as soon as it is prepared, while batch k's last chunks still dock: its chunks take
-    // the lanes that batch k no longer needs (MultiDeviceBackend's lane pool), so no GPU waits
-    // at a batch's end; batch k is written meanwhile. (Not when batch k+1 needs maps that the
-    // target lacks: they are built once the batches before it are done.)
+    // of every batch after the first. On several devices (or docking lanes) batch k+1 is also
+    // handed to the backend as soon as it is prepared, while batch k's last chunks still dock:
+    // its chunks take the lanes that batch k no longer needs (MultiDeviceBackend's lane pool),
+    // so no GPU waits at a batch's end; batch k is written meanwhile. (Not when batch k+1
+    // needs maps that the target lacks: they are built once the batches before it are done.)
     std::future<PreparedBatch> preparing;
-    const bool overlapBatches = backendDeviceCount(*device.backend) > 1;
+    const bool overlapBatches = dynamic_cast<const MultiDeviceBackend*>(device.backend.get());
     size_t batchNumber = 0;
     progress.onProgress = [&](long done, long total) { printer(batchNumber, done, total); };
     struct InFlight { // a batch docking on its own thread (the Progress outlives the thread)

@@ -238,7 +238,8 @@ public:
     // goes to the CPU reference engine, said once.
     BatchStatus dock(const dock::DockTarget& target, const std::vector<Molecule>& ligands,
                      const dock::DockOptions& options, std::vector<dock::LigandDockResult>& results,
-                     Progress* progress, const Molecule* reference, long firstLigand) override {
+                     Progress* progress, const Molecule* reference,
+                     dock::LigandKeys keys) override {
         // The CUDA search has no macrocycle ring-closure term yet (score/RingClosureTerm.h).
         const char* cpuOnly = options.lga.localSearch == dock::LocalSearchMethod::SolisWets
                                   ? "the Solis-Wets local search"
@@ -251,8 +252,7 @@ public:
                              "BFGS, without a ring-closure term\n";
                 dockNoteGiven_ = true;
             }
-            return Backend::dock(target, ligands, options, results, progress, reference,
-                                 firstLigand);
+            return Backend::dock(target, ligands, options, results, progress, reference, keys);
         }
         if (!docker_) {
             docker_ = std::make_unique<cuda::CudaDocker>(info_.index);
@@ -271,7 +271,7 @@ public:
                 docker_->setLongestFirst(std::strcmp(order, "input") != 0);
         }
         const BatchStatus status = cuda::dockBatchOnGpu(*docker_, target, ligands, options, results,
-                                                        progress, reference, firstLigand, group());
+                                                        progress, reference, keys, group());
         if (std::getenv("POSEWRIGHT_CUDA_TIMING")) {
             const cuda::DockGpuTiming& t = docker_->lastTiming();
             std::cerr << "{\"cuda_dock_timing\":true,\"pack\":" << t.pack << ",\"gpu\":" << t.gpu

@@ -21,11 +21,12 @@ namespace pw::cuda {
 BatchStatus dockBatchOnGpu(CudaDocker& docker, const dock::DockTarget& target,
                            const std::vector<Molecule>& ligands, const dock::DockOptions& options,
                            std::vector<dock::LigandDockResult>& results, Progress* progress,
-                           const Molecule* reference, long firstLigand, std::string_view group) {
+                           const Molecule* reference, dock::LigandKeys ligandKeys,
+                           std::string_view group) {
     const int n = static_cast<int>(ligands.size());
     const int runs = std::max(options.runs, 1);
     PhaseTimer checkTimer(options.timings, "check_and_maps", group);
-    std::vector<char> ok = dock::startDockBatch(target, ligands, options, results, firstLigand);
+    std::vector<char> ok = dock::startDockBatch(target, ligands, options, results, ligandKeys);
     const int threads = options.threads > 0
                             ? options.threads
                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -59,7 +60,7 @@ BatchStatus dockBatchOnGpu(CudaDocker& docker, const dock::DockTarget& target,
     o.runs = runs;
     std::vector<long> keys; // the CPU engine's stream keys: the ligand's index in the batch
     for (int i : validIndex)
-        keys.push_back(firstLigand + i);
+        keys.push_back(ligandKeys[size_t(i)]);
     checkTimer.stop();
     const std::vector<GpuDockRun> gpu = docker.dock(target, valid, o, progress, &keys);
     if (options.timings) {

@@ -16,7 +16,7 @@ namespace pw::cuda {
 BatchStatus dockBatchOnGpu(CudaDocker& docker, const dock::DockTarget& target,
                            const std::vector<Molecule>& ligands, const dock::DockOptions& options,
                            std::vector<dock::LigandDockResult>& results, Progress* progress,
-                           const Molecule* reference, long firstLigand,
+                           const Molecule* reference, dock::LigandKeys keys,
                            std::string_view group = "cuda");
 
 } // namespace pw::cuda

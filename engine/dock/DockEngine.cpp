@@ -42,7 +42,7 @@ struct SearchContext {
     std::vector<LigandJob>& jobs;
     std::vector<LigandDockResult>& results;
     Progress* progress;
-    long firstLigand;
+    LigandKeys keys;
     int runs, threads;
     long total;
     long done = 0;                   // runs ended (budget, cap or AutoStop), not cancelled
@@ -82,7 +82,7 @@ void searchGroup(SearchContext& c, const std::vector<int>& group) {
         s.options = options.lga;
         s.evaluationBudget = c.jobs[slot.ligand].budget;
         s.seed = options.seed;
-        s.ligand = static_cast<std::uint64_t>(c.firstLigand + slot.ligand);
+        s.ligand = static_cast<std::uint64_t>(c.keys[size_t(slot.ligand)]);
         s.run = static_cast<std::uint64_t>(slot.run);
         s.cancel = c.progress ? &c.progress->cancel : nullptr;
         s.observer = options.onGeneration ? &options.onGeneration : nullptr;
@@ -181,14 +181,14 @@ void checkDockable(const Molecule& ligand, const SearchBox& box) {
 
 std::vector<char> startDockBatch(const DockTarget& target, const std::vector<Molecule>& ligands,
                                  const DockOptions& options,
-                                 std::vector<LigandDockResult>& results, long firstLigand) {
+                                 std::vector<LigandDockResult>& results, LigandKeys keys) {
     const size_t n = ligands.size();
     results.assign(n, {});
     std::vector<char> ok(n, 0);
     std::vector<Molecule> checked;
     for (size_t i = 0; i < n; ++i) {
         LigandDockResult& r = results[i];
-        r.ligand = static_cast<int>(firstLigand + static_cast<long>(i));
+        r.ligand = static_cast<int>(keys[i]);
         r.name = ligands[i].name;
         r.seed = options.seed;
         try {
@@ -205,12 +205,12 @@ std::vector<char> startDockBatch(const DockTarget& target, const std::vector<Mol
 
 BatchStatus dockLigands(const DockTarget& target, const std::vector<Molecule>& ligands,
                         const DockOptions& options, std::vector<LigandDockResult>& results,
-                        Progress* progress, const Molecule* reference, long firstLigand) {
+                        Progress* progress, const Molecule* reference, LigandKeys keys) {
     const int n = static_cast<int>(ligands.size());
     const int runs = std::max(options.runs, 1);
     const double searchStart = PhaseTimings::now(); // checks and maps included
     std::vector<LigandJob> jobs(n);
-    std::vector<char> ok = startDockBatch(target, ligands, options, results, firstLigand);
+    std::vector<char> ok = startDockBatch(target, ligands, options, results, keys);
     for (int i = 0; i < n; ++i) {
         if (!ok[i])
             continue;
@@ -234,7 +234,7 @@ BatchStatus dockLigands(const DockTarget& target, const std::vector<Molecule>& l
     long total = 0;
     for (int i = 0; i < n; ++i)
         total += ok[i] ? runs : 0;
-    SearchContext c{target, options, jobs,  results, progress, firstLigand,
+    SearchContext c{target, options, jobs,  results, progress, keys,
                     runs,   threads, total, 0,       {}};
     // Ligands in groups (each live run holds two populations); a group holds whole ligands, and
     // a ligand's result does not depend on its group.

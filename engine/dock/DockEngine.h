@@ -6,6 +6,7 @@
 #include "DockOptions.h"
 #include "DockResult.h"
 #include "DockTarget.h"
+#include "LigandKeys.h"
 
 #include "core/BatchStatus.h"
 #include "core/Progress.h"
@@ -25,10 +26,10 @@ void checkDockable(const Molecule& ligand, const SearchBox& box);
 // target's maps made ready for the accepted ones. Returns which ligands were accepted.
 std::vector<char> startDockBatch(const DockTarget& target, const std::vector<Molecule>& ligands,
                                  const DockOptions& options,
-                                 std::vector<LigandDockResult>& results, long firstLigand);
+                                 std::vector<LigandDockResult>& results, LigandKeys keys);
 
 // Docks ligands (prepared, with their torsion trees) into target. results[i] belongs to
-// ligands[i]; its random streams are keyed by (options.seed, firstLigand + i, run), so a ligand
+// ligands[i]; its random streams are keyed by (options.seed, keys[i], run), so a ligand
 // docks the same whatever batch or thread it lands in. A ligand that cannot be docked gets
 // LigandDockResult::error and the batch goes on. reference (optional): the crystal ligand for
 // each cluster's rmsdToReference, set for the ligands that are the same molecule (any atom
@@ -36,6 +37,6 @@ std::vector<char> startDockBatch(const DockTarget& target, const std::vector<Mol
 BatchStatus dockLigands(const DockTarget& target, const std::vector<Molecule>& ligands,
                         const DockOptions& options, std::vector<LigandDockResult>& results,
                         Progress* progress = nullptr, const Molecule* reference = nullptr,
-                        long firstLigand = 0);
+                        LigandKeys keys = 0);
 
 } // namespace pw::dock

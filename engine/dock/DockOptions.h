@@ -125,7 +125,7 @@ long evaluationBudget(const LgaOptions& options, int torsions, int runs);
 
 // One generation of one LGA run, as a watcher sees it (the app's live view of a search).
 struct GenerationReport {
-    long ligand = 0;       // the ligand's index (firstLigand + its place in the batch)
+    long ligand = 0;       // the ligand's index in the input (its LigandKeys key)
     int run = 0;           // the run within the ligand
     long generation = 0;   // generations done by this run (1 after the first)
     double bestEnergy = 0; // lowest searched energy (inter + intra) of the population

@@ -300,7 +300,7 @@ BatchStatus MultiDeviceBackend::dock(const dock::DockTarget& target,
                                      const dock::DockOptions& options,
                                      std::vector<dock::LigandDockResult>& results,
                                      Progress* progress, const Molecule* reference,
-                                     long firstLigand) {
+                                     dock::LigandKeys keys) {
     // The Vina grid readied for the whole batch here, once: each lane's batch start asks for
     // its ligands' types (DockingTarget::gridFor), which must then find them all and only read.
     std::vector<Molecule> dockable;
@@ -351,9 +351,9 @@ BatchStatus MultiDeviceBackend::dock(const dock::DockTarget& target,
         dock::DockOptions o = options;
         if (o.timings && !laneSuffix[l].empty())
             o.timings = &laneTimings[l];
-        // The chunk's first ligand keeps its index in the input: the same random streams.
+        // The chunk's ligands keep their indices in the input: the same random streams.
         const BatchStatus s = lanes[l]->dock(target, part, o, out, progress ? &child : nullptr,
-                                             reference, firstLigand + long(w.begin));
+                                             reference, keys.from(w.begin));
         std::move(out.begin(), out.end(), results.begin() + long(w.begin));
         done += s.done, total += s.total;
         if (s.cancelled)
@@ -372,7 +372,7 @@ BatchStatus MultiDeviceBackend::dock(const dock::DockTarget& target,
     // Chunks never started (a cancel) leave default results: name them as cancelled.
     for (size_t i = 0; i < results.size(); ++i)
         if (results[i].runs.empty() && results[i].error.empty() && status.cancelled) {
-            results[i].ligand = int(firstLigand + long(i));
+            results[i].ligand = int(keys[i]);
             results[i].name = ligands[i].name;
             results[i].cancelled = true;
         }

@@ -3,7 +3,7 @@
 // takes chunks from a shared queue and runs them on its device's backend (its own streams), and
 // the results land at their place in the batch. Every result depends only on its own item (the
 // docking random streams are keyed by the ligand's index in the input, passed on as
-// firstLigand), so the output is the one device's output whatever the split and the timing.
+// dock::LigandKeys), so the output is the one device's output whatever the split and the timing.
 // Shape overlay is split the same way; LINGO runs on the first device. Docking is cut into
 // contiguous chunks of equal estimated docking work (WorkSplit's dockWork: the budget grows with
 // the torsions), each large enough to fill a GPU, handed out longest first (the chunk holding
@@ -67,7 +67,7 @@ public:
     BatchStatus dock(const dock::DockTarget& target, const std::vector<Molecule>& ligands,
                      const dock::DockOptions& options, std::vector<dock::LigandDockResult>& results,
                      Progress* progress = nullptr, const Molecule* reference = nullptr,
-                     long firstLigand = 0) override;
+                     dock::LigandKeys keys = 0) override;
     std::unique_ptr<OverlayBatch> prepareOverlay(const shape::ShapeModel& reference,
                                                  const shape::OverlayOptions& options) override;
     std::unique_ptr<LingoComparison> prepareLingo(const lingo::LingoSet& queries,

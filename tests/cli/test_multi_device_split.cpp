@@ -60,15 +60,16 @@ public:
     }
     BatchStatus dock(const dock::DockTarget& target, const std::vector<Molecule>& ligands,
                      const dock::DockOptions& options, std::vector<dock::LigandDockResult>& results,
-                     Progress* progress, const Molecule* reference, long firstLigand) override {
+                     Progress* progress, const Molecule* reference,
+                     dock::LigandKeys keys) override {
         {
             std::lock_guard lock(m_);
-            calls_.push_back({firstLigand, ligands.size()});
+            calls_.push_back({keys[0], ligands.size()});
         }
         if (busy_.exchange(true)) // a backend runs one launch at a time
             ++sharedEntries;
         const BatchStatus s =
-            cpu_->dock(target, ligands, options, results, progress, reference, firstLigand);
+            cpu_->dock(target, ligands, options, results, progress, reference, keys);
         busy_ = false;
         return s;
     }
