@@ -3,7 +3,11 @@
 #include "OutputStall.h"
 #include "core/InputError.h"
 
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <filesystem>
+#include <unistd.h>
 
 namespace pw {
 
@@ -29,8 +33,21 @@ AtomicFile::AtomicFile(std::string target) : target_(std::move(target)) {
 }
 
 AtomicFile::~AtomicFile() {
+    if (fd_ >= 0)
+        ::close(fd_);
     if (!committed_)
         out_.close(); // temp_'s destructor removes the file
+}
+
+int AtomicFile::positionalFd() {
+    if (fd_ < 0 && !committed_) {
+        fd_ = ::open(temp_->path().c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd_ < 0)
+            throw InputError(
+                target_, 0,
+                std::string("cannot open the temporary output: ").append(std::strerror(errno)));
+    }
+    return fd_;
 }
 
 void AtomicFile::commit() {
@@ -39,6 +56,13 @@ void AtomicFile::commit() {
     out_.flush();
     bool ok = static_cast<bool>(out_);
     out_.close();
+    if (fd_ >= 0) {
+        // Not retried on EINTR: Linux has closed the descriptor either way. A network file
+        // system may report a failed write only here.
+        if (::close(fd_) != 0)
+            ok = false;
+        fd_ = -1;
+    }
     committed_ = true; // from here on temp_ alone owns the temporary file
     if (!ok || out_.fail())
         throw InputError(target_, 0,

@@ -5,10 +5,24 @@
 #include "core/InputError.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <system_error>
+#include <thread>
+#include <unistd.h>
 
 namespace pw {
 
 namespace {
+
+// The spool is appended to in pieces of this size, and each copying thread reads runs of records
+// into a buffer of this size and writes it with one call: few system calls, little memory.
+constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
+// Below this many output bytes per thread, starting a thread costs more than it saves.
+constexpr std::uint64_t kMinBytesPerThread = std::uint64_t{8} << 20;
+constexpr unsigned kMaxCopyThreads = 8;
 
 // Removes what a killed run left beside the target before a new spool joins it.
 const std::string& sweptOfStaleFiles(const std::string& target) {
@@ -16,19 +30,60 @@ const std::string& sweptOfStaleFiles(const std::string& target) {
     return target;
 }
 
+// pwrite until all of it is written: 0, or the errno of the failure.
+int writeAllAt(int fd, const char* data, std::size_t size, std::uint64_t offset) {
+    while (size > 0) {
+        const ssize_t n = ::pwrite(fd, data, size, static_cast<off_t>(offset));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? errno : ENOSPC;
+        data += n, size -= static_cast<std::size_t>(n), offset += static_cast<std::uint64_t>(n);
+    }
+    return 0;
+}
+
+// pread until all of it is read: 0, or the errno of the failure (EIO when the file is shorter).
+int readAllAt(int fd, char* data, std::size_t size, std::uint64_t offset) {
+    while (size > 0) {
+        const ssize_t n = ::pread(fd, data, size, static_cast<off_t>(offset));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? errno : EIO;
+        data += n, size -= static_cast<std::size_t>(n), offset += static_cast<std::uint64_t>(n);
+    }
+    return 0;
+}
+
+// Gives the output its final size before the threads fill it: blocks reserved where the file
+// system can (a full disk shows here, before any copying), a sparse file where it cannot.
+int sizeOutput(int fd, std::uint64_t size) {
+    int rc;
+    while ((rc = ::fallocate(fd, 0, 0, static_cast<off_t>(size))) != 0 && errno == EINTR) {
+    }
+    if (rc == 0)
+        return 0;
+    if (errno != EOPNOTSUPP && errno != ENOSYS)
+        return errno;
+    while ((rc = ::ftruncate(fd, static_cast<off_t>(size))) != 0 && errno == EINTR) {
+    }
+    return rc == 0 ? 0 : errno;
+}
+
 } // namespace
 
 RankedSdfWriter::RankedSdfWriter(const std::string& target)
     : target_(target), spoolPath_(sweptOfStaleFiles(target), "spool") {
     // The spool sits beside the target (same file system, same permissions problems reported).
-    spool_.open(spoolPath_.path(),
-                std::ios::in | std::ios::out | std::ios::trunc | std::ios::binary);
-    if (!spool_)
+    spoolFd_ = ::open(spoolPath_.path().c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (spoolFd_ < 0)
         throw InputError(target, 0, "cannot create a temporary file beside the output");
 }
 
 RankedSdfWriter::~RankedSdfWriter() {
-    spool_.close(); // spoolPath_'s destructor removes the file
+    if (spoolFd_ >= 0)
+        ::close(spoolFd_); // spoolPath_'s destructor removes the file
 }
 
 std::string RankedSdfWriter::formatRecord(const Molecule& m) {
@@ -42,26 +97,121 @@ void RankedSdfWriter::add(const Molecule& m, double score) {
 }
 
 void RankedSdfWriter::addFormatted(const std::string& text, double score) {
-    spool_.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!spool_)
-        throw InputError(target_, 0, "cannot write the temporary spool file (disk full?)");
     entries_.push_back({score, spoolSize_, static_cast<std::uint32_t>(text.size())});
     spoolSize_ += text.size();
+    spoolBuffer_.append(text);
+    if (spoolBuffer_.size() >= kChunkBytes)
+        flushSpoolBuffer();
+}
+
+void RankedSdfWriter::flushSpoolBuffer() {
+    if (writeAllAt(spoolFd_, spoolBuffer_.data(), spoolBuffer_.size(), spoolWritten_) != 0)
+        throw InputError(target_, 0, "cannot write the temporary spool file (disk full?)");
+    spoolWritten_ += spoolBuffer_.size();
+    spoolBuffer_.clear();
 }
 
 void RankedSdfWriter::commit() {
     std::stable_sort(entries_.begin(), entries_.end(),
                      [](const Entry& a, const Entry& b) { return a.score < b.score; });
-    spool_.flush();
+    flushSpoolBuffer();
+    std::string().swap(spoolBuffer_);
+
+    // Where each rank starts in the output: the threads' ranges are fixed before any copying.
+    const std::size_t n = entries_.size();
+    std::vector<std::uint64_t> start(n + 1, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        start[i + 1] = start[i] + entries_[i].length;
+    const std::uint64_t total = start[n];
+
     AtomicFile out(target_);
-    std::string buffer;
-    for (const Entry& e : entries_) {
-        buffer.resize(e.length);
-        spool_.seekg(static_cast<std::streamoff>(e.offset));
-        spool_.read(buffer.data(), e.length);
-        if (!spool_)
-            throw InputError(target_, 0, "cannot read back the temporary spool file");
-        out.stream().write(buffer.data(), e.length);
+    if (total > 0) {
+        const int outFd = out.positionalFd();
+        if (const int err = sizeOutput(outFd, total))
+            throw InputError(target_, 0,
+                             std::string("writing failed (disk full or file system error: ")
+                                 .append(std::strerror(err))
+                                 .append("); the target was left untouched"));
+
+        const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+        const unsigned threads = static_cast<unsigned>(std::clamp<std::uint64_t>(
+            total / kMinBytesPerThread, 1, std::min(hardware, kMaxCopyThreads)));
+        std::atomic<bool> stop{false};
+        std::vector<int> readError(threads, 0), writeError(threads, 0);
+
+        // Copies ranks [begin, end): runs of records adjacent in the spool are read with one
+        // call, and the buffer (consecutive ranks, so one span of the output) is written with one.
+        auto copyRanks = [&](unsigned part, std::size_t begin, std::size_t end) {
+            std::vector<char> buffer(kChunkBytes);
+            std::size_t used = 0;      // bytes of the buffer filled (or pending a read)
+            std::size_t runAt = 0;     // where in the buffer the pending read run starts
+            std::uint64_t runFrom = 0; // and where in the spool
+            std::uint64_t bufferAt = start[begin];
+            auto readRun = [&] {
+                if (used > runAt && !readError[part])
+                    readError[part] =
+                        readAllAt(spoolFd_, buffer.data() + runAt, used - runAt, runFrom);
+                runAt = used;
+                return readError[part] == 0;
+            };
+            auto writeBuffer = [&] {
+                if (!readRun())
+                    return false;
+                writeError[part] = writeAllAt(outFd, buffer.data(), used, bufferAt);
+                bufferAt += used;
+                used = runAt = 0;
+                return writeError[part] == 0;
+            };
+            for (std::size_t r = begin; r < end; ++r) {
+                const Entry& e = entries_[r];
+                if (used + e.length > buffer.size()) {
+                    if (stop.load(std::memory_order_relaxed) || !writeBuffer())
+                        break;
+                    if (e.length > buffer.size())
+                        buffer.resize(e.length);
+                }
+                if (used == runAt || runFrom + (used - runAt) != e.offset) {
+                    if (!readRun())
+                        break;
+                    runFrom = e.offset;
+                }
+                used += e.length;
+            }
+            if (!readError[part] && !writeError[part] && !stop.load(std::memory_order_relaxed))
+                writeBuffer();
+            if (readError[part] || writeError[part])
+                stop.store(true, std::memory_order_relaxed);
+        };
+
+        auto firstRank = [&](unsigned part) {
+            if (part == threads)
+                return n;
+            return static_cast<std::size_t>(
+                std::lower_bound(start.begin(), start.end() - 1, total * part / threads) -
+                start.begin());
+        };
+        {
+            std::vector<std::jthread> helpers; // joined when the block ends, throw or not
+            for (unsigned part = 1; part < threads; ++part) {
+                try {
+                    helpers.emplace_back(copyRanks, part, firstRank(part), firstRank(part + 1));
+                } catch (const std::system_error&) { // no thread to be had: copied here instead
+                    copyRanks(part, firstRank(part), firstRank(part + 1));
+                }
+            }
+            copyRanks(0, 0, firstRank(1));
+        }
+        for (unsigned part = 0; part < threads; ++part) {
+            if (readError[part])
+                throw InputError(target_, 0,
+                                 std::string("cannot read back the temporary spool file: ")
+                                     .append(std::strerror(readError[part])));
+            if (writeError[part])
+                throw InputError(target_, 0,
+                                 std::string("writing failed (disk full or file system error: ")
+                                     .append(std::strerror(writeError[part]))
+                                     .append("); the target was left untouched"));
+        }
     }
     out.commit();
     stallOutputIfRequested("after-rename", target_); // the spool goes with this writer

@@ -7,7 +7,6 @@
 #include "core/Molecule.h"
 
 #include <cstdint>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -28,7 +27,8 @@ public:
     static std::string formatRecord(const Molecule& m);
     long count() const { return static_cast<long>(entries_.size()); }
     // Sorts, writes the target atomically and removes the spool. Without commit() nothing is
-    // written and the spool is removed.
+    // written and the spool is removed. The copy runs on several threads for large outputs
+    // (each fills its own range of ranks, whose place in the output the sort has fixed).
     void commit();
 
 private:
@@ -37,11 +37,16 @@ private:
         std::uint64_t offset;
         std::uint32_t length;
     };
+    void flushSpoolBuffer();
+
     std::string target_;
     TempPath spoolPath_;
-    std::fstream spool_;
-    std::vector<Entry> entries_; // 16 bytes per record: a million records take 16 MB
-    std::uint64_t spoolSize_ = 0;
+    int spoolFd_ = -1;
+    // Records not yet in the spool file: written in pieces of a few MiB, not one call each.
+    std::string spoolBuffer_;
+    std::uint64_t spoolWritten_ = 0;
+    std::vector<Entry> entries_;  // 24 bytes per record: a million records take 24 MB
+    std::uint64_t spoolSize_ = 0; // written and buffered
 };
 
 } // namespace pw
