@@ -326,8 +326,9 @@ int runMinimize(const std::vector<std::string>& args) {
     long index = 0, minimized = 0, refused = 0, readSkipped = 0, parseSkipped = 0;
     setupTimer.stop();
     const auto t0 = std::chrono::steady_clock::now();
-    BoundedQueue<Chunk> read(kQueueCapacity), prepared(kQueueCapacity), done(kQueueCapacity);
-    StageClock readClock, prepareClock, minimizeClock, writeClock;
+    BoundedQueue<Chunk> read(kQueueCapacity), prepared(kQueueCapacity),
+        toFormat(kQueueCapacity), done(kQueueCapacity);
+    StageClock readClock, prepareClock, minimizeClock, formatClock, writeClock;
     std::mutex errorMutex;
     std::exception_ptr error;
     auto fail = [&](std::exception_ptr e) {
@@ -336,7 +337,7 @@ int runMinimize(const std::vector<std::string>& args) {
             if (!error)
                 error = e;
         }
-        read.abort(), prepared.abort(), done.abort();
+        read.abort(), prepared.abort(), toFormat.abort(), done.abort();
     };
     // Stage 1: the reader (one thread; records in input order).
     std::thread reader([&] {
@@ -411,10 +412,24 @@ int runMinimize(const std::vector<std::string>& args) {
                     // Several GPUs: the chunk is lent to the devices' pieces, not copied.
                     minimizeBatch(*backend, target, chunk->ligands, options, chunk->results);
                     backendTimer.stop();
-                    PhaseTimer formatTimer(&timings, "format_records", "minimizer");
-                    // The SD records' coordinates and tags, in parallel: the writer, one thread,
-                    // is the slowest stage (tests/bench/RESULTS.md).
-                    if (sdf) {
+                });
+                if (!toFormat.push(std::move(*chunk)))
+                    return;
+            }
+            toFormat.close();
+        } catch (...) {
+            fail(std::current_exception());
+        }
+    });
+    // Stage 4: the SD records' coordinates and tags, in parallel, while the backend minimizes
+    // the next chunk (the writer, one thread, was the slowest stage, and formatting on the
+    // minimizer's thread left the GPUs idle meanwhile: tests/bench/RESULTS.md).
+    std::thread formatter([&] {
+        try {
+            while (auto chunk = toFormat.pop()) {
+                if (sdf)
+                    formatClock.time([&] {
+                        PhaseTimer formatTimer(&timings, "format_records", "formatter");
                         chunk->sdfRecords.resize(chunk->ligands.size());
                         parallelFor(static_cast<long>(chunk->ligands.size()), threads, [&](long k) {
                             annotate(chunk->ligands[k], chunk->results[k], chunk->ligandIndex[k]);
@@ -425,8 +440,7 @@ int runMinimize(const std::vector<std::string>& args) {
                                                   chunk->ligandIndex[k], 0));
                             chunk->sdfRecords[k] = RankedSdfWriter::formatRecord(chunk->ligands[k]);
                         });
-                    }
-                });
+                    });
                 if (!done.push(std::move(*chunk)))
                     return;
             }
@@ -435,7 +449,7 @@ int runMinimize(const std::vector<std::string>& args) {
             fail(std::current_exception());
         }
     });
-    // Stage 4 (this thread): JSON or text in input order, SDF records to the ranking spool.
+    // Stage 5 (this thread): JSON or text in input order, SDF records to the ranking spool.
     auto write = [&](Chunk& chunk) {
         size_t k = 0;
         for (Pending& p : chunk.records) {
@@ -486,7 +500,7 @@ int runMinimize(const std::vector<std::string>& args) {
     } catch (...) {
         fail(std::current_exception());
     }
-    reader.join(), preparer.join(), minimizer.join();
+    reader.join(), preparer.join(), minimizer.join(), formatter.join();
     if (error)
         std::rethrow_exception(error);
     const long skipped = readSkipped + parseSkipped;
@@ -507,9 +521,9 @@ int runMinimize(const std::vector<std::string>& args) {
     char stages[200];
     std::snprintf(stages, sizeof stages,
                   "stages (busy seconds, overlapped): read %.3f, prepare %.3f, minimize %.3f, "
-                  "write %.3f; chunk %d; peak RSS %.0f MiB",
+                  "format %.3f, write %.3f; chunk %d; peak RSS %.0f MiB",
                   readClock.seconds, prepareClock.seconds, minimizeClock.seconds,
-                  writeClock.seconds, chunkSize, peakRssMiB());
+                  formatClock.seconds, writeClock.seconds, chunkSize, peakRssMiB());
     std::cerr << stages << "\n";
     if (cache)
         std::cerr << "preparation reused for " << cache->reused() << " of "

@@ -140,7 +140,7 @@ private slots:
                 t = QJsonDocument::fromJson(line).object()["timings"].toObject();
         QVERIFY2(!t.isEmpty(), r.err.constData());
         checkTimings(t, {"setup", "wait_pipeline", "write", "commit"},
-                     {"minimizer", "cpu", "reader", "preparer"});
+                     {"minimizer", "formatter", "cpu", "reader", "preparer"});
         const QJsonObject m = t["groups"].toObject()["minimizer"].toObject();
         QVERIFY(m.contains("maps") && m.contains("backend"));
     }
