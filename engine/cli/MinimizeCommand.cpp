@@ -25,6 +25,7 @@
 #include "core/PhaseTimings.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -62,6 +63,7 @@ struct Chunk {
     std::vector<long> ligandIndex; // their positions in the input stream
     std::vector<RefinementResult> results;
     std::vector<std::string> sdfRecords; // formatted in parallel when an SDF is written
+    std::vector<XsType> types; // the ligands' XS types: the grid maps the chunk needs
 };
 
 // A bounded FIFO between two pipeline stages; abort() wakes everyone (an error somewhere).
@@ -158,8 +160,16 @@ void prepareChunk(Chunk& chunk, const TargetInputs& inputs, int threads,
         }
         p.raw = Molecule{};
     });
+    // The XS types found here, on the preparation's thread: the backend's thread only checks
+    // that the grid has them (a scan of every atom of a chunk there left the GPUs idle).
+    std::array<bool, kXsTypeCount> seen{};
     for (size_t i = 0; i < prepared.size(); ++i)
         if (prepared[i]) {
+            for (const Atom& a : prepared[i]->atoms)
+                if (a.xs != XsType::None && !seen[size_t(a.xs)]) {
+                    seen[size_t(a.xs)] = true;
+                    chunk.types.push_back(a.xs);
+                }
             chunk.ligands.push_back(std::move(*prepared[i]));
             chunk.ligandIndex.push_back(chunk.records[i].index);
         }
@@ -399,14 +409,8 @@ int runMinimize(const std::vector<std::string>& args) {
             while (auto chunk = prepared.pop()) {
                 minimizeClock.time([&] {
                     PhaseTimer mapsTimer(&timings, "maps", "minimizer");
-                    std::vector<XsType> types;
-                    for (const Molecule& lig : chunk->ligands)
-                        for (const Atom& a : lig.atoms)
-                            if (a.xs != XsType::None &&
-                                std::find(types.begin(), types.end(), a.xs) == types.end())
-                                types.push_back(a.xs);
                     if (!options.exact && !chunk->ligands.empty())
-                        target.gridFor(types);
+                        target.gridFor(chunk->types);
                     mapsTimer.stop();
                     PhaseTimer backendTimer(&timings, "backend", "minimizer");
                     // Several GPUs: the chunk is lent to the devices' pieces, not copied.
