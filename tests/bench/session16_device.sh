@@ -16,7 +16,9 @@
 #            cuda:0 then cuda:all; wall seconds, phases, ranked SDFs compared
 #   dockab   dock NLIG (1000) SMILES (Vina, budget x 0.05): this build on cuda:0 with one and two
 #            docking lanes, on cuda:all, and old/posewright-cli on cuda:all; outputs compared
-#   screenab the screen on cuda:0 with two lanes and on cuda:all (SCREEN_ONE=1: also one lane)
+#   minab    the minimize command (200,000 poses): old/ against this build, cuda:0 and cuda:all
+#   screenab the screen on cuda:0 and on cuda:all (SCREEN_L2=1: also cuda:0 with two lanes)
+#   dockpair dock NLIG SMILES on cuda:0 then cuda:all, REPEAT (2) times
 #   suites   every gpu_test_* carried (SUITES='GLOB ...'), split over GPU 0 and GPU 1
 R=$PWD; C=$(cd "${C:-.carry16}" && pwd); OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 for t in bin libs data screen old; do [ -d "$C/$t" ] || [ ! -f "$C/$t.tar.xz" ] || tar -C "$C" -xJf "$C/$t.tar.xz"; done
@@ -106,13 +108,50 @@ dockvar() {
     done
 }
 
-# The screen (AD4, default budget) on one GPU with two lanes and on all GPUs, this build.
+# The minimize command, 200,000 1iep poses (scale_device.sh's input), old build against this one,
+# on cuda:0 and cuda:all, alternating, twice: wall seconds, write and commit phases, outputs compared.
+minab() {
+    local D=$R/tests/data/complexes/1iep old=$C/old/posewright-cli b dev k s e name
+    local TG="--receptor $D/receptor.pdbqt --box $D/box.txt"
+    timeout 120 "$CLI" bench minimize $TG --ligand $D/ligand_xtal.pdbqt --poses ${CMD_POSES:-200000} --seed 1 \
+        --device cuda:0 --write-poses "$T/poses.sdf" > /dev/null 2>&1
+    for k in 1 2; do
+        for dev in cuda:0 cuda:all; do
+            for b in old new; do
+                name=min_${b}_${dev/:/}_$k
+                s=$(date +%s.%N)
+                timeout 120 $([ $b = old ] && echo "$old" || echo "$CLI") minimize $TG --ligands "$T/poses.sdf" \
+                    --device $dev --timings --out "$T/$name.sdf" > /dev/null 2> "$T/$name.err"
+                e=$(date +%s.%N)
+                echo "$name rc=$? wall $(python3 -c "print(round($e-$s,2))") s $(grep -E '^timings:   (write|commit|wait_pipeline|setup) ' "$T/$name.err" | awk '{printf "%s %s ", $2, $3}')"
+                cmp -s "$T/$name.sdf" "$T/min_old_cuda0_1.sdf" || echo "  $name differs from min_old_cuda0_1"
+            done
+        done
+    done
+    cp "$T"/min_new_cudaall_1.err "$OUT/" 2>/dev/null
+}
+
+# The screen (AD4, default budget) on one GPU and on all GPUs, this build (SCREEN_L2=1: also one
+# GPU with two docking lanes).
 screenab() {
     local K="dock --maps $C/screen/maps/1iep.maps.fld --ligands $C/screen/ob_all.pdbqt --runs 20 --seed 42"
-    [ -n "${SCREEN_ONE:-}" ] && dockrun scr1 - "$CLI" cuda:0 $K
-    dockrun scr1l2 POSEWRIGHT_DOCK_LANES=2 "$CLI" cuda:0 $K
+    dockrun scr1 - "$CLI" cuda:0 $K
+    [ -n "${SCREEN_L2:-}" ] && dockrun scr1l2 POSEWRIGHT_DOCK_LANES=2 "$CLI" cuda:0 $K
     dockrun scrG - "$CLI" cuda:all $K
-    same scr1l2 scrG; [ -n "${SCREEN_ONE:-}" ] && same scr1 scrG
+    same scr1 scrG
+}
+
+# dock NLIG SMILES, this build, cuda:0 then cuda:all, REPEAT (2) times alternating.
+dockpair() {
+    local n=${NLIG:-1000} k
+    head -n "$n" "$C/data/smiles/nci_first_5k.smi" > "$T/lig.smi"
+    local D=$R/tests/data/complexes/1iep
+    local K="dock --receptor $D/receptor.pdbqt --box $D/box.txt --ligands $T/lig.smi --runs 20 --budget-scale 0.05 --seed 42"
+    for k in $(seq 1 ${REPEAT:-2}); do
+        dockrun pair1_$k - "$CLI" cuda:0 $K
+        dockrun pairG_$k - "$CLI" cuda:all $K
+        same pair1_1 pairG_$k
+    done
 }
 
 suites() {
