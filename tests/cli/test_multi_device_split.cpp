@@ -141,6 +141,16 @@ void compareDocking(const std::vector<dock::LigandDockResult>& many,
     }
 }
 
+// The 1iep box (Vina) and ligands of two sizes: biotin (16 heavy atoms, 5 torsions) and imatinib
+// (37, more torsions).
+struct TwoSizes {
+    dock::DockTarget target = dock::DockTarget::forVina(std::make_shared<DockingTarget>(
+        prepareReceptor(readMolecule(data("complexes/1iep/receptor.pdbqt"))),
+        readBoxConfig(data("complexes/1iep/box.txt")), ScoringKind::Vina, 1));
+    Molecule biotin = prepareLigand(readMolecule(data("complexes/1stp/ligand_xtal.pdbqt")));
+    Molecule imatinib = prepareLigand(readMolecule(data("complexes/1iep/ligand_xtal.pdbqt")));
+};
+
 long callsOf(const PhaseTimings& t, const std::string& phase) {
     for (const PhaseTimings::Entry& e : t.entries())
         if (e.group == "cpu" && e.phase == phase)
@@ -188,12 +198,9 @@ private slots:
     // a second lane each (four workers) dock every ligand exactly once; both give the one
     // device's output.
     void dockChunksLongestFirstSameOutput() {
-        const Molecule receptor = prepareReceptor(readMolecule(data("complexes/1iep/receptor.pdbqt")));
-        auto vina = std::make_shared<DockingTarget>(
-            receptor, readBoxConfig(data("complexes/1iep/box.txt")), ScoringKind::Vina, 1);
-        const dock::DockTarget target = dock::DockTarget::forVina(vina);
-        const Molecule biotin = prepareLigand(readMolecule(data("complexes/1stp/ligand_xtal.pdbqt")));
-        const Molecule imatinib = prepareLigand(readMolecule(data("complexes/1iep/ligand_xtal.pdbqt")));
+        const TwoSizes c;
+        const dock::DockTarget& target = c.target;
+        const Molecule &biotin = c.biotin, &imatinib = c.imatinib;
         std::vector<Molecule> ligands{biotin, biotin, imatinib, biotin, imatinib, biotin, biotin};
         dock::DockOptions options = smallDock();
         QVERIFY(dockWork(imatinib, options) > dockWork(biotin, options));
@@ -261,12 +268,9 @@ private slots:
     // in flight): each equals one device's docking, every ligand docks once, and no lane runs
     // two chunks at the same time (the lanes are shared, not owned by a batch).
     void concurrentDocksShareTheLanes() {
-        const Molecule receptor = prepareReceptor(readMolecule(data("complexes/1iep/receptor.pdbqt")));
-        auto vina = std::make_shared<DockingTarget>(
-            receptor, readBoxConfig(data("complexes/1iep/box.txt")), ScoringKind::Vina, 1);
-        const dock::DockTarget target = dock::DockTarget::forVina(vina);
-        const Molecule biotin = prepareLigand(readMolecule(data("complexes/1stp/ligand_xtal.pdbqt")));
-        const Molecule imatinib = prepareLigand(readMolecule(data("complexes/1iep/ligand_xtal.pdbqt")));
+        const TwoSizes c;
+        const dock::DockTarget& target = c.target;
+        const Molecule &biotin = c.biotin, &imatinib = c.imatinib;
         const std::vector<Molecule> first{imatinib, biotin, imatinib, biotin, biotin, imatinib};
         const std::vector<Molecule> second{biotin, biotin, imatinib, biotin, biotin};
         const dock::DockOptions options = smallDock();
