@@ -17,7 +17,8 @@
 #   dockab   dock NLIG (1000) SMILES (Vina, budget x 0.05): this build on cuda:0 with one and two
 #            docking lanes, on cuda:all, and old/posewright-cli on cuda:all; outputs compared
 #   minab    the minimize command (200,000 poses): old/ against this build, cuda:0 and cuda:all
-#   screenab the screen on cuda:0 and on cuda:all (SCREEN_L2=1: also cuda:0 with two lanes)
+#   screenab the screen on cuda:0 and on cuda:all (SCREEN_L2=1: also cuda:0 with two lanes;
+#            SCREEN_G=0: not on cuda:all)
 #   dockpair dock NLIG SMILES on cuda:0 then cuda:all, REPEAT (2) times
 #   suites   every gpu_test_* carried (SUITES='GLOB ...'), split over GPU 0 and GPU 1
 R=$PWD; C=$(cd "${C:-.carry16}" && pwd); OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -137,8 +138,8 @@ screenab() {
     local K="dock --maps $C/screen/maps/1iep.maps.fld --ligands $C/screen/ob_all.pdbqt --runs 20 --seed 42"
     dockrun scr1 - "$CLI" cuda:0 $K
     [ -n "${SCREEN_L2:-}" ] && dockrun scr1l2 POSEWRIGHT_DOCK_LANES=2 "$CLI" cuda:0 $K
-    dockrun scrG - "$CLI" cuda:all $K
-    same scr1 scrG
+    [ "${SCREEN_G:-1}" = 0 ] || { dockrun scrG - "$CLI" cuda:all $K; same scr1 scrG; }
+    [ -n "${SCREEN_L2:-}" ] && same scr1 scr1l2
 }
 
 # dock NLIG SMILES, this build, cuda:0 then cuda:all, REPEAT (2) times alternating.
