@@ -97,8 +97,8 @@ void RankedSdfWriter::add(const Molecule& m, double score) {
 }
 
 void RankedSdfWriter::addFormatted(const std::string& text, double score) {
-    entries_.push_back({score, spoolSize_, static_cast<std::uint32_t>(text.size())});
-    spoolSize_ += text.size();
+    entries_.push_back({score, spoolWritten_ + spoolBuffer_.size(),
+                        static_cast<std::uint32_t>(text.size())});
     spoolBuffer_.append(text);
     if (spoolBuffer_.size() >= kChunkBytes)
         flushSpoolBuffer();
@@ -124,14 +124,17 @@ void RankedSdfWriter::commit() {
         start[i + 1] = start[i] + entries_[i].length;
     const std::uint64_t total = start[n];
 
+    auto writeFailed = [&](int err) {
+        return InputError(target_, 0,
+                          std::string("writing failed (disk full or file system error: ")
+                              .append(std::strerror(err))
+                              .append("); the target was left untouched"));
+    };
     AtomicFile out(target_);
     if (total > 0) {
         const int outFd = out.positionalFd();
         if (const int err = sizeOutput(outFd, total))
-            throw InputError(target_, 0,
-                             std::string("writing failed (disk full or file system error: ")
-                                 .append(std::strerror(err))
-                                 .append("); the target was left untouched"));
+            throw writeFailed(err);
 
         const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
         const unsigned threads = static_cast<unsigned>(std::clamp<std::uint64_t>(
@@ -207,10 +210,7 @@ void RankedSdfWriter::commit() {
                                  std::string("cannot read back the temporary spool file: ")
                                      .append(std::strerror(readError[part])));
             if (writeError[part])
-                throw InputError(target_, 0,
-                                 std::string("writing failed (disk full or file system error: ")
-                                     .append(std::strerror(writeError[part]))
-                                     .append("); the target was left untouched"));
+                throw writeFailed(writeError[part]);
         }
     }
     out.commit();

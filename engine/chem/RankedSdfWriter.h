@@ -45,8 +45,7 @@ private:
     // Records not yet in the spool file: written in pieces of a few MiB, not one call each.
     std::string spoolBuffer_;
     std::uint64_t spoolWritten_ = 0;
-    std::vector<Entry> entries_;  // 24 bytes per record: a million records take 24 MB
-    std::uint64_t spoolSize_ = 0; // written and buffered
+    std::vector<Entry> entries_; // 24 bytes per record: a million records take 24 MB
 };
 
 } // namespace pw

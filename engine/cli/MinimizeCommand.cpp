@@ -387,71 +387,59 @@ int runMinimize(const std::vector<std::string>& args) {
             fail(std::current_exception());
         }
     });
-    // Stage 2: RDKit preparation, the chunk's records in parallel.
-    std::thread preparer([&] {
-        try {
-            while (auto chunk = read.pop()) {
-                prepareClock.time([&] {
-                    prepareChunk(*chunk, inputs, threads, readOptions, cache ? &*cache : nullptr,
-                                 shard, index, parseSkipped);
-                });
-                if (!prepared.push(std::move(*chunk)))
-                    return;
+    // Stages 2-4, each a thread that takes the chunks of `in` in order, works on each and hands
+    // it on to `out` (closed after the last; an error stops every stage).
+    auto stage = [&](BoundedQueue<Chunk>& in, BoundedQueue<Chunk>& out, auto work) {
+        return std::thread([&in, &out, &fail, work] {
+            try {
+                while (auto chunk = in.pop()) {
+                    work(*chunk);
+                    if (!out.push(std::move(*chunk)))
+                        return;
+                }
+                out.close();
+            } catch (...) {
+                fail(std::current_exception());
             }
-            prepared.close();
-        } catch (...) {
-            fail(std::current_exception());
-        }
+        });
+    };
+    // Stage 2: RDKit preparation, the chunk's records in parallel.
+    std::thread preparer = stage(read, prepared, [&](Chunk& chunk) {
+        prepareClock.time([&] {
+            prepareChunk(chunk, inputs, threads, readOptions, cache ? &*cache : nullptr, shard,
+                         index, parseSkipped);
+        });
     });
     // Stage 3: the backend (the GPU, or the CPU's threads).
-    std::thread minimizer([&] {
-        try {
-            while (auto chunk = prepared.pop()) {
-                minimizeClock.time([&] {
-                    PhaseTimer mapsTimer(&timings, "maps", "minimizer");
-                    if (!options.exact && !chunk->ligands.empty())
-                        target.gridFor(chunk->types);
-                    mapsTimer.stop();
-                    PhaseTimer backendTimer(&timings, "backend", "minimizer");
-                    // Several GPUs: the chunk is lent to the devices' pieces, not copied.
-                    minimizeBatch(*backend, target, chunk->ligands, options, chunk->results);
-                    backendTimer.stop();
-                });
-                if (!toFormat.push(std::move(*chunk)))
-                    return;
-            }
-            toFormat.close();
-        } catch (...) {
-            fail(std::current_exception());
-        }
+    std::thread minimizer = stage(prepared, toFormat, [&](Chunk& chunk) {
+        minimizeClock.time([&] {
+            PhaseTimer mapsTimer(&timings, "maps", "minimizer");
+            if (!options.exact && !chunk.ligands.empty())
+                target.gridFor(chunk.types);
+            mapsTimer.stop();
+            PhaseTimer backendTimer(&timings, "backend", "minimizer");
+            // Several GPUs: the chunk is lent to the devices' pieces, not copied.
+            minimizeBatch(*backend, target, chunk.ligands, options, chunk.results);
+        });
     });
     // Stage 4: the SD records' coordinates and tags, in parallel, while the backend minimizes
     // the next chunk (the writer, one thread, was the slowest stage, and formatting on the
     // minimizer's thread left the GPUs idle meanwhile: tests/bench/RESULTS.md).
-    std::thread formatter([&] {
-        try {
-            while (auto chunk = toFormat.pop()) {
-                if (sdf)
-                    formatClock.time([&] {
-                        PhaseTimer formatTimer(&timings, "format_records", "formatter");
-                        chunk->sdfRecords.resize(chunk->ligands.size());
-                        parallelFor(static_cast<long>(chunk->ligands.size()), threads, [&](long k) {
-                            annotate(chunk->ligands[k], chunk->results[k], chunk->ligandIndex[k]);
-                            if (shard) // the merge's key, last (MergeCommand strips it)
-                                chunk->ligands[k].setProperty(
-                                    kShardKeyTag,
-                                    shardKeyValue(*shard, chunk->results[k].score.affinity,
-                                                  chunk->ligandIndex[k], 0));
-                            chunk->sdfRecords[k] = RankedSdfWriter::formatRecord(chunk->ligands[k]);
-                        });
-                    });
-                if (!done.push(std::move(*chunk)))
-                    return;
-            }
-            done.close();
-        } catch (...) {
-            fail(std::current_exception());
-        }
+    std::thread formatter = stage(toFormat, done, [&](Chunk& chunk) {
+        if (!sdf)
+            return;
+        formatClock.time([&] {
+            PhaseTimer formatTimer(&timings, "format_records", "formatter");
+            chunk.sdfRecords.resize(chunk.ligands.size());
+            parallelFor(static_cast<long>(chunk.ligands.size()), threads, [&](long k) {
+                annotate(chunk.ligands[k], chunk.results[k], chunk.ligandIndex[k]);
+                if (shard) // the merge's key, last (MergeCommand strips it)
+                    chunk.ligands[k].setProperty(
+                        kShardKeyTag, shardKeyValue(*shard, chunk.results[k].score.affinity,
+                                                    chunk.ligandIndex[k], 0));
+                chunk.sdfRecords[k] = RankedSdfWriter::formatRecord(chunk.ligands[k]);
+            });
+        });
     });
     // Stage 5 (this thread): JSON or text in input order, SDF records to the ranking spool.
     auto write = [&](Chunk& chunk) {
