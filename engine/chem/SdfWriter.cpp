@@ -3,6 +3,7 @@
 #include "core/Element.h"
 #include "core/RingClosure.h"
 
+#include <charconv>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -44,6 +45,29 @@ std::string titleLine(const std::string& name) {
     return t;
 }
 
+// Right-aligned in `width` columns (wider when it does not fit), as printf's %<width>... does.
+void appendRight(std::string& out, const char* text, size_t length, size_t width) {
+    if (length < width)
+        out.append(width - length, ' ');
+    out.append(text, length);
+}
+
+// printf's "%10.4f": std::to_chars rounds as printf does (the value's exact decimal expansion,
+// ties to even; tests/chem/test_writers.cpp compares them) at a fraction of its cost, which
+// dominated writing the SD records of a large minimization.
+void appendCoordinate(std::string& out, double v) {
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, 4);
+    appendRight(out, buf, size_t(r.ptr - buf), 10);
+}
+
+// printf's "%3d".
+void appendInt3(std::string& out, int v) {
+    char buf[16];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    appendRight(out, buf, size_t(r.ptr - buf), 3);
+}
+
 void writeV2000(std::string& out, const Molecule& m) {
     char buf[128];
     std::snprintf(buf, sizeof buf, "%3d%3d  0  0  0  0  0  0  0  0999 V2000\n",
@@ -52,18 +76,26 @@ void writeV2000(std::string& out, const Molecule& m) {
     std::vector<std::pair<int, int>> charged;
     for (size_t i = 0; i < m.atoms.size(); ++i) {
         const Atom& a = m.atoms[i];
-        std::snprintf(buf, sizeof buf,
-                      "%10.4f%10.4f%10.4f %-3s 0%3d  0  0  0  0  0  0  0  0  0  0\n",
-                      a.position.x(), a.position.y(), a.position.z(), symbolOf(a).c_str(),
-                      v2000ChargeCode(a.formalCharge));
-        out += buf;
+        // "%10.4f%10.4f%10.4f %-3s 0%3d  0  0  0  0  0  0  0  0  0  0\n"
+        appendCoordinate(out, a.position.x());
+        appendCoordinate(out, a.position.y());
+        appendCoordinate(out, a.position.z());
+        out += ' ';
+        const std::string symbol = symbolOf(a);
+        out += symbol;
+        if (symbol.size() < 3)
+            out.append(3 - symbol.size(), ' ');
+        out += " 0";
+        appendInt3(out, v2000ChargeCode(a.formalCharge));
+        out += "  0  0  0  0  0  0  0  0  0  0\n";
         if (a.formalCharge != 0)
             charged.emplace_back(static_cast<int>(i) + 1, a.formalCharge);
     }
-    for (const Bond& b : m.bonds) {
-        std::snprintf(buf, sizeof buf, "%3d%3d%3d  0\n", b.a + 1, b.b + 1,
-                      static_cast<int>(b.order));
-        out += buf;
+    for (const Bond& b : m.bonds) { // "%3d%3d%3d  0\n"
+        appendInt3(out, b.a + 1);
+        appendInt3(out, b.b + 1);
+        appendInt3(out, static_cast<int>(b.order));
+        out += "  0\n";
     }
     // M  CHG holds every charge (the atom block cannot say +4 or -4), at most 8 per line.
     for (size_t i = 0; i < charged.size(); i += 8) {

@@ -3,6 +3,8 @@
 #include "chem/MoleculeReader.h"
 #include "chem/MoleculeWriter.h"
 #include "chem/PdbqtWriter.h"
+#include "chem/SdfWriter.h"
+#include "core/Element.h"
 #include "core/InputError.h"
 
 #include <QDir>
@@ -11,6 +13,7 @@
 
 #include <fstream>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -143,6 +146,55 @@ private slots:
         QCOMPARE(*back.property("score"), std::string("-7.25"));
         QCOMPARE(*back.property("notes"), std::string("two\n \nparagraphs"));
         QCOMPARE(back.name, std::string("ion pair"));
+    }
+
+    // The V2000 atom and bond blocks are formatted without printf: each line must be the one
+    // printf's formats ("%10.4f%10.4f%10.4f %-3s 0%3d  0 ...", "%3d%3d%3d  0") give, for random
+    // coordinates, exact ties of the fourth decimal (odd k / 32, as 0.03125: ties go to even),
+    // negative zero,
+    // values too wide for ten columns, every charge code and bond indices past 99.
+    void sdfAtomAndBondLinesAsPrintfWritesThem() {
+        std::mt19937_64 random(7);
+        std::uniform_real_distribution<double> coordinate(-150.0, 150.0);
+        Molecule m;
+        m.name = "printf";
+        const int elements[] = {0, 1, 6, 7, 8, 9, 15, 16, 17, 35, 53, 26, 30};
+        for (int i = 0; i < 900; ++i) {
+            Atom a;
+            a.element = elements[i % 13];
+            a.formalCharge = i % 7 - 3;
+            double x = coordinate(random), y = coordinate(random), z = coordinate(random);
+            if (i % 5 == 1)
+                x = (i - 450) / 32.0, y = -(i % 97) / 32768.0, z = (i * 7) / 64.0;
+            if (i == 2)
+                x = -0.0, y = -0.00004, z = 123456.78905;
+            a.position = Vec3(x, y, z);
+            m.atoms.push_back(a);
+            if (i)
+                m.bonds.push_back(Bond{i - 1, i, BondOrder(1 + i % 3), false});
+        }
+        std::string text;
+        appendSdfRecord(text, m);
+        std::istringstream lines(text);
+        std::string line;
+        for (int k = 0; k < 4; ++k)
+            std::getline(lines, line); // title, program, comment, counts
+        const auto chargeCode = [](int c) { return c == 0 ? 0 : c > 0 ? 4 - c : 4 - c; };
+        char buf[160];
+        for (const Atom& a : m.atoms) {
+            std::getline(lines, line);
+            const std::string symbol = a.element ? std::string(elementSymbol(a.element)) : "*";
+            std::snprintf(buf, sizeof buf,
+                          "%10.4f%10.4f%10.4f %-3s 0%3d  0  0  0  0  0  0  0  0  0  0",
+                          a.position.x(), a.position.y(), a.position.z(), symbol.c_str(),
+                          chargeCode(a.formalCharge));
+            QCOMPARE(line, std::string(buf));
+        }
+        for (const Bond& b : m.bonds) {
+            std::getline(lines, line);
+            std::snprintf(buf, sizeof buf, "%3d%3d%3d  0", b.a + 1, b.b + 1, int(b.order));
+            QCOMPARE(line, std::string(buf));
+        }
     }
 
     void v3000PastNineHundredNinetyNineAtoms() {
