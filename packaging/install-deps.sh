@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libgl-dev libglx-dev libxkbcommon-dev
-  libvtk9-dev librdkit-dev libboost-dev libeigen3-dev
+  libvtk9-dev librdkit-dev libboost-dev libeigen3-dev libjemalloc-dev
   xvfb xauth libgl1-mesa-dri
   libsqlite3-dev
   autogrid

@@ -150,7 +150,8 @@ int runGuarded(const pw::cli::Command& c, const std::vector<std::string>& args) 
 // system CPU on 32 cores, and its result unpacking did not get faster on two GPUs. Keeping freed
 // memory (and growing heaps in large steps) took that to 15 s: unpacking 3.0 -> 0.3 s on one GPU
 // and on each of two (tests/bench/RESULTS.md, fourteenth session). The process keeps its peak
-// footprint until it exits, which suits a batch command.
+// footprint until it exits, which suits a batch command. (Where the build links jemalloc,
+// engine/CMakeLists.txt, glibc's malloc serves nothing and these settings change nothing.)
 static void keepFreedMemoryForReuse() {
 #if defined(__GLIBC__)
     mallopt(M_TRIM_THRESHOLD, INT_MAX);

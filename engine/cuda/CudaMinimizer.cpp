@@ -122,7 +122,11 @@ CudaMinimizer::CudaMinimizer(int device) : impl_(std::make_unique<Impl>()) {
     check(cudaSetDevice(device), "set device");
     for (Slot& s : impl_->slots) {
         check(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "stream");
-        check(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming), "event");
+        // Waited for by sleeping, not spinning: with two workers per GPU (the minimize
+        // command) every waiting worker otherwise kept a core busy that the host's preparation
+        // and formatting need.
+        check(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming | cudaEventBlockingSync),
+              "event");
     }
     check(cudaStreamCreateWithFlags(&impl_->controlStream, cudaStreamNonBlocking), "stream");
     impl_->control.reserve(2);
