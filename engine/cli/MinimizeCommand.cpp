@@ -4,6 +4,7 @@
 // cut by the reader and parsed in parallel by the preparation stage, and poses of a topology
 // already prepared reuse its preparation (PreparedLigandCache).
 #include "BenchClock.h"
+#include "ChunkPipeline.h"
 #include "CommandLine.h"
 #include "Commands.h"
 #include "DeviceOption.h"
@@ -21,28 +22,30 @@
 #include "chem/RdkitThreads.h"
 #include "chem/SdfReader.h"
 #include "core/InputError.h"
-#include "core/ParallelFor.h"
+#include "core/WorkerPool.h"
 #include "core/PhaseTimings.h"
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
 #include <exception>
 #include <iostream>
 #include <mutex>
 #include <optional>
+#include <shared_mutex>
+#include <string>
 #include <thread>
 #include <utility>
 
 namespace pw::cli {
 namespace {
 
-// Chunks of records in flight between two stages: with capacity 1 per queue and one chunk in
-// each of the four stages, at most 7 chunks are in memory whatever the input size.
+// Chunks of records in flight between two stages: with capacity 1 per queue (the queue to the
+// minimizers: one per device), one chunk in each stage and at most two finished ahead of their
+// turn per device, a bounded number of chunks are in memory whatever the input size.
 constexpr size_t kQueueCapacity = 1;
 
 struct Pending {
@@ -58,6 +61,7 @@ struct Pending {
 };
 
 struct Chunk {
+    long number = 0; // 0, 1, 2, ... in input order
     std::vector<Pending> records;
     std::vector<Molecule> ligands; // the prepared ones, in record order
     std::vector<long> ligandIndex; // their positions in the input stream
@@ -66,58 +70,16 @@ struct Chunk {
     std::vector<XsType> types; // the ligands' XS types: the grid maps the chunk needs
 };
 
-// A bounded FIFO between two pipeline stages; abort() wakes everyone (an error somewhere).
-template <class T> class BoundedQueue {
-public:
-    explicit BoundedQueue(size_t capacity) : capacity_(capacity) {}
-    bool push(T v) { // false when aborted
-        std::unique_lock lock(m_);
-        cv_.wait(lock, [&] { return aborted_ || q_.size() < capacity_; });
-        if (aborted_)
-            return false;
-        q_.push_back(std::move(v));
-        cv_.notify_all();
-        return true;
-    }
-    std::optional<T> pop() { // nullopt: closed and drained, or aborted
-        std::unique_lock lock(m_);
-        cv_.wait(lock, [&] { return aborted_ || closed_ || !q_.empty(); });
-        if (aborted_ || q_.empty())
-            return std::nullopt;
-        T v = std::move(q_.front());
-        q_.pop_front();
-        cv_.notify_all();
-        return v;
-    }
-    void close() {
-        std::lock_guard lock(m_);
-        closed_ = true;
-        cv_.notify_all();
-    }
-    void abort() {
-        std::lock_guard lock(m_);
-        aborted_ = true;
-        cv_.notify_all();
-    }
-
-private:
-    std::mutex m_;
-    std::condition_variable cv_;
-    std::deque<T> q_;
-    size_t capacity_;
-    bool closed_ = false, aborted_ = false;
-};
-
-// Parses (SDF records cut by the reader) and prepares a chunk on `threads` threads (RDKit work
+// Parses (SDF records cut by the reader) and prepares a chunk on the pool's threads (RDKit work
 // dominates here); in record order, drops the unreadable records with their warning and numbers
 // the others. With a shard, records of other shards are numbered (every shard numbers the input
 // as one run does) and then dropped before their preparation. `cache` is null when preparations
 // are not reused (--no-reuse).
-void prepareChunk(Chunk& chunk, const TargetInputs& inputs, int threads,
+void prepareChunk(Chunk& chunk, const TargetInputs& inputs, WorkerPool& pool,
                   const ReadOptions& readOptions, PreparedLigandCache* cache,
                   const std::optional<Shard>& shard, long& index, long& skipped) {
     prepareRdkitForThreads();
-    parallelFor(static_cast<long>(chunk.records.size()), threads, [&](long i) {
+    pool.parallelFor(static_cast<long>(chunk.records.size()), [&](long i) {
         Pending& p = chunk.records[i];
         if (p.parsed)
             return;
@@ -149,7 +111,7 @@ void prepareChunk(Chunk& chunk, const TargetInputs& inputs, int threads,
     }
     chunk.records = std::move(kept);
     std::vector<std::optional<Molecule>> prepared(chunk.records.size());
-    parallelFor(static_cast<long>(chunk.records.size()), threads, [&](long i) {
+    pool.parallelFor(static_cast<long>(chunk.records.size()), [&](long i) {
         Pending& p = chunk.records[i];
         try {
             Molecule lig = cache ? cache->prepare(p.raw) : prepareLigand(p.raw);
@@ -204,6 +166,18 @@ void annotate(Molecule& m, const RefinementResult& r, long index) {
     m.setProperty("minimizedIntra", fmt(r.score.intra));
     m.setProperty("minimizedTorsional", fmt(r.score.torsional));
     m.setProperty("inputIndex", std::to_string(index));
+}
+
+// Frees what the writer no longer reads once the SD record is formatted (it reads the name and
+// the scores): here, on every formatting thread. Freed by the writer, 2,000,000 poses kept its
+// one thread busy for 11-23 s and bounded the command on two GPUs (tests/bench/RESULTS.md).
+void release(Molecule& ligand, RefinementResult& result) {
+    Molecule named;
+    named.name = std::move(ligand.name);
+    ligand = std::move(named);
+    result.coordinates = {};
+    result.pose = {};
+    result.trajectory = {};
 }
 
 } // namespace
@@ -304,17 +278,30 @@ int runMinimize(const std::vector<std::string>& args) {
     if (backend->isGpu() && options.refinement.vinaGuard)
         std::cerr << "note: the Vina guard runs on the CPU only; the GPU minimizes without it "
                      "(--device cpu to have it)\n";
-    // Records per chunk: enough to fill the GPU (8192 1iep poses keep it ~70% as busy as 100k;
-    // preparation, not the GPU, bounds the command) while at most 7 chunks are in memory.
-    // Several GPUs (cuda:all) share each chunk out: a full chunk for each.
-    const int chunkSize = cl.intValue(
-        "chunk", backend->isGpu() ? 8192 * backendDeviceCount(*backend) : 1024, 1, 10000000);
-    // On several GPUs, without --chunk, the first chunk is a quarter of that: its reading and
-    // preparation are what the GPUs wait for before their first piece. (The output does not
+    // One worker per device takes whole chunks from the queue, so a device never waits for
+    // another at a chunk's end (the devices' chunks are put back in input order after).
+    std::vector<Backend*> devices = deviceBackends(*backend);
+    // Two workers per GPU, each on a backend of its own (its own streams), so that one worker's
+    // host work (templates, packing, the exact report) overlaps the other's kernels: 1.34-1.38x
+    // on one H200 (tests/bench/RESULTS.md). POSEWRIGHT_MINIMIZE_LANES=L (1-4) sets it.
+    std::vector<std::unique_ptr<Backend>> extraLanes;
+    const char* lanesKnob = std::getenv("POSEWRIGHT_MINIMIZE_LANES");
+    const int lanes = !backend->isGpu() ? 1 : lanesKnob ? std::clamp(std::atoi(lanesKnob), 1, 4) : 2;
+    for (int k = 1; k < lanes; ++k) {
+        std::string ignored;
+        extraLanes.push_back(createBackend(deviceRequestOption(cl), threads, ignored));
+        for (Backend* b : deviceBackends(*extraLanes.back()))
+            devices.push_back(b);
+    }
+    const size_t workerCount = devices.size();
+    // Records per chunk: enough to fill a GPU (8192 1iep poses keep it ~70% as busy as 100k)
+    // while few chunks are in memory.
+    const int chunkSize = cl.intValue("chunk", backend->isGpu() ? 8192 : 1024, 1, 10000000);
+    // On several devices, without --chunk, the first chunk is a quarter of that: its reading and
+    // preparation are what the devices wait for before their first piece. (The output does not
     // depend on the chunks.)
-    const int firstChunkSize = !cl.value("chunk") && backendDeviceCount(*backend) > 1
-                                   ? std::max(1, chunkSize / 4)
-                                   : chunkSize;
+    const int firstChunkSize =
+        !cl.value("chunk") && workerCount > 1 ? std::max(1, chunkSize / 4) : chunkSize;
 
     TargetInputs inputs = loadTarget(cl, files.front());
     DockingTarget target(inputs.receptor, inputs.box, inputs.scoring, threads);
@@ -336,9 +323,13 @@ int runMinimize(const std::vector<std::string>& args) {
     long index = 0, minimized = 0, refused = 0, readSkipped = 0, parseSkipped = 0;
     setupTimer.stop();
     const auto t0 = std::chrono::steady_clock::now();
-    BoundedQueue<Chunk> read(kQueueCapacity), prepared(kQueueCapacity),
+    BoundedQueue<Chunk> read(kQueueCapacity), prepared(kQueueCapacity * workerCount),
         toFormat(kQueueCapacity), done(kQueueCapacity);
-    StageClock readClock, prepareClock, minimizeClock, formatClock, writeClock;
+    InOrderHandoff<Chunk> inOrder(toFormat, long(2 * workerCount));
+    // Written chunks are freed on a thread of their own (the writer's one thread was the
+    // command's slowest stage on two GPUs).
+    BoundedQueue<Chunk> written(kQueueCapacity);
+    StageClock readClock, prepareClock, formatClock, writeClock;
     std::mutex errorMutex;
     std::exception_ptr error;
     auto fail = [&](std::exception_ptr e) {
@@ -347,13 +338,14 @@ int runMinimize(const std::vector<std::string>& args) {
             if (!error)
                 error = e;
         }
-        read.abort(), prepared.abort(), toFormat.abort(), done.abort();
+        read.abort(), prepared.abort(), toFormat.abort(), done.abort(), written.abort();
+        inOrder.abort(); // after the queues: its finish() may wait in toFormat.push
     };
     // Stage 1: the reader (one thread; records in input order).
     std::thread reader([&] {
         try {
             Chunk chunk;
-            bool pushed = false; // the first chunk has gone
+            long chunks = 0; // pushed so far
             for (const std::string& file : files) {
                 auto r = readClock.time([&] { return MoleculeReader::open(file, readOptions); });
                 // SDF: only cut into records here; parsing is the preparation stage's (parallel).
@@ -372,14 +364,15 @@ int runMinimize(const std::vector<std::string>& args) {
                     }
                     chunk.records.push_back(std::move(p));
                     if (static_cast<int>(chunk.records.size()) >=
-                            (pushed ? chunkSize : firstChunkSize)) {
+                        (chunks ? chunkSize : firstChunkSize)) {
+                        chunk.number = chunks++;
                         if (!read.push(std::exchange(chunk, Chunk{})))
                             return;
-                        pushed = true;
                     }
                 }
                 readSkipped += r->recordsSkipped();
             }
+            chunk.number = chunks;
             if (!chunk.records.empty() && !read.push(std::move(chunk)))
                 return;
             read.close();
@@ -403,25 +396,54 @@ int runMinimize(const std::vector<std::string>& args) {
             }
         });
     };
-    // Stage 2: RDKit preparation, the chunk's records in parallel.
+    // Stage 2: RDKit preparation, the chunk's records in parallel (on threads of its own, kept
+    // from chunk to chunk, as the formatter's).
+    WorkerPool preparePool(threads), formatPool(threads);
     std::thread preparer = stage(read, prepared, [&](Chunk& chunk) {
         prepareClock.time([&] {
-            prepareChunk(chunk, inputs, threads, readOptions, cache ? &*cache : nullptr, shard,
+            prepareChunk(chunk, inputs, preparePool, readOptions, cache ? &*cache : nullptr, shard,
                          index, parseSkipped);
         });
     });
-    // Stage 3: the backend (the GPU, or the CPU's threads).
-    std::thread minimizer = stage(prepared, toFormat, [&](Chunk& chunk) {
-        minimizeClock.time([&] {
-            PhaseTimer mapsTimer(&timings, "maps", "minimizer");
-            if (!options.exact && !chunk.ligands.empty())
-                target.gridFor(chunk.types);
-            mapsTimer.stop();
-            PhaseTimer backendTimer(&timings, "backend", "minimizer");
-            // Several GPUs: the chunk is lent to the devices' pieces, not copied.
-            minimizeBatch(*backend, target, chunk.ligands, options, chunk.results);
+    // Stage 3: the backend, one worker per device (the GPU, or the CPU's threads), each taking
+    // the next prepared chunk; the chunks go on to the formatter in input order. A chunk with
+    // XS types the grid lacks has the grid rebuilt while no worker minimizes.
+    std::shared_mutex gridLock;
+    std::vector<StageClock> minimizeClocks(workerCount);
+    std::atomic<size_t> minimizersLeft{workerCount};
+    std::vector<std::thread> minimizers;
+    for (size_t d = 0; d < workerCount; ++d)
+        minimizers.emplace_back([&, d] {
+            const std::string group = workerCount > 1 ? "minimizer " + std::to_string(d)
+                                                      : std::string("minimizer");
+            try {
+                while (auto chunk = prepared.pop()) {
+                    if (!inOrder.admit(chunk->number))
+                        return;
+                    minimizeClocks[d].time([&] {
+                        std::shared_lock reading(gridLock);
+                        if (!options.exact && !chunk->ligands.empty() &&
+                            !target.hasGridFor(chunk->types)) {
+                            reading.unlock();
+                            PhaseTimer mapsTimer(&timings, "maps", group);
+                            std::unique_lock building(gridLock);
+                            target.gridFor(chunk->types);
+                            building.unlock();
+                            reading.lock(); // the grid only grows: it still has the types
+                        }
+                        PhaseTimer backendTimer(&timings, "backend", group);
+                        devices[d]->minimize(target, chunk->ligands, options, chunk->results);
+                    });
+                    const long number = chunk->number;
+                    if (!inOrder.finish(number, std::move(*chunk)))
+                        return;
+                }
+                if (--minimizersLeft == 0)
+                    toFormat.close(); // every chunk handed on (finish pushes in order)
+            } catch (...) {
+                fail(std::current_exception());
+            }
         });
-    });
     // Stage 4: the SD records' coordinates and tags, in parallel, while the backend minimizes
     // the next chunk (the writer, one thread, was the slowest stage, and formatting on the
     // minimizer's thread left the GPUs idle meanwhile: tests/bench/RESULTS.md).
@@ -431,15 +453,21 @@ int runMinimize(const std::vector<std::string>& args) {
         formatClock.time([&] {
             PhaseTimer formatTimer(&timings, "format_records", "formatter");
             chunk.sdfRecords.resize(chunk.ligands.size());
-            parallelFor(static_cast<long>(chunk.ligands.size()), threads, [&](long k) {
+            formatPool.parallelFor(static_cast<long>(chunk.ligands.size()), [&](long k) {
                 annotate(chunk.ligands[k], chunk.results[k], chunk.ligandIndex[k]);
                 if (shard) // the merge's key, last (MergeCommand strips it)
                     chunk.ligands[k].setProperty(
                         kShardKeyTag, shardKeyValue(*shard, chunk.results[k].score.affinity,
                                                     chunk.ligandIndex[k], 0));
                 chunk.sdfRecords[k] = RankedSdfWriter::formatRecord(chunk.ligands[k]);
+                release(chunk.ligands[k], chunk.results[k]);
             });
         });
+    });
+    // Stage 6: the written chunks freed.
+    std::thread releaser([&] {
+        while (written.pop()) {
+        }
     });
     // Stage 5 (this thread): JSON or text in input order, SDF records to the ranking spool.
     auto write = [&](Chunk& chunk) {
@@ -488,11 +516,17 @@ int runMinimize(const std::vector<std::string>& args) {
                 break;
             PhaseTimer writeTimer(&timings, "write");
             writeClock.time([&] { write(*chunk); });
+            writeTimer.stop();
+            if (!written.push(std::move(*chunk)))
+                break;
         }
+        written.close();
     } catch (...) {
         fail(std::current_exception());
     }
-    reader.join(), preparer.join(), minimizer.join(), formatter.join();
+    reader.join(), preparer.join(), formatter.join(), releaser.join();
+    for (std::thread& m : minimizers)
+        m.join();
     if (error)
         std::rethrow_exception(error);
     const long skipped = readSkipped + parseSkipped;
@@ -508,13 +542,16 @@ int runMinimize(const std::vector<std::string>& args) {
               << (shard ? " (shard " + shard->label() + "; " + std::to_string(index) + " in the input)" : "")
               << (refused + skipped ? ", " + std::to_string(refused + skipped) + " skipped" : "")
               << "\n";
+    double minimizeSeconds = 0; // the busiest device's
+    for (const StageClock& c : minimizeClocks)
+        minimizeSeconds = std::max(minimizeSeconds, c.seconds);
     // Where the time went: each stage's busy seconds (they overlap, so they may add up to more
     // than the wall time; the largest bounds it) and the peak host memory.
     char stages[200];
     std::snprintf(stages, sizeof stages,
                   "stages (busy seconds, overlapped): read %.3f, prepare %.3f, minimize %.3f, "
                   "format %.3f, write %.3f; chunk %d; peak RSS %.0f MiB",
-                  readClock.seconds, prepareClock.seconds, minimizeClock.seconds,
+                  readClock.seconds, prepareClock.seconds, minimizeSeconds,
                   formatClock.seconds, writeClock.seconds, chunkSize, peakRssMiB());
     std::cerr << stages << "\n";
     if (cache)

@@ -443,6 +443,16 @@ int backendDeviceCount(const Backend& backend) {
     return multi ? multi->deviceCount() : 1;
 }
 
+std::vector<Backend*> deviceBackends(Backend& backend) {
+    auto* multi = dynamic_cast<MultiDeviceBackend*>(&backend);
+    if (!multi)
+        return {&backend};
+    std::vector<Backend*> out;
+    for (int d = 0; d < multi->deviceCount(); ++d)
+        out.push_back(&multi->device(size_t(d)));
+    return out;
+}
+
 void minimizeBatch(Backend& backend, const DockingTarget& target, std::vector<Molecule>& ligands,
                    const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
                    Progress* progress) {

@@ -49,6 +49,7 @@ public:
     std::string description() const override;
     bool isGpu() const override;
     int deviceCount() const { return int(devices_.size()); }
+    Backend& device(size_t d) { return *devices_[d]; }
 
     void minimize(const DockingTarget& target, const std::vector<Molecule>& ligands,
                   const MinimizeBatchOptions& options, std::vector<RefinementResult>& results,
@@ -106,6 +107,10 @@ private:
 // The number of devices behind a backend (1 unless it is a MultiDeviceBackend): commands scale
 // their batch sizes with it so that every device gets a full batch.
 int backendDeviceCount(const Backend& backend);
+
+// The backend of each device (a MultiDeviceBackend's devices; else the backend itself): a command
+// that keeps its own queue of batches runs one worker per device on these.
+std::vector<Backend*> deviceBackends(Backend& backend);
 
 // backend.minimize(...), through MultiDeviceBackend::minimizeLent where the backend has several
 // devices (no copy of the ligands); `ligands` holds the same molecules on return.

@@ -167,6 +167,22 @@ private slots:
         QVERIFY2(r.err.contains("stages (busy seconds, overlapped): read "), r.err.constData());
         QVERIFY2(r.err.contains("chunk 2; peak RSS "), r.err.constData());
         QCOMPARE(int(readMolecules(out.toStdString()).size()), 5);
+
+        // Three devices (CPU backends behind the split, as several GPUs are), one record per
+        // chunk: each device's worker takes the next chunk, they finish out of order, and the
+        // chunks go back into input order: the same JSON stream and ranked SDF, byte for byte.
+        const QString out3 = dir.filePath("out3.sdf");
+        for (const QString& devices : {"2", "3"}) {
+            const CliRun r3 = runCli(
+                {"minimize", "--receptor", data("complexes/1iep/receptor.pdbqt"), "--box",
+                 data("complexes/1iep/box.txt"), "--device", "cpu", "--json", "--chunk", "1",
+                 "--vina-steps", "--out", out3, "--ligands", QString::fromStdString(file)},
+                300000, {"POSEWRIGHT_CPU_DEVICES=" + devices});
+            QVERIFY2(r3.exitCode == 0, r3.err.constData());
+            QVERIFY2(r3.err.contains(devices.toLatin1() + " devices: CPU"), r3.err.constData());
+            QCOMPARE(r3.out, r.out);
+            QCOMPARE(readAll(out3), readAll(out));
+        }
     }
     // SDF records parsed in parallel and preparations reused for poses of one topology change
     // nothing: the same JSON, the same ranked SDF (byte for byte) and the same warnings as with

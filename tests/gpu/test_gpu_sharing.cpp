@@ -1,7 +1,7 @@
 // GPU memory as users meet it (issue 16 item 3), through posewright-cli run as a user runs it:
 // a GPU that refuses an allocation gives one clear message and a clean stop, and two jobs started
 // at once on one GPU, each under a memory cap that splits its batch, both finish with the results
-// one job alone gives.
+// one job alone gives; the minimize command's workers (one or two per GPU) give one output.
 #include "GpuTestMain.h"
 #include "cli/CliRun.h"
 
@@ -111,6 +111,43 @@ private slots:
             QCOMPARE(same, int(expected.size()));
         }
         QVERIFY(QFile::exists(dir.filePath("a.sdf")) && QFile::exists(dir.filePath("b.sdf")));
+    }
+    // The minimize command's workers: one per GPU (cuda:all), or two (the default) or three per
+    // GPU on backends of their own (POSEWRIGHT_MINIMIZE_LANES), each taking the next chunk; small
+    // chunks finish out of order and go back into input order. The JSON stream and the ranked
+    // SDF are the one-worker run's, byte for byte.
+    void minimizeWorkersGiveOneOutput() {
+        QTemporaryDir dir;
+        const auto minimize = [&](const QString& out, const char* device, const char* lanes,
+                                  const char* chunk) {
+            QStringList args = minimizeArgs(dir.filePath(out), {});
+            args[args.indexOf("--device") + 1] = device;
+            if (chunk)
+                args << "--chunk" << chunk;
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            if (lanes)
+                env.insert("POSEWRIGHT_MINIMIZE_LANES", lanes);
+            startCli(p, args, env);
+            const int code = normalExitCode(p, 300000);
+            return CliRun{code, p.readAllStandardOutput(), p.readAllStandardError()};
+        };
+        const CliRun one = minimize("one.sdf", "cuda", "1", nullptr);
+        QVERIFY2(one.exitCode == 0, one.err.constData());
+        QCOMPARE(jsonLines(one.out).size(), 400);
+        const struct {
+            const char* device;
+            const char* lanes;
+        } layouts[] = {{"cuda:all", "1"}, {"cuda", nullptr}, {"cuda:all", nullptr}, {"cuda", "3"}};
+        for (const auto& layout : layouts) {
+            const QString what = QString("%1 with %2 lanes")
+                                     .arg(layout.device, layout.lanes ? layout.lanes : "default");
+            const CliRun many = minimize("many.sdf", layout.device, layout.lanes, "23");
+            QVERIFY2(many.exitCode == 0, many.err.constData());
+            QVERIFY2(many.out == one.out, qPrintable(what + ": another JSON stream"));
+            QVERIFY2(readAll(dir.filePath("many.sdf")) == readAll(dir.filePath("one.sdf")),
+                     qPrintable(what + ": another ranked SDF"));
+        }
     }
 };
 
