@@ -41,7 +41,7 @@ AtomicFile::~AtomicFile() {
 
 int AtomicFile::positionalFd() {
     if (fd_ < 0 && !committed_) {
-        fd_ = ::open(temp_->path().c_str(), O_WRONLY | O_CLOEXEC);
+        fd_ = ::open(temp_->path().c_str(), O_RDWR | O_CLOEXEC);
         if (fd_ < 0)
             throw InputError(
                 target_, 0,

@@ -2,7 +2,7 @@
 // beside the target, commit() renames it over the target, and without commit() it is removed.
 // A temporary file left by a killed run is removed by the next AtomicFile for the same target.
 // Text goes either through stream() or, for writers that fill the file by position from several
-// threads, through positionalFd() (pwrite); not both.
+// threads, through positionalFd() (pwrite, or a shared mapping); not both.
 #pragma once
 
 #include "TempFiles.h"
@@ -23,8 +23,9 @@ public:
     AtomicFile& operator=(const AtomicFile&) = delete;
 
     std::ostream& stream() { return out_; }
-    // A descriptor of the temporary file open for writing (pwrite, ftruncate), opened on first
-    // call; commit() closes it and counts a failed close as a failed write. Throws InputError.
+    // A descriptor of the temporary file open for reading and writing (pwrite, ftruncate, mmap),
+    // opened on first call; commit() closes it and counts a failed close as a failed write.
+    // Throws InputError.
     int positionalFd();
     const std::string& target() const { return target_; }
     // Flushes, checks that every write succeeded (disk full, ...) and renames onto the target.

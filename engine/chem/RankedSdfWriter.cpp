@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <system_error>
 #include <thread>
 #include <unistd.h>
@@ -23,6 +25,8 @@ constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
 // Below this many output bytes per thread, starting a thread costs more than it saves.
 constexpr std::uint64_t kMinBytesPerThread = std::uint64_t{8} << 20;
 constexpr unsigned kMaxCopyThreads = 8;
+// Through a mapping the copy scales further: the threads only share the page faults.
+constexpr unsigned kMaxMappedCopyThreads = 16;
 
 // Removes what a killed run left beside the target before a new spool joins it.
 const std::string& sweptOfStaleFiles(const std::string& target) {
@@ -57,11 +61,13 @@ int readAllAt(int fd, char* data, std::size_t size, std::uint64_t offset) {
 }
 
 // Gives the output its final size before the threads fill it: blocks reserved where the file
-// system can (a full disk shows here, before any copying), a sparse file where it cannot.
-int sizeOutput(int fd, std::uint64_t size) {
+// system can (a full disk shows here, before any copying; `reserved` says so), a sparse file
+// where it cannot.
+int sizeOutput(int fd, std::uint64_t size, bool& reserved) {
     int rc;
     while ((rc = ::fallocate(fd, 0, 0, static_cast<off_t>(size))) != 0 && errno == EINTR) {
     }
+    reserved = rc == 0;
     if (rc == 0)
         return 0;
     if (errno != EOPNOTSUPP && errno != ENOSYS)
@@ -133,12 +139,26 @@ void RankedSdfWriter::commit() {
     AtomicFile out(target_);
     if (total > 0) {
         const int outFd = out.positionalFd();
-        if (const int err = sizeOutput(outFd, total))
+        bool reserved = false;
+        if (const int err = sizeOutput(outFd, total, reserved))
             throw writeFailed(err);
+        // With its blocks reserved, the output is filled through a shared mapping: the spool is
+        // read straight into it. Buffered writes to one file hold its inode's lock, so threads
+        // calling pwrite filled it at about one thread's speed (tests/bench/RESULTS.md); page
+        // faults into a mapping run side by side. A sparse output is written by pwrite: in a
+        // mapping, a disk that fills up would end the process with SIGBUS.
+        // POSEWRIGHT_COMMIT_PWRITE=1 writes by pwrite always (tests compare the two).
+        char* mapped = nullptr;
+        if (reserved && !std::getenv("POSEWRIGHT_COMMIT_PWRITE")) {
+            void* m = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, outFd, 0);
+            if (m != MAP_FAILED)
+                mapped = static_cast<char*>(m);
+        }
 
         const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
         const unsigned threads = static_cast<unsigned>(std::clamp<std::uint64_t>(
-            total / kMinBytesPerThread, 1, std::min(hardware, kMaxCopyThreads)));
+            total / kMinBytesPerThread, 1,
+            std::min(hardware, mapped ? kMaxMappedCopyThreads : kMaxCopyThreads)));
         std::atomic<bool> stop{false};
         std::vector<int> readError(threads, 0), writeError(threads, 0);
 
@@ -186,6 +206,39 @@ void RankedSdfWriter::commit() {
                 stop.store(true, std::memory_order_relaxed);
         };
 
+        // The same into the mapping: each run of records adjacent in the spool (up to a
+        // buffer's size) is read with one call, straight to where its ranks go.
+        auto copyRanksMapped = [&](unsigned part, std::size_t begin, std::size_t end) {
+            std::size_t runRank = begin;
+            std::uint64_t runFrom = 0, runLength = 0;
+            auto readRun = [&] {
+                if (runLength > 0 && !readError[part])
+                    readError[part] =
+                        readAllAt(spoolFd_, mapped + start[runRank], runLength, runFrom);
+                return readError[part] == 0;
+            };
+            for (std::size_t r = begin; r < end; ++r) {
+                const Entry& e = entries_[r];
+                if (runLength > 0 && runFrom + runLength == e.offset && runLength < kChunkBytes) {
+                    runLength += e.length;
+                    continue;
+                }
+                if (stop.load(std::memory_order_relaxed) || !readRun())
+                    break;
+                runRank = r, runFrom = e.offset, runLength = e.length;
+            }
+            if (!stop.load(std::memory_order_relaxed))
+                readRun();
+            if (readError[part])
+                stop.store(true, std::memory_order_relaxed);
+        };
+        auto copy = [&](unsigned part, std::size_t begin, std::size_t end) {
+            if (mapped)
+                copyRanksMapped(part, begin, end);
+            else
+                copyRanks(part, begin, end);
+        };
+
         auto firstRank = [&](unsigned part) {
             if (part == threads)
                 return n;
@@ -197,13 +250,15 @@ void RankedSdfWriter::commit() {
             std::vector<std::jthread> helpers; // joined when the block ends, throw or not
             for (unsigned part = 1; part < threads; ++part) {
                 try {
-                    helpers.emplace_back(copyRanks, part, firstRank(part), firstRank(part + 1));
+                    helpers.emplace_back(copy, part, firstRank(part), firstRank(part + 1));
                 } catch (const std::system_error&) { // no thread to be had: copied here instead
-                    copyRanks(part, firstRank(part), firstRank(part + 1));
+                    copy(part, firstRank(part), firstRank(part + 1));
                 }
             }
-            copyRanks(0, 0, firstRank(1));
+            copy(0, 0, firstRank(1));
         }
+        if (mapped)
+            ::munmap(mapped, total);
         for (unsigned part = 0; part < threads; ++part) {
             if (readError[part])
                 throw InputError(target_, 0,

@@ -32,6 +32,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <future>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -272,27 +273,46 @@ int runMinimize(const std::vector<std::string>& args) {
     PhaseTimings timings;
     options.timings = &timings;
     PhaseTimer setupTimer(&timings, "setup");
-    std::string note;
-    auto backend = createBackend(deviceRequestOption(cl), threads, note);
-    std::cerr << note << "\n";
+    // The devices are set up (CUDA contexts: a fraction of a second) on a thread of their own
+    // while this one reads the receptor and box.
+    const DeviceRequest request = deviceRequestOption(cl);
+    struct Workers {
+        std::string note;
+        std::unique_ptr<Backend> backend;
+        std::vector<std::unique_ptr<Backend>> extraLanes;
+        std::vector<Backend*> devices; // a worker each
+    };
+    auto makingWorkers = std::async(std::launch::async, [&request, threads, &timings] {
+        PhaseTimer devicesTimer(&timings, "devices", "setup");
+        Workers w;
+        w.backend = createBackend(request, threads, w.note);
+        // One worker per device takes whole chunks from the queue, so a device never waits for
+        // another at a chunk's end (the devices' chunks are put back in input order after).
+        w.devices = deviceBackends(*w.backend);
+        // Two workers per GPU, each on a backend of its own (its own streams), so that one
+        // worker's host work (templates, packing, the exact report) overlaps the other's
+        // kernels: 1.34-1.38x on one H200 (tests/bench/RESULTS.md).
+        // POSEWRIGHT_MINIMIZE_LANES=L (1-4) sets it.
+        const char* lanesKnob = std::getenv("POSEWRIGHT_MINIMIZE_LANES");
+        const int lanes =
+            !w.backend->isGpu() ? 1 : lanesKnob ? std::clamp(std::atoi(lanesKnob), 1, 4) : 2;
+        for (int k = 1; k < lanes; ++k) {
+            std::string ignored;
+            w.extraLanes.push_back(createBackend(request, threads, ignored));
+            for (Backend* b : deviceBackends(*w.extraLanes.back()))
+                w.devices.push_back(b);
+        }
+        return w;
+    });
+    TargetInputs inputs = loadTarget(cl, files.front());
+    DockingTarget target(inputs.receptor, inputs.box, inputs.scoring, threads);
+    Workers workers = makingWorkers.get();
+    Backend* backend = workers.backend.get();
+    const std::vector<Backend*>& devices = workers.devices;
+    std::cerr << workers.note << "\n";
     if (backend->isGpu() && options.refinement.vinaGuard)
         std::cerr << "note: the Vina guard runs on the CPU only; the GPU minimizes without it "
                      "(--device cpu to have it)\n";
-    // One worker per device takes whole chunks from the queue, so a device never waits for
-    // another at a chunk's end (the devices' chunks are put back in input order after).
-    std::vector<Backend*> devices = deviceBackends(*backend);
-    // Two workers per GPU, each on a backend of its own (its own streams), so that one worker's
-    // host work (templates, packing, the exact report) overlaps the other's kernels: 1.34-1.38x
-    // on one H200 (tests/bench/RESULTS.md). POSEWRIGHT_MINIMIZE_LANES=L (1-4) sets it.
-    std::vector<std::unique_ptr<Backend>> extraLanes;
-    const char* lanesKnob = std::getenv("POSEWRIGHT_MINIMIZE_LANES");
-    const int lanes = !backend->isGpu() ? 1 : lanesKnob ? std::clamp(std::atoi(lanesKnob), 1, 4) : 2;
-    for (int k = 1; k < lanes; ++k) {
-        std::string ignored;
-        extraLanes.push_back(createBackend(deviceRequestOption(cl), threads, ignored));
-        for (Backend* b : deviceBackends(*extraLanes.back()))
-            devices.push_back(b);
-    }
     const size_t workerCount = devices.size();
     // Records per chunk: enough to fill a GPU (8192 1iep poses keep it ~70% as busy as 100k)
     // while few chunks are in memory.
@@ -303,8 +323,6 @@ int runMinimize(const std::vector<std::string>& args) {
     const int firstChunkSize =
         !cl.value("chunk") && workerCount > 1 ? std::max(1, chunkSize / 4) : chunkSize;
 
-    TargetInputs inputs = loadTarget(cl, files.front());
-    DockingTarget target(inputs.receptor, inputs.box, inputs.scoring, threads);
     std::optional<RankedSdfWriter> sdf;
     if (auto out = cl.sdfOutput("out"))
         sdf.emplace(*out);
@@ -573,6 +591,15 @@ int runMinimize(const std::vector<std::string>& args) {
         PhaseTimer commitTimer(&timings, "commit");
         if (sdf)
             sdf->commit();
+    }
+    {
+        // What the process's end costs, timed: the spool's removal (the kernel drops its pages)
+        // and the devices' release (contexts, pinned buffers).
+        PhaseTimer spoolTimer(&timings, "remove_spool");
+        sdf.reset();
+        spoolTimer.stop();
+        PhaseTimer devicesTimer(&timings, "release_devices");
+        workers = Workers{};
     }
     if (cl.flag("timings")) {
         const double wall = PhaseTimings::now() - wall0;

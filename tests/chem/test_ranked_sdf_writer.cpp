@@ -1,5 +1,6 @@
 // RankedSdfWriter's commit: many records of random lengths and tied scores come out in stable
-// rank order byte for byte (the copy runs on several threads), no record gives an empty file, and
+// rank order byte for byte (the copy runs on several threads, into a mapping of the output or by
+// pwrite), no record gives an empty file, and
 // a write that fails (file size limit: the disk full seen from the writer) leaves nothing behind.
 #include "chem/RankedSdfWriter.h"
 #include "core/InputError.h"
@@ -62,7 +63,18 @@ QByteArray firstDifference(const QByteArray& got, const QByteArray& expected) {
 class TestRankedSdfWriter : public QObject {
     Q_OBJECT
 private slots:
+    void manyRecordsComeOutInStableRankOrder_data() {
+        QTest::addColumn<bool>("byPwrite");
+        QTest::newRow("through a mapping") << false; // where the file system reserves blocks
+        QTest::newRow("by pwrite") << true;
+    }
+
     void manyRecordsComeOutInStableRankOrder() {
+        QFETCH(bool, byPwrite);
+        if (byPwrite)
+            qputenv("POSEWRIGHT_COMMIT_PWRITE", "1");
+        else
+            qunsetenv("POSEWRIGHT_COMMIT_PWRITE");
         QTemporaryDir dir;
         const QString target = dir.filePath("ranked.sdf");
         std::mt19937_64 rng(17);
