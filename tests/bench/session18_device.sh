@@ -16,7 +16,8 @@
 #   big      the same command on 2,000,000 poses (BIG_POSES): this build on cuda:0 and cuda:all,
 #            BIG_ROUNDS (1) times, then BIG_VARIANTS more ('L1' one worker per GPU, 'L2' two, 'J' jemalloc preloaded on
 #            cuda:all, 'old' old/ on cuda:all, 'old1' old/ on cuda:0, 'spool' this build with every
-#            ranked record spooled to the file, as before); each run's CPU seconds (user, system)
+#            ranked record spooled to the file, as before, 'T24' --threads 24 on cuda:0 and
+#            cuda:all); each run's CPU seconds (user, system)
 #   probe    how fast the host fills a large file from several threads (write_probe.cpp)
 R=$PWD; C=$(cd "${C:-.carry18}" && pwd); OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 for t in bin libs old jemalloc; do [ -d "$C/$t" ] || [ ! -f "$C/$t.tar.xz" ] || tar -C "$C" -xJf "$C/$t.tar.xz"; done
@@ -36,14 +37,15 @@ poses() {
         --seed 1 --device cuda:0 --write-poses "$1" > /dev/null 2>&1
 }
 
-# minrun NAME ENV(or -) BINARY DEVICE POSES: one minimize command, its wall time and main phases;
-# its SDF compared with REF (the first run's, kept).
+# minrun NAME ENV(or -) BINARY DEVICE POSES [ARGS...]: one minimize command, its wall time and main
+# phases; its SDF compared with REF (the first run's, kept).
 minrun() {
     local name=$1 envs=$2 bin=$3 dev=$4 in=$5 s e rc
+    shift 5
     [ "$envs" = - ] && envs=
     s=$(date +%s.%N)
     ( TIMEFORMAT='cpu user %U s, system %S s'; time env $envs timeout 300 "$bin" minimize $TG --ligands "$in" \
-        --device "$dev" --timings --out "$T/$name.sdf" > /dev/null 2> "$T/$name.err" ) 2> "$T/$name.cpu"
+        --device "$dev" --timings "$@" --out "$T/$name.sdf" > /dev/null 2> "$T/$name.err" ) 2> "$T/$name.cpu"
     rc=$?; e=$(date +%s.%N)
     # teardown: the process's wall after the command's own (timings: wall), start-up included
     local tw; tw=$(awk '$1=="timings:" && $2=="wall" {print $3}' "$T/$name.err")
@@ -90,6 +92,8 @@ big() {
         J) minrun bigJ_G LD_PRELOAD=$C/jemalloc/libjemalloc.so.2 "$CLI" cuda:all "$in" ;;
         old) minrun bigOldG - "$C/old/posewright-cli" cuda:all "$in" ;;
         old1) minrun bigOld1 - "$C/old/posewright-cli" cuda:0 "$in" ;;
+        T24) minrun bigT24_1 - "$CLI" cuda:0 "$in" --threads 24
+            minrun bigT24_G - "$CLI" cuda:all "$in" --threads 24 ;;
         spool) minrun bigSpool1 POSEWRIGHT_RANKED_MEMORY_MIB=0 "$CLI" cuda:0 "$in"
             minrun bigSpoolG POSEWRIGHT_RANKED_MEMORY_MIB=0 "$CLI" cuda:all "$in" ;;
         esac
