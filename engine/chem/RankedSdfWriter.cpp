@@ -79,30 +79,8 @@ int sizeOutput(int fd, std::uint64_t size, bool& reserved) {
 
 } // namespace
 
-std::uint64_t RankedSdfWriter::defaultMemoryBudget() {
-    if (const char* mib = std::getenv("POSEWRIGHT_RANKED_MEMORY_MIB"))
-        return std::strtoull(mib, nullptr, 10) << 20;
-    const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || pageSize <= 0)
-        return 0;
-    return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize) / 4;
-}
-
-RankedSdfWriter::RankedSdfWriter(const std::string& target, std::uint64_t memoryBudget)
+RankedSdfWriter::RankedSdfWriter(const std::string& target)
     : target_(target), spoolPath_(sweptOfStaleFiles(target), "spool") {
-    // Reserved, not committed (MAP_NORESERVE): memory is taken only as records fill it. Huge
-    // pages, where the kernel gives them, make filling and freeing it ~20x cheaper than 4 KiB
-    // pages (write_probe, tests/bench/RESULTS.md). Where the reservation fails (a strict
-    // overcommit policy), every record goes to the spool.
-    if (memoryBudget > 0) {
-        void* m = ::mmap(nullptr, memoryBudget, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (m != MAP_FAILED) {
-            memory_ = static_cast<char*>(m);
-            memoryCapacity_ = memoryBudget;
-            ::madvise(memory_, memoryCapacity_, MADV_HUGEPAGE); // a hint: fine if refused
-        }
-    }
     // The spool sits beside the target (same file system, same permissions problems reported).
     spoolFd_ = ::open(spoolPath_.path().c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (spoolFd_ < 0)
@@ -110,16 +88,8 @@ RankedSdfWriter::RankedSdfWriter(const std::string& target, std::uint64_t memory
 }
 
 RankedSdfWriter::~RankedSdfWriter() {
-    releaseMemory();
     if (spoolFd_ >= 0)
         ::close(spoolFd_); // spoolPath_'s destructor removes the file
-}
-
-void RankedSdfWriter::releaseMemory() {
-    if (memory_)
-        ::munmap(memory_, memoryCapacity_);
-    memory_ = nullptr;
-    memoryCapacity_ = memoryUsed_ = 0;
 }
 
 std::string RankedSdfWriter::formatRecord(const Molecule& m) {
@@ -133,14 +103,8 @@ void RankedSdfWriter::add(const Molecule& m, double score) {
 }
 
 void RankedSdfWriter::addFormatted(const std::string& text, double score) {
-    const auto length = static_cast<std::uint32_t>(text.size());
-    if (memory_ && memoryUsed_ + length <= memoryCapacity_) {
-        entries_.push_back({score, memoryUsed_, length, true});
-        std::memcpy(memory_ + memoryUsed_, text.data(), length);
-        memoryUsed_ += length;
-        return;
-    }
-    entries_.push_back({score, spoolWritten_ + spoolBuffer_.size(), length, false});
+    entries_.push_back({score, spoolWritten_ + spoolBuffer_.size(),
+                        static_cast<std::uint32_t>(text.size())});
     spoolBuffer_.append(text);
     if (spoolBuffer_.size() >= kChunkBytes)
         flushSpoolBuffer();
@@ -229,14 +193,6 @@ void RankedSdfWriter::commit() {
                     if (e.length > buffer.size())
                         buffer.resize(e.length);
                 }
-                if (e.held) { // from memory: copied into the buffer here
-                    if (!readRun())
-                        break;
-                    std::memcpy(buffer.data() + used, memory_ + e.offset, e.length);
-                    used += e.length;
-                    runAt = used;
-                    continue;
-                }
                 if (used == runAt || runFrom + (used - runAt) != e.offset) {
                     if (!readRun())
                         break;
@@ -252,31 +208,24 @@ void RankedSdfWriter::commit() {
 
         // The same into the mapping: each run of records adjacent in the spool (up to a
         // buffer's size) is read with one call, straight to where its ranks go.
-        // Records held in memory are copied the same way, a run at a time.
         auto copyRanksMapped = [&](unsigned part, std::size_t begin, std::size_t end) {
             std::size_t runRank = begin;
             std::uint64_t runFrom = 0, runLength = 0;
-            bool runHeld = false;
             auto readRun = [&] {
-                if (runLength == 0 || readError[part])
-                    return readError[part] == 0;
-                if (runHeld)
-                    std::memcpy(mapped + start[runRank], memory_ + runFrom, runLength);
-                else
+                if (runLength > 0 && !readError[part])
                     readError[part] =
                         readAllAt(spoolFd_, mapped + start[runRank], runLength, runFrom);
                 return readError[part] == 0;
             };
             for (std::size_t r = begin; r < end; ++r) {
                 const Entry& e = entries_[r];
-                if (runLength > 0 && e.held == runHeld && runFrom + runLength == e.offset &&
-                    runLength < kChunkBytes) {
+                if (runLength > 0 && runFrom + runLength == e.offset && runLength < kChunkBytes) {
                     runLength += e.length;
                     continue;
                 }
                 if (stop.load(std::memory_order_relaxed) || !readRun())
                     break;
-                runRank = r, runFrom = e.offset, runLength = e.length, runHeld = e.held;
+                runRank = r, runFrom = e.offset, runLength = e.length;
             }
             if (!stop.load(std::memory_order_relaxed))
                 readRun();
@@ -310,7 +259,6 @@ void RankedSdfWriter::commit() {
         }
         if (mapped)
             ::munmap(mapped, total);
-        releaseMemory();
         for (unsigned part = 0; part < threads; ++part) {
             if (readError[part])
                 throw InputError(target_, 0,

@@ -1,8 +1,5 @@
-// RankedSdfWriter: writes SDF records sorted by a score. Records are kept in one block of memory
-// (transparent huge pages) up to a budget, a quarter of the machine's memory by default, and
-// spooled to a temporary file beyond it, so that any number fits; commit() copies them out in rank
-// order. At 2,000,000 minimized poses (12.8 GB) removing the spool took 0.6-1.3 s, freeing the
-// block ~0.03 s (tests/bench/RESULTS.md).
+// RankedSdfWriter: writes SDF records sorted by a score without holding them in memory: records
+// are spooled to a temporary file as they come, and commit() copies them out in rank order.
 #pragma once
 
 #include "AtomicFile.h"
@@ -17,8 +14,7 @@ namespace pw {
 
 class RankedSdfWriter {
 public:
-    explicit RankedSdfWriter(const std::string& target,
-                             std::uint64_t memoryBudget = defaultMemoryBudget());
+    explicit RankedSdfWriter(const std::string& target);
     ~RankedSdfWriter();
     RankedSdfWriter(const RankedSdfWriter&) = delete;
     RankedSdfWriter& operator=(const RankedSdfWriter&) = delete;
@@ -29,9 +25,6 @@ public:
     // threads, since one thread formatting text is otherwise the slowest stage of a batch.
     void addFormatted(const std::string& record, double score);
     static std::string formatRecord(const Molecule& m);
-    // Bytes of records kept in memory before the spool file takes the rest: a quarter of the
-    // physical memory, or POSEWRIGHT_RANKED_MEMORY_MIB (0: every record spooled).
-    static std::uint64_t defaultMemoryBudget();
     long count() const { return static_cast<long>(entries_.size()); }
     // Sorts, writes the target atomically and removes the spool. Without commit() nothing is
     // written and the spool is removed. The copy runs on several threads for large outputs
@@ -41,12 +34,10 @@ public:
 private:
     struct Entry {
         double score;
-        std::uint64_t offset; // in the memory block (held) or in the spool file
+        std::uint64_t offset;
         std::uint32_t length;
-        bool held;
     };
     void flushSpoolBuffer();
-    void releaseMemory();
 
     std::string target_;
     TempPath spoolPath_;
@@ -55,9 +46,6 @@ private:
     std::string spoolBuffer_;
     std::uint64_t spoolWritten_ = 0;
     std::vector<Entry> entries_; // 24 bytes per record: a million records take 24 MB
-    // The memory block: address space reserved up front, pages taken as records arrive.
-    char* memory_ = nullptr;
-    std::uint64_t memoryCapacity_ = 0, memoryUsed_ = 0;
 };
 
 } // namespace pw

@@ -1,7 +1,6 @@
 // RankedSdfWriter's commit: many records of random lengths and tied scores come out in stable
 // rank order byte for byte (the copy runs on several threads, into a mapping of the output or by
-// pwrite), whether the records were kept in memory, spooled to a file or some of each, no record
-// gives an empty file, and
+// pwrite), no record gives an empty file, and
 // a write that fails (file size limit: the disk full seen from the writer) leaves nothing behind.
 #include "chem/RankedSdfWriter.h"
 #include "core/InputError.h"
@@ -66,21 +65,12 @@ class TestRankedSdfWriter : public QObject {
 private slots:
     void manyRecordsComeOutInStableRankOrder_data() {
         QTest::addColumn<bool>("byPwrite");
-        QTest::addColumn<qulonglong>("memoryBudget");
-        for (bool byPwrite : {false, true}) {
-            // Through a mapping where the file system reserves blocks (ext4 here).
-            const QByteArray how = byPwrite ? "by pwrite, " : "through a mapping, ";
-            QTest::newRow(how + "all spooled") << byPwrite << qulonglong{0};
-            // About a third of the records' bytes: the first ones kept in memory, the rest
-            // spooled, so that the copy meets both in one run of ranks.
-            QTest::newRow(how + "kept, then spooled") << byPwrite << (qulonglong{20} << 20);
-            QTest::newRow(how + "all kept") << byPwrite << (qulonglong{1} << 30);
-        }
+        QTest::newRow("through a mapping") << false; // where the file system reserves blocks
+        QTest::newRow("by pwrite") << true;
     }
 
     void manyRecordsComeOutInStableRankOrder() {
         QFETCH(bool, byPwrite);
-        QFETCH(qulonglong, memoryBudget);
         if (byPwrite)
             qputenv("POSEWRIGHT_COMMIT_PWRITE", "1");
         else
@@ -104,22 +94,10 @@ private slots:
             scores.push_back(score);
         }
         {
-            RankedSdfWriter w(target.toStdString(), memoryBudget);
+            RankedSdfWriter w(target.toStdString());
             for (long i = 0; i < n; ++i)
                 w.addFormatted(records[i], scores[i]);
             QCOMPARE(w.count(), n);
-            // The spool holds what the memory did not (the writer buffers a few MiB of it).
-            const QStringList spool = QDir(dir.path()).entryList({".ranked.sdf.pw-spool.*"},
-                                                                 QDir::Files | QDir::Hidden);
-            QCOMPARE(spool.size(), 1);
-            const qint64 spooled = QFileInfo(dir.filePath(spool.front())).size();
-            if (memoryBudget == 0)
-                QVERIFY2(spooled > 40 << 20, qPrintable(QString::number(spooled)));
-            else if (memoryBudget > (qulonglong{100} << 20))
-                QCOMPARE(spooled, 0);
-            else
-                QVERIFY2(spooled > 20 << 20 && spooled < 40 << 20,
-                         qPrintable(QString::number(spooled)));
             w.commit();
         }
         std::vector<long> order(n);
@@ -158,7 +136,7 @@ private slots:
         if (child == 0) {
             int code = 0;
             {
-                RankedSdfWriter w(target, 0); // every record spooled
+                RankedSdfWriter w(target);
                 // Records until the spool file holds all of them (the writer buffers some):
                 // then only the output's writes meet the limit set below.
                 qint64 added = 0;

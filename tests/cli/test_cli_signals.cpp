@@ -99,21 +99,17 @@ private slots:
     }
 
     // A result file from an earlier run is kept byte for byte whenever the next run is killed
-    // (while it reads its inputs, as it starts its spool, after its first records, after many,
-    // with the records in the spool file or in memory), and whatever the killed run left is gone
-    // after the next run.
+    // (while it reads its inputs, as it starts its spool, after its first records, after many),
+    // and whatever the killed run left is gone after the next run.
     void sigkillAtSeveralPointsKeepsTheOldOutput_data() {
-        QTest::addColumn<int>("records"); // kill once this many are written; -1: at once
-        QTest::addColumn<bool>("inMemory"); // records kept in memory (counted on stdout)
-        QTest::newRow("at start") << -1 << false;
-        QTest::newRow("spool created") << 0 << false;
-        QTest::newRow("1 record spooled") << 1 << false;
-        QTest::newRow("100 records spooled") << 100 << false;
-        QTest::newRow("100 records in memory") << 100 << true;
+        QTest::addColumn<int>("records"); // kill once the spool holds this many; -1: at once
+        QTest::newRow("at start") << -1;
+        QTest::newRow("spool created") << 0;
+        QTest::newRow("1 record spooled") << 1;
+        QTest::newRow("100 records spooled") << 100;
     }
     void sigkillAtSeveralPointsKeepsTheOldOutput() {
         QFETCH(int, records);
-        QFETCH(bool, inMemory);
         QTemporaryDir dir;
         const QString out = dir.filePath("out.sdf");
         const QByteArray old = "an earlier run's results\n$$$$\n";
@@ -127,24 +123,16 @@ private slots:
         args.insert(1, "--chunk");
         args.insert(2, "8");
         QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("POSEWRIGHT_RANKED_MEMORY_MIB", inMemory ? "64" : "0");
-        p.setProcessEnvironment(env);
         p.start(POSEWRIGHT_CLI, args);
         QVERIFY(p.waitForStarted(30000));
         if (records >= 0) {
             QElapsedTimer t;
             t.start();
             int spooled = -1;
-            QByteArray lines; // one per minimized pose on stdout
             while (t.elapsed() < 240000 && p.state() == QProcess::Running && spooled < records) {
                 const QString spool = spoolOf(dir);
-                if (inMemory) {
-                    lines += p.readAllStandardOutput();
-                    spooled = spool.isEmpty() ? -1 : int(lines.count('\n'));
-                } else if (!spool.isEmpty()) {
+                if (!spool.isEmpty())
                     spooled = int(contents(spool).count("$$$$\n"));
-                }
                 QTest::qWait(5);
             }
             QVERIFY2(spooled >= records,
