@@ -49,7 +49,7 @@ minrun() {
     rc=$?; e=$(date +%s.%N)
     # teardown: the process's wall after the command's own (timings: wall), start-up included
     local tw; tw=$(awk '$1=="timings:" && $2=="wall" {print $3}' "$T/$name.err")
-    echo "$name rc=$rc wall $(python3 -c "print(round($e-$s,2))") s (outside timings $(python3 -c "print(round($e-$s-${tw:-0},2))") s) $(grep -E '^timings:   (setup|wait_pipeline|write|commit) ' "$T/$name.err" | awk '{printf "%s %s ", $2, $3}')$(cat "$T/$name.cpu")"
+    echo "$name rc=$rc wall $(python3 -c "print(round($e-$s,2))") s (outside timings $(python3 -c "print(round($e-$s-${tw:-0},2))") s) $(grep -E '^timings:   (setup|wait_pipeline|write|commit|remove_spool|release_devices) ' "$T/$name.err" | awk '{printf "%s %s ", $2, $3}')$(cat "$T/$name.cpu")"
     grep '^stages' "$T/$name.err" | sed 's/^/    /'
     if [ -z "$REF" ]; then REF=$T/$name.sdf
     else cmp -s "$T/$name.sdf" "$REF" && echo "    same SDF" || echo "    SDF DIFFERS from $(basename "$REF")"; rm -f "$T/$name.sdf"
