@@ -16,8 +16,9 @@
 #   big      the same command on 2,000,000 poses (BIG_POSES): this build on cuda:0 and cuda:all,
 #            BIG_ROUNDS (1) times, then BIG_VARIANTS more ('L1' one worker per GPU, 'L2' two, 'J' jemalloc preloaded on
 #            cuda:all, 'old' old/ on cuda:all, 'old1' old/ on cuda:0, 'spool' this build with every
-#            ranked record spooled to the file, as before, 'T24' --threads 24 on cuda:0 and
-#            cuda:all); each run's CPU seconds (user, system)
+#            ranked record spooled to the file, as before (4de8e54's build), 'T24' --threads 24
+#            on cuda:0 and cuda:all, 'Tsweep' the same for each of THREADS_LIST (16 20 24 28));
+#            each run's CPU seconds (user, system)
 #   probe    how fast the host fills a large file from several threads (write_probe.cpp)
 R=$PWD; C=$(cd "${C:-.carry18}" && pwd); OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 for t in bin libs old jemalloc; do [ -d "$C/$t" ] || [ ! -f "$C/$t.tar.xz" ] || tar -C "$C" -xJf "$C/$t.tar.xz"; done
@@ -94,6 +95,10 @@ big() {
         old1) minrun bigOld1 - "$C/old/posewright-cli" cuda:0 "$in" ;;
         T24) minrun bigT24_1 - "$CLI" cuda:0 "$in" --threads 24
             minrun bigT24_G - "$CLI" cuda:all "$in" --threads 24 ;;
+        Tsweep) for t in ${THREADS_LIST:-16 20 24 28}; do
+                minrun bigT${t}_1 - "$CLI" cuda:0 "$in" --threads "$t"
+                minrun bigT${t}_G - "$CLI" cuda:all "$in" --threads "$t"
+            done ;;
         spool) minrun bigSpool1 POSEWRIGHT_RANKED_MEMORY_MIB=0 "$CLI" cuda:0 "$in"
             minrun bigSpoolG POSEWRIGHT_RANKED_MEMORY_MIB=0 "$CLI" cuda:all "$in" ;;
         esac
