@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -36,7 +37,19 @@ private slots:
                 QCOMPARE(visits[size_t(count)].load(), 0);
             }
         }
-        QVERIFY(threads.size() >= 2); // the work was shared
+        // The work is shared: whichever thread takes the first of two items holds it long enough
+        // for another to take the second (on one core the caller could otherwise finish quick
+        // items before any worker runs).
+        threads.clear();
+        pool.parallelFor(2, [&](long i) {
+            {
+                std::lock_guard lock(m);
+                threads.insert(std::this_thread::get_id());
+            }
+            if (i == 0)
+                std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        });
+        QCOMPARE(threads.size(), size_t{2});
     }
 
     void oneThreadIsTheCaller() {
