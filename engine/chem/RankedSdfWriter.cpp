@@ -10,7 +10,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/mman.h>
+#include <sys/vfs.h>
 #include <system_error>
 #include <thread>
 #include <unistd.h>
@@ -75,6 +77,18 @@ int sizeOutput(int fd, std::uint64_t size, bool& reserved) {
     while ((rc = ::ftruncate(fd, static_cast<off_t>(size))) != 0 && errno == EINTR) {
     }
     return rc == 0 ? 0 : errno;
+}
+
+// Whether writing through a mapping of this file, its blocks reserved by fallocate, cannot fail
+// for want of space: file systems that write a reserved block in place (ext2/3/4, XFS, tmpfs).
+// Copy-on-write ones (btrfs, ZFS) may need new blocks at write-back whatever was reserved, and a
+// mapping reports that as SIGBUS, not as an error: they are written by pwrite.
+bool reservedBlocksStay(int fd) {
+    struct statfs fs {};
+    if (::fstatfs(fd, &fs) != 0)
+        return false;
+    const auto type = static_cast<unsigned long>(fs.f_type);
+    return type == EXT4_SUPER_MAGIC || type == XFS_SUPER_MAGIC || type == TMPFS_MAGIC;
 }
 
 } // namespace
@@ -146,10 +160,10 @@ void RankedSdfWriter::commit() {
         // read straight into it. Buffered writes to one file hold its inode's lock, so threads
         // calling pwrite filled it at about one thread's speed (tests/bench/RESULTS.md); page
         // faults into a mapping run side by side. A sparse output is written by pwrite: in a
-        // mapping, a disk that fills up would end the process with SIGBUS.
+        // mapping, a disk that fills up would end the process with SIGBUS (reservedBlocksStay).
         // POSEWRIGHT_COMMIT_PWRITE=1 writes by pwrite always (tests compare the two).
         char* mapped = nullptr;
-        if (reserved && !std::getenv("POSEWRIGHT_COMMIT_PWRITE")) {
+        if (reserved && reservedBlocksStay(outFd) && !std::getenv("POSEWRIGHT_COMMIT_PWRITE")) {
             void* m = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, outFd, 0);
             if (m != MAP_FAILED)
                 mapped = static_cast<char*>(m);
