@@ -81,8 +81,9 @@ int sizeOutput(int fd, std::uint64_t size, bool& reserved) {
 
 // Whether writing through a mapping of this file, its blocks reserved by fallocate, cannot fail
 // for want of space: file systems that write a reserved block in place (ext2/3/4, XFS, tmpfs).
-// Copy-on-write ones (btrfs, ZFS) may need new blocks at write-back whatever was reserved, and a
-// mapping reports that as SIGBUS, not as an error: they are written by pwrite.
+// Copy-on-write ones (btrfs, ZFS) may need new blocks whatever was reserved, and a mapping reports
+// a page it cannot back as a fault (SIGBUS, or EFAULT inside our pread), not as a full disk: they
+// are written by pwrite, whose ENOSPC the user is told as such.
 bool reservedBlocksStay(int fd) {
     struct statfs fs {};
     if (::fstatfs(fd, &fs) != 0)
@@ -160,7 +161,7 @@ void RankedSdfWriter::commit() {
         // read straight into it. Buffered writes to one file hold its inode's lock, so threads
         // calling pwrite filled it at about one thread's speed (tests/bench/RESULTS.md); page
         // faults into a mapping run side by side. A sparse output is written by pwrite: in a
-        // mapping, a disk that fills up would end the process with SIGBUS (reservedBlocksStay).
+        // mapping, a disk that fills up shows as a fault, not a full disk (reservedBlocksStay).
         // POSEWRIGHT_COMMIT_PWRITE=1 writes by pwrite always (tests compare the two).
         char* mapped = nullptr;
         if (reserved && reservedBlocksStay(outFd) && !std::getenv("POSEWRIGHT_COMMIT_PWRITE")) {
