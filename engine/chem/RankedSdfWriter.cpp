@@ -79,20 +79,15 @@ int sizeOutput(int fd, std::uint64_t size, bool& reserved) {
     return rc == 0 ? 0 : errno;
 }
 
-// Whether writing through a mapping of this file, its blocks reserved by fallocate, cannot fail
-// for want of space: file systems that write a reserved block in place (ext2/3/4, XFS, tmpfs).
-// Copy-on-write ones (btrfs, ZFS) may need new blocks whatever was reserved, and a mapping reports
-// a page it cannot back as a fault (SIGBUS, or EFAULT inside our pread), not as a full disk: they
-// are written by pwrite, whose ENOSPC the user is told as such.
-bool reservedBlocksStay(int fd) {
+} // namespace
+
+bool RankedSdfWriter::reservedBlocksStay(int fd) {
     struct statfs fs {};
     if (::fstatfs(fd, &fs) != 0)
         return false;
     const auto type = static_cast<unsigned long>(fs.f_type);
     return type == EXT4_SUPER_MAGIC || type == XFS_SUPER_MAGIC || type == TMPFS_MAGIC;
 }
-
-} // namespace
 
 RankedSdfWriter::RankedSdfWriter(const std::string& target)
     : target_(target), spoolPath_(sweptOfStaleFiles(target), "spool") {

@@ -25,6 +25,12 @@ public:
     // threads, since one thread formatting text is otherwise the slowest stage of a batch.
     void addFormatted(const std::string& record, double score);
     static std::string formatRecord(const Molecule& m);
+    // Whether commit() may fill an output on fd's file system through a mapping: one that writes
+    // blocks reserved by fallocate in place (ext2/3/4, XFS, tmpfs), so that a full disk shows
+    // before the copy. Copy-on-write ones (btrfs, ZFS) may need new blocks whatever was reserved,
+    // and a mapping reports a page it cannot back as a fault (SIGBUS, or EFAULT inside pread),
+    // not as a full disk: their outputs are written by pwrite, whose ENOSPC the user is told.
+    static bool reservedBlocksStay(int fd);
     long count() const { return static_cast<long>(entries_.size()); }
     // Sorts, writes the target atomically and removes the spool. Without commit() nothing is
     // written and the spool is removed. The copy runs on several threads for large outputs

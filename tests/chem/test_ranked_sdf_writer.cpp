@@ -1,7 +1,7 @@
 // RankedSdfWriter's commit: many records of random lengths and tied scores come out in stable
 // rank order byte for byte (the copy runs on several threads, into a mapping of the output or by
-// pwrite), no record gives an empty file, and
-// a write that fails (file size limit: the disk full seen from the writer) leaves nothing behind.
+// pwrite), no record gives an empty file, and a write that fails (file size limit: the disk full
+// seen from the writer) leaves nothing behind.
 #include "chem/RankedSdfWriter.h"
 #include "core/InputError.h"
 
@@ -17,9 +17,8 @@
 #include <string>
 #include <vector>
 
-#include <linux/magic.h>
+#include <fcntl.h>
 #include <sys/resource.h>
-#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,14 +47,14 @@ std::string record(long index, std::size_t length) {
     return text.append(tail);
 }
 
-// Whether RankedSdfWriter fills outputs in this directory through a mapping (its file system
-// is one that RankedSdfWriter.cpp's reservedBlocksStay names).
+// Whether RankedSdfWriter fills outputs in this directory through a mapping.
 bool mapsOutputs(const QString& dir) {
-    struct statfs fs {};
-    if (::statfs(QFile::encodeName(dir).constData(), &fs) != 0)
+    const int fd = ::open(QFile::encodeName(dir).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
         return false;
-    const auto type = static_cast<unsigned long>(fs.f_type);
-    return type == EXT4_SUPER_MAGIC || type == XFS_SUPER_MAGIC || type == TMPFS_MAGIC;
+    const bool maps = RankedSdfWriter::reservedBlocksStay(fd);
+    ::close(fd);
+    return maps;
 }
 
 // The first byte where two outputs differ, for a readable failure.
