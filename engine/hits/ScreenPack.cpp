@@ -15,6 +15,7 @@
 //     (insert, delete, update of id or smiles) empty the pack too.
 #include "HitStore.h"
 #include "ScreenIndex.h"
+#include "HitsTrace.h"
 
 #include "core/ParallelFor.h"
 
@@ -207,6 +208,7 @@ std::vector<std::string> ScreenIndex::packParts(int threads,
 }
 
 bool ScreenIndex::loadPack(sqlite3* db, int threads) {
+    HitsTrace trace("pack");
     if (!kLittleEndian || !packEnabled_ || !hasTable(db, kScreenPackTable))
         return false;
     if (threads <= 0)
@@ -257,13 +259,15 @@ bool ScreenIndex::loadPack(sqlite3* db, int threads) {
     for (size_t k = 0; k + 1 < info.size(); ++k)
         if (info[k].molecules != kPackMolecules)
             return false;
-    // The pack must begin and end where pw_screen does (two B-tree descents): a belt to the
-    // triggers' braces, for a writer that dropped them.
+    // The pack must begin and end where pw_screen does (two B-tree descents: one subquery
+    // each, since min() and max() in one SELECT scan the table): a belt to the triggers'
+    // braces, for a writer that dropped them.
     {
         sqlite3_stmt* s = nullptr;
         bool same = false;
         if (sqlite3_prepare_v2(db,
-                               (std::string("SELECT min(smiles), max(smiles) FROM ") + kScreenTable)
+                               (std::string("SELECT (SELECT min(smiles) FROM ") + kScreenTable +
+                                "), (SELECT max(smiles) FROM " + kScreenTable + ")")
                                    .c_str(),
                                -1, &s, nullptr) == SQLITE_OK &&
             sqlite3_step(s) == SQLITE_ROW) {

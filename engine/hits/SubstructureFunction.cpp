@@ -2,6 +2,7 @@
 
 #include "ScreenIndex.h"
 #include "Sqlite.h"
+#include "HitsTrace.h"
 
 #include "core/ParallelFor.h"
 
@@ -116,8 +117,10 @@ PatternEntry& patternOf(sqlite3_context* ctx, SubstructureState& state, bool sma
 }
 
 signed char answerFor(SubstructureState& state, PatternEntry& entry, std::string_view smiles) {
-    if (!state.index.loaded()) // RDKit's binary molecules once a pattern needs them (below)
+    if (!state.index.loaded()) { // RDKit's binary molecules once a pattern needs them (below)
+        HitsTrace trace("screen-load");
         state.index.load(state.db, state.path, 0, -1, /*binaries=*/false);
+    }
     if (const auto i = state.index.find(smiles)) {
         if (!entry.indexed || entry.indexedGeneration != state.generation) {
             entry.indexed = std::make_unique<PatternAnswers>(*entry.query);
@@ -147,6 +150,7 @@ signed char answerFor(SubstructureState& state, PatternEntry& entry, std::string
 // would see another store than this one (uncommitted writes of its own, WAL), for small stores,
 // or on any error (the scan then goes on by SMILES).
 void answersById(SubstructureState& state, PatternEntry& entry) {
+    HitsTrace trace("by-pose-id");
     entry.byIdTried = true;
     sqlite3* db = state.db;
     const char* file = sqlite3_db_filename(db, "main");
