@@ -2,13 +2,24 @@
 
 #include "HitFilter.h"
 #include "chem/AtomicFile.h"
+#include "chem/RankedSdfWriter.h"
+#include "core/InputError.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <charconv>
-#include <condition_variable>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
+#include <fcntl.h>
+#include <limits>
+#include <memory>
 #include <mutex>
+#include <sys/mman.h>
 #include <thread>
+#include <unistd.h>
 
 namespace pw::hits {
 namespace {
@@ -100,6 +111,7 @@ private:
 
 std::mutex tuningMutex;
 ExportTuning tuning_;
+std::atomic<SdfExportPath> lastPath_{SdfExportPath::Serial};
 
 // The pw_hit_ tag lines of the columns an SD record carries besides its stored tags, made once
 // per export ("> <pw_hit_NAME>\n").
@@ -175,27 +187,52 @@ bool appendRecord(Statement& fetch, long long id, const std::vector<std::string>
     return true;
 }
 
-// Large exports: the records are read and formatted on several threads, each with a read-only
-// connection of its own, in chunks of ids that the caller writes in order (a 1M-pose export took
-// 26 s on one core against 8 s for a plain write of as many bytes: formatting and page reads, not
-// the disk). Only where every connection sees the caller's snapshot: a rollback-journal store
-// whose shared lock the caller holds (no writer can commit meanwhile); false (nothing written)
-// where that cannot be, or for a small export.
-bool exportInParallel(const HitStore& store, const std::vector<long long>& ids,
-                      const std::vector<std::string>& heads, const std::string& fetchSql,
-                      AtomicFile& out, long& written) {
+// pwrite until all of it is written: 0, or the errno of the failure.
+int writeAllAt(int fd, const char* data, size_t size, uint64_t offset) {
+    while (size > 0) {
+        const ssize_t n = ::pwrite(fd, data, size, static_cast<off_t>(offset));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? errno : ENOSPC;
+        data += n, size -= static_cast<size_t>(n), offset += static_cast<uint64_t>(n);
+    }
+    return 0;
+}
+
+InputError writeFailed(const std::string& path, int err) {
+    return InputError(path, 0,
+                      std::string("writing failed (disk full or file system error: ")
+                          .append(std::strerror(err))
+                          .append("); the target was left untouched"));
+}
+
+// Large exports, read in storage order and placed by offset. A selection comes in rank (or the
+// user's) order, and fetching its rows in that order put each row on pages of its own: two 16 KB
+// SQLite pages copied from the kernel's page cache per ~4.3 KB record, most of an export's time,
+// and contending across threads (tests/bench/RESULTS.md, "the CPU per row"). Here the ids are
+// read in ascending order instead, so that consecutive rows share pages and each page is read
+// once (SQLite's own cache serves the rest), and each record goes straight to its place in the
+// output. Its place needs the lengths of all records before it, so the rows are read twice:
+// pass 1 formats each record only to learn its length, the prefix sums give every offset and
+// the file's size, the file is allocated (a full disk shows here), and pass 2 formats each
+// record again into its place, through a shared mapping where reserved blocks are written in
+// place (RankedSdfWriter::reservedBlocksStay: threads fault pages in side by side) and by pwrite
+// elsewhere. Both passes read one snapshot: the caller's shared lock on a rollback-journal store
+// keeps any writer from committing, and each worker connection holds one read transaction
+// across both passes. Returns false (nothing written) where that cannot be, or for a small
+// export.
+bool exportPlaced(const HitStore& store, const std::vector<long long>& ids,
+                  const std::vector<std::string>& heads, const std::string& fetchSql,
+                  AtomicFile& out, long& written) {
     const ExportTuning tuning = exportTuning();
-    const size_t kChunk = std::max<size_t>(1, tuning.chunk);
-    // The default: at most 4 formatting threads (2 on 2 cores, serial on one). Measured on a
-    // 16-core host (1M rows, 4.3 GB, tests/bench/RESULTS.md, lead's eleventh-session section):
-    // 4 threads 4.2-5.3 s wall with 10-12 s of system CPU, 8 threads 5.5-6.4 s with 28-32 s,
-    // 16 threads 6.1-6.4 s with 77-81 s. A row's read is mostly the kernel copying two 16 KB
-    // SQLite pages from the page cache, and that copying contends across threads: past a few
-    // threads it only burns system time.
+    const size_t chunk = std::max<size_t>(1, tuning.chunk);
+    // Default: every core up to 8 (the calling thread only waits). The old cap of 4 came from
+    // rows read in rank order (system time burnt copying pages); measure again on many cores
+    // (bench hits --export-threads N).
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const unsigned byCores = cores <= 2 ? cores : std::min(cores - 1, 4u);
-    const int threads = tuning.threads > 0 ? tuning.threads : static_cast<int>(byCores);
-    if (threads < 2 || ids.size() < tuning.parallelAfter || store.path().empty() ||
+    const int threads = tuning.threads > 0 ? tuning.threads : static_cast<int>(std::min(cores, 8u));
+    if (ids.size() < tuning.parallelAfter || ids.empty() || store.path().empty() ||
         store.path() == ":memory:" || sqlite3_txn_state(store.handle(), "main") != SQLITE_TXN_READ)
         return false;
     {
@@ -203,90 +240,157 @@ bool exportInParallel(const HitStore& store, const std::vector<long long>& ids,
         if (!mode.step() || mode.text(0) == "wal")
             return false;
     }
-    const size_t chunks = (ids.size() + kChunk - 1) / kChunk;
-    // Chunks formatted ahead of the writer: one in hand per thread and as many done and waiting
-    // (~4 MB each at 1024 poses; 4 per thread held ~140 MB at 8 threads, ~260 MB at 15).
-    const size_t window = 2 * static_cast<size_t>(threads) + 2;
-    std::vector<std::string> done(chunks);
-    std::vector<long> counts(chunks, 0);
-    std::vector<char> ready(chunks, 0);
+    const size_t n = ids.size();
+    if (n > std::numeric_limits<uint32_t>::max())
+        return false;
+    // The selection in storage order, each id with its position in the output (16 B a row).
+    struct Placed {
+        long long id;
+        uint32_t position;
+    };
+    std::vector<Placed> byId(n);
+    for (size_t i = 0; i < n; ++i)
+        byId[i] = {ids[i], static_cast<uint32_t>(i)};
+    std::sort(byId.begin(), byId.end(),
+              [](const Placed& a, const Placed& b) { return a.id < b.id; });
+    // start[p] is where output position p begins; pass 1 leaves each length in start[p + 1].
+    std::vector<uint64_t> start(n + 1, 0);
+
+    // Worker connections, opened in pass 1 and kept (with their read transactions) for pass 2.
+    // The statements are declared after the connections: finalized before they are closed.
+    std::vector<std::unique_ptr<ReaderConnection>> connections(static_cast<size_t>(threads));
+    std::vector<Statement> fetches(static_cast<size_t>(threads));
+    std::atomic<size_t> nextChunk{0};
+    std::atomic<bool> stop{false};
     std::mutex m;
-    std::condition_variable changed;
-    size_t next = 0, writtenChunks = 0;
-    bool failed = false;
     std::exception_ptr error;
     auto fail = [&] { // inside a catch: the first error wins, every thread stops
         std::lock_guard lock(m);
         if (!error)
             error = std::current_exception();
-        failed = true;
-        changed.notify_all();
+        stop = true;
     };
-    auto worker = [&] {
-        try {
-            ReaderConnection connection(store.path(), nullptr);
-            if (!connection.ok())
-                throw StoreError(store.path() + ": cannot open it again for reading");
-            // One read transaction per connection, as the caller's: without it every row's
-            // statement took and dropped SQLite's shared lock, looked for a hot journal (a stat
-            // of its path) and re-read the file header (a profile: ~5% of an export in those
-            // system calls). The caller's shared lock keeps every connection on its snapshot.
-            if (sqlite3_exec(connection.db, "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK)
-                throw StoreError(store.path() + ": cannot begin a read on it");
-            Statement fetch(connection.db, fetchSql, store.path());
-            size_t lastSize = 0;
-            for (;;) {
-                size_t c;
-                {
-                    std::unique_lock lock(m);
-                    changed.wait(lock, [&] { return failed || next < writtenChunks + window; });
-                    if (failed || next >= chunks)
+    // Runs work(thread, k) for every k of byId on `threads` threads, in chunks taken in turn.
+    auto runPass = [&](const std::function<void(int, size_t, size_t)>& work) {
+        nextChunk = 0;
+        auto worker = [&](int t) {
+            try {
+                for (;;) {
+                    const size_t from = nextChunk.fetch_add(1) * chunk;
+                    if (from >= n || stop.load(std::memory_order_relaxed))
                         return;
-                    c = next++;
+                    work(t, from, std::min(n, from + chunk));
                 }
-                std::string text;
-                text.reserve(lastSize + lastSize / 8); // chunks are alike: no regrowth copies
-                long count = 0;
-                const size_t end = std::min(ids.size(), (c + 1) * kChunk);
-                for (size_t i = c * kChunk; i < end; ++i)
-                    count += appendRecord(fetch, ids[i], heads, text) ? 1 : 0;
-                lastSize = text.size();
-                std::lock_guard lock(m);
-                done[c] = std::move(text);
-                counts[c] = count;
-                ready[c] = 1;
-                changed.notify_all();
+            } catch (...) {
+                fail();
             }
-        } catch (...) {
-            fail();
+        };
+        {
+            std::vector<std::jthread> pool; // joined when the block ends
+            for (int t = 1; t < threads; ++t)
+                pool.emplace_back(worker, t);
+            worker(0);
         }
+        if (error)
+            std::rethrow_exception(error);
     };
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
-        pool.emplace_back(worker);
-    try {
-        for (size_t c = 0; c < chunks; ++c) {
-            std::string text;
-            {
-                std::unique_lock lock(m);
-                changed.wait(lock, [&] { return failed || ready[c]; });
-                if (failed)
-                    break;
-                text = std::move(done[c]);
-                written += counts[c];
-            }
-            out.stream().write(text.data(), static_cast<std::streamsize>(text.size()));
-            std::lock_guard lock(m);
-            writtenChunks = c + 1;
-            changed.notify_all();
+
+    // A thread's statement on its own connection, opened on its first chunk of either pass.
+    auto fetchFor = [&](int t) -> Statement& {
+        Statement& fetch = fetches[static_cast<size_t>(t)];
+        if (fetch.valid())
+            return fetch;
+        auto connection = std::make_unique<ReaderConnection>(store.path(), nullptr);
+        if (!connection->ok())
+            throw StoreError(store.path() + ": cannot open it again for reading");
+        // One read transaction per connection: without it every row's statement took and
+        // dropped SQLite's shared lock and re-read the file header.
+        if (sqlite3_exec(connection->db, "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK)
+            throw StoreError(store.path() + ": cannot begin a read on it");
+        fetch = Statement(connection->db, fetchSql, store.path());
+        connections[static_cast<size_t>(t)] = std::move(connection);
+        return fetch;
+    };
+
+    std::atomic<long> found{0};
+    runPass([&](int t, size_t from, size_t to) {
+        Statement& fetch = fetchFor(t);
+        std::string text;
+        long count = 0;
+        for (size_t k = from; k < to; ++k) {
+            text.clear();
+            count += appendRecord(fetch, byId[k].id, heads, text) ? 1 : 0;
+            start[byId[k].position + 1] = text.size();
         }
-    } catch (...) {
-        fail();
+        found += count;
+    });
+    for (size_t p = 0; p < n; ++p)
+        start[p + 1] += start[p];
+    const uint64_t total = start[n];
+    written = found;
+    if (total == 0) { // no record found: an empty file, as the serial path writes
+        lastPath_ = SdfExportPath::PlacedPwrite;
+        return true;
     }
-    for (std::thread& t : pool)
-        t.join();
-    if (error)
-        std::rethrow_exception(error);
+
+    const int fd = out.positionalFd();
+    int rc;
+    while ((rc = ::fallocate(fd, 0, 0, static_cast<off_t>(total))) != 0 && errno == EINTR) {
+    }
+    const bool reserved = rc == 0;
+    if (!reserved && errno != EOPNOTSUPP && errno != ENOSYS)
+        throw writeFailed(out.target(), errno);
+    if (!reserved && ::ftruncate(fd, static_cast<off_t>(total)) != 0)
+        throw writeFailed(out.target(), errno);
+    // A mapping reports a page it cannot back as a fault, not a full disk: mapped only where the
+    // reserved blocks stay. POSEWRIGHT_COMMIT_PWRITE=1 writes by pwrite always (tests compare).
+    char* mapped = nullptr;
+    if (reserved && RankedSdfWriter::reservedBlocksStay(fd) &&
+        !std::getenv("POSEWRIGHT_COMMIT_PWRITE")) {
+        void* at = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (at != MAP_FAILED)
+            mapped = static_cast<char*>(at);
+    }
+    struct Unmap {
+        char* at;
+        uint64_t size;
+        ~Unmap() {
+            if (at)
+                ::munmap(at, size);
+        }
+    } unmap{mapped, total};
+    lastPath_ = mapped ? SdfExportPath::PlacedMapped : SdfExportPath::PlacedPwrite;
+
+    runPass([&](int t, size_t from, size_t to) {
+        Statement& fetch = fetchFor(t);
+        // Records that follow each other in the output are gathered into one pwrite (~1 MiB).
+        std::string text;
+        uint64_t textAt = 0;
+        auto flush = [&] {
+            if (const int err = writeAllAt(fd, text.data(), text.size(), textAt))
+                throw writeFailed(out.target(), err);
+            text.clear();
+        };
+        for (size_t k = from; k < to; ++k) {
+            const uint32_t p = byId[k].position;
+            if (mapped || textAt + text.size() != start[p] || text.size() >= (size_t(1) << 20)) {
+                if (!mapped)
+                    flush();
+                text.clear();
+                textAt = start[p];
+            }
+            const size_t before = text.size();
+            appendRecord(fetch, byId[k].id, heads, text);
+            // One snapshot gives the same record twice; anything else would write a wrong file.
+            if (text.size() - before != start[p + 1] - start[p])
+                throw StoreError(store.path() + ": pose " + std::to_string(byId[k].id) +
+                                 " changed while it was exported; nothing was written");
+            if (mapped)
+                std::memcpy(mapped + start[p], text.data(), text.size());
+        }
+        if (!mapped)
+            flush();
+    });
     return true;
 }
 
@@ -300,6 +404,10 @@ void setExportTuning(const ExportTuning& tuning) {
 ExportTuning exportTuning() {
     std::lock_guard lock(tuningMutex);
     return tuning_;
+}
+
+SdfExportPath lastSdfExportPath() {
+    return lastPath_;
 }
 
 std::string cellText(const Statement& s, int column) {
@@ -344,7 +452,8 @@ long exportSdf(const HitStore& store, const Selection& selection, const std::str
     AtomicFile out(path);
     long n = 0;
     const std::vector<std::string> heads = tagHeads(extraColumns);
-    if (!exportInParallel(store, ids, heads, fetchSql, out, n)) {
+    if (!exportPlaced(store, ids, heads, fetchSql, out, n)) {
+        lastPath_ = SdfExportPath::Serial;
         // Records gathered into ~1 MiB writes: one system call per record cost more than
         // formatting it.
         Statement fetch = store.prepare(fetchSql);
