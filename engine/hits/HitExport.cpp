@@ -161,17 +161,10 @@ void appendText(sqlite3_stmt* st, int column, std::string& out) {
         out.append(p, static_cast<size_t>(sqlite3_column_bytes(st, column)));
 }
 
-// Appends pose `id` as an SD record to `out` (its stored molblock and tags, then every extra
-// column that is not NULL as a pw_hit_ tag, `heads` from tagHeads()); false when the pose is not
-// there.
-bool appendRecord(Statement& fetch, long long id, const std::vector<std::string>& heads,
-                  std::string& out) {
-    fetch.bind(1, id);
-    if (!fetch.step()) { // not there (cannot happen inside one read)
-        fetch.reset();
-        return false;
-    }
-    sqlite3_stmt* st = fetch.raw();
+// Appends the statement's current row as an SD record to `out`: its stored molblock and tags
+// (columns k and k + 1, k = heads.size()), then every extra column (0 to k - 1) that is not NULL
+// as a pw_hit_ tag, `heads` from tagHeads().
+void appendRow(sqlite3_stmt* st, const std::vector<std::string>& heads, std::string& out) {
     const int k = static_cast<int>(heads.size());
     appendText(st, k, out);
     appendText(st, k + 1, out);
@@ -183,6 +176,17 @@ bool appendRecord(Statement& fetch, long long id, const std::vector<std::string>
         out += "\n\n";
     }
     out += "$$$$\n";
+}
+
+// Appends pose `id` as an SD record to `out` (appendRow); false when the pose is not there.
+bool appendRecord(Statement& fetch, long long id, const std::vector<std::string>& heads,
+                  std::string& out) {
+    fetch.bind(1, id);
+    if (!fetch.step()) { // not there (cannot happen inside one read)
+        fetch.reset();
+        return false;
+    }
+    appendRow(fetch.raw(), heads, out);
     fetch.reset();
     return true;
 }
@@ -224,7 +228,8 @@ InputError writeFailed(const std::string& path, int err) {
 // export.
 bool exportPlaced(const HitStore& store, const std::vector<long long>& ids,
                   const std::vector<std::string>& heads, const std::string& fetchSql,
-                  AtomicFile& out, long& written) {
+                  const std::string& scanSql, AtomicFile& out, long& written) {
+    const int idColumn = static_cast<int>(heads.size()) + 2; // scanSql's last column
     const ExportTuning tuning = exportTuning();
     const size_t chunk = std::max<size_t>(1, tuning.chunk);
     // Default: every core up to 8 (the calling thread only waits). The old cap of 4 came from
@@ -256,10 +261,15 @@ bool exportPlaced(const HitStore& store, const std::vector<long long>& ids,
     // start[p] is where output position p begins; pass 1 leaves each length in start[p + 1].
     std::vector<uint64_t> start(n + 1, 0);
 
-    // Worker connections, opened in pass 1 and kept (with their read transactions) for pass 2.
-    // The statements are declared after the connections: finalized before they are closed.
+    // Worker connections, opened on a thread's first chunk and kept (with their read
+    // transactions) for pass 2. The statements are declared after the connections: finalized
+    // before they are closed.
+    struct Reader {
+        Statement fetch; // one row by id
+        Statement scan;  // the rows of an id range, ascending
+    };
     std::vector<std::unique_ptr<ReaderConnection>> connections(static_cast<size_t>(threads));
-    std::vector<Statement> fetches(static_cast<size_t>(threads));
+    std::vector<Reader> readers(static_cast<size_t>(threads));
     std::atomic<size_t> nextChunk{0};
     std::atomic<bool> stop{false};
     std::mutex m;
@@ -295,11 +305,10 @@ bool exportPlaced(const HitStore& store, const std::vector<long long>& ids,
             std::rethrow_exception(error);
     };
 
-    // A thread's statement on its own connection, opened on its first chunk of either pass.
-    auto fetchFor = [&](int t) -> Statement& {
-        Statement& fetch = fetches[static_cast<size_t>(t)];
-        if (fetch.valid())
-            return fetch;
+    auto readerFor = [&](int t) -> Reader& {
+        Reader& reader = readers[static_cast<size_t>(t)];
+        if (reader.fetch.valid())
+            return reader;
         auto connection = std::make_unique<ReaderConnection>(store.path(), nullptr);
         if (!connection->ok())
             throw StoreError(store.path() + ": cannot open it again for reading");
@@ -307,21 +316,56 @@ bool exportPlaced(const HitStore& store, const std::vector<long long>& ids,
         // dropped SQLite's shared lock and re-read the file header.
         if (sqlite3_exec(connection->db, "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK)
             throw StoreError(store.path() + ": cannot begin a read on it");
-        fetch = Statement(connection->db, fetchSql, store.path());
+        reader.scan = Statement(connection->db, scanSql, store.path());
+        reader.fetch = Statement(connection->db, fetchSql, store.path());
         connections[static_cast<size_t>(t)] = std::move(connection);
-        return fetch;
+        return reader;
+    };
+    // Formats the records of byId[from, to) in that order, calling placed(k, found, record) for
+    // each (an empty record for a pose that is not there). A dense run of ids is read by one
+    // range scan: a statement run per id starts from the B-trees' roots each time, a scan steps
+    // from row to row (and on to pose_blocks' next row). A sparse run is read id by id.
+    auto readRecords = [&](int t, size_t from, size_t to, const auto& placed) {
+        Reader& reader = readerFor(t);
+        std::string record;
+        const long long lo = byId[from].id, hi = byId[to - 1].id;
+        const unsigned long long span =
+            static_cast<unsigned long long>(hi) - static_cast<unsigned long long>(lo);
+        if (span >= 2 * (to - from)) {
+            for (size_t k = from; k < to; ++k) {
+                record.clear();
+                const bool found = appendRecord(reader.fetch, byId[k].id, heads, record);
+                placed(k, found, record);
+            }
+            return;
+        }
+        Statement& scan = reader.scan;
+        scan.bind(1, lo);
+        scan.bind(2, hi);
+        size_t k = from;
+        while (k < to && scan.step()) {
+            const long long id = sqlite3_column_int64(scan.raw(), idColumn);
+            record.clear();
+            for (; k < to && byId[k].id < id; ++k) // not there (cannot happen inside one read)
+                placed(k, false, record);
+            if (k < to && byId[k].id == id) { // else a row outside the selection
+                appendRow(scan.raw(), heads, record);
+                placed(k++, true, record);
+            }
+        }
+        scan.reset();
+        record.clear();
+        for (; k < to; ++k)
+            placed(k, false, record);
     };
 
     std::atomic<long> found{0};
     runPass([&](int t, size_t from, size_t to) {
-        Statement& fetch = fetchFor(t);
-        std::string text;
         long count = 0;
-        for (size_t k = from; k < to; ++k) {
-            text.clear();
-            count += appendRecord(fetch, byId[k].id, heads, text) ? 1 : 0;
-            start[byId[k].position + 1] = text.size();
-        }
+        readRecords(t, from, to, [&](size_t k, bool there, const std::string& record) {
+            start[byId[k].position + 1] = record.size();
+            count += there ? 1 : 0;
+        });
         found += count;
     });
     for (size_t p = 0; p < n; ++p)
@@ -362,32 +406,31 @@ bool exportPlaced(const HitStore& store, const std::vector<long long>& ids,
     lastPath_ = mapped ? SdfExportPath::PlacedMapped : SdfExportPath::PlacedPwrite;
 
     runPass([&](int t, size_t from, size_t to) {
-        Statement& fetch = fetchFor(t);
-        // Records that follow each other in the output are gathered into one pwrite (~1 MiB).
-        std::string text;
-        uint64_t textAt = 0;
+        // By pwrite, records that follow each other in the output are gathered into one call
+        // (up to ~1 MiB).
+        std::string pending;
+        uint64_t pendingAt = 0;
         auto flush = [&] {
-            if (const int err = writeAllAt(fd, text.data(), text.size(), textAt))
+            if (const int err = writeAllAt(fd, pending.data(), pending.size(), pendingAt))
                 throw writeFailed(out.target(), err);
-            text.clear();
+            pending.clear();
         };
-        for (size_t k = from; k < to; ++k) {
+        readRecords(t, from, to, [&](size_t k, bool, const std::string& record) {
             const uint32_t p = byId[k].position;
-            if (mapped || textAt + text.size() != start[p] || text.size() >= (size_t(1) << 20)) {
-                if (!mapped)
-                    flush();
-                text.clear();
-                textAt = start[p];
-            }
-            const size_t before = text.size();
-            appendRecord(fetch, byId[k].id, heads, text);
             // One snapshot gives the same record twice; anything else would write a wrong file.
-            if (text.size() - before != start[p + 1] - start[p])
+            if (record.size() != start[p + 1] - start[p])
                 throw StoreError(store.path() + ": pose " + std::to_string(byId[k].id) +
                                  " changed while it was exported; nothing was written");
-            if (mapped)
-                std::memcpy(mapped + start[p], text.data(), text.size());
-        }
+            if (mapped) {
+                std::memcpy(mapped + start[p], record.data(), record.size());
+                return;
+            }
+            if (pendingAt + pending.size() != start[p] || pending.size() >= (size_t(1) << 20)) {
+                flush();
+                pendingAt = start[p];
+            }
+            pending += record;
+        });
         if (!mapped)
             flush();
     });
@@ -449,10 +492,14 @@ long exportSdf(const HitStore& store, const Selection& selection, const std::str
         sql += "poses." + quoteIdentifier(name) + ", ";
     const std::string fetchSql =
         sql + store.blockColumns() + " FROM " + store.blocksFrom() + " WHERE poses.id = ?";
+    // The same columns and the id of the rows of an id range, in storage order.
+    const std::string scanSql = sql + store.blockColumns() + ", poses.id FROM " +
+                                store.blocksFrom() +
+                                " WHERE poses.id BETWEEN ? AND ? ORDER BY poses.id";
     AtomicFile out(path);
     long n = 0;
     const std::vector<std::string> heads = tagHeads(extraColumns);
-    if (!exportPlaced(store, ids, heads, fetchSql, out, n)) {
+    if (!exportPlaced(store, ids, heads, fetchSql, scanSql, out, n)) {
         lastPath_ = SdfExportPath::Serial;
         // Records gathered into ~1 MiB writes: one system call per record cost more than
         // formatting it.
