@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <sys/mman.h>
+#include <system_error>
 #include <thread>
 #include <unistd.h>
 
@@ -411,14 +412,19 @@ bool exportPlaced(const HitStore& store, const std::vector<long long>& ids,
         // A kernel without MADV_POPULATE_WRITE (before 5.14) says EINVAL: faulted in pass 2.
         const uint64_t pages = (total + 4095) / 4096;
         std::vector<std::jthread> pool;
-        for (int t = 1; t < threads; ++t)
-            pool.emplace_back([&, t] {
-                const uint64_t from = pages * t / threads * 4096;
-                const uint64_t to = std::min(total, pages * (t + 1) / threads * 4096);
-                if (to > from)
-                    ::madvise(mapped + from, to - from, MADV_POPULATE_WRITE);
-            });
-        ::madvise(mapped, std::min(total, pages / threads * 4096), MADV_POPULATE_WRITE);
+        auto populate = [&](int t) {
+            const uint64_t from = pages * t / threads * 4096;
+            const uint64_t to = std::min(total, pages * (t + 1) / threads * 4096);
+            if (to > from)
+                ::madvise(mapped + from, to - from, MADV_POPULATE_WRITE);
+        };
+        for (int t = 1; t < threads; ++t) {
+            try {
+                pool.emplace_back(populate, t);
+            } catch (const std::system_error&) { // no thread to be had: faulted in pass 2
+            }
+        }
+        populate(0);
     }
 
     runPass([&](int t, size_t from, size_t to) {

@@ -180,6 +180,44 @@ private slots:
         for (const QByteArray& cell : cells)
             QVERIFY2(all.contains(cell), cell.constData());
     }
+
+    // A worker of the placed export that fails (here: its connection cannot open the store,
+    // whose file was removed under the open store) stops the export with the store's error,
+    // and leaves the target as it was and no temporary file beside it.
+    void aFailedPlacedExportLeavesTheTargetUntouched() {
+        QTemporaryDir dir;
+        std::string sdf;
+        for (int i = 0; i < 200; ++i)
+            sdf += ethanolRecord("e" + std::to_string(i), tag("dock_score", std::to_string(-i)));
+        const QString in = dir.filePath("in.sdf");
+        writeText(in, sdf);
+        const QString db = dir.filePath("h.db");
+        HitStore s(db.toStdString(), HitStore::Mode::Create);
+        {
+            HitStore::Transaction tx(s);
+            QCOMPARE(importSdf(s, in.toStdString(), ImportOptions{}).poses, 200L);
+            tx.commit();
+        }
+        const QString target = dir.filePath("out.sdf");
+        writeText(target, "keep me\n");
+        RestoreTuning restore;
+        ExportTuning placed;
+        placed.parallelAfter = 0;
+        placed.chunk = 16;
+        placed.threads = 3;
+        setExportTuning(placed);
+        QVERIFY(QFile::remove(db)); // the open connection still reads it; new ones cannot
+        try {
+            exportSdf(s, {}, target.toStdString());
+            QFAIL("the export succeeded without a readable store file");
+        } catch (const StoreError& e) {
+            QVERIFY2(std::string(e.what()).find("cannot open it again") != std::string::npos,
+                     e.what());
+        }
+        QCOMPARE(readBytes(target), QByteArray("keep me\n"));
+        for (const QString& name : QDir(dir.path()).entryList(QDir::Files | QDir::Hidden))
+            QVERIFY2(name == "in.sdf" || name == "out.sdf", qPrintable(name));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHitExport)
