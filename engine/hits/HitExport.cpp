@@ -281,7 +281,8 @@ bool exportPlaced(const HitStore& store, const std::vector<long long>& ids,
             error = std::current_exception();
         stop = true;
     };
-    // Runs work(thread, k) for every k of byId on `threads` threads, in chunks taken in turn.
+    // Runs work(thread, from, to) for every chunk [from, to) of byId on `threads` threads, the
+    // chunks taken in turn (a thread that cannot be started leaves its share to the others).
     auto runPass = [&](const std::function<void(int, size_t, size_t)>& work) {
         nextChunk = 0;
         auto worker = [&](int t) {
@@ -298,8 +299,12 @@ bool exportPlaced(const HitStore& store, const std::vector<long long>& ids,
         };
         {
             std::vector<std::jthread> pool; // joined when the block ends
-            for (int t = 1; t < threads; ++t)
-                pool.emplace_back(worker, t);
+            for (int t = 1; t < threads; ++t) {
+                try {
+                    pool.emplace_back(worker, t);
+                } catch (const std::system_error&) {
+                }
+            }
             worker(0);
         }
         if (error)
