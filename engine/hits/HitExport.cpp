@@ -2,13 +2,25 @@
 
 #include "HitFilter.h"
 #include "chem/AtomicFile.h"
+#include "chem/RankedSdfWriter.h"
+#include "core/InputError.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <charconv>
-#include <condition_variable>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
+#include <fcntl.h>
+#include <limits>
+#include <memory>
 #include <mutex>
+#include <sys/mman.h>
+#include <system_error>
 #include <thread>
+#include <unistd.h>
 
 namespace pw::hits {
 namespace {
@@ -100,6 +112,7 @@ private:
 
 std::mutex tuningMutex;
 ExportTuning tuning_;
+std::atomic<SdfExportPath> lastPath_{SdfExportPath::Serial};
 
 // The pw_hit_ tag lines of the columns an SD record carries besides its stored tags, made once
 // per export ("> <pw_hit_NAME>\n").
@@ -149,17 +162,10 @@ void appendText(sqlite3_stmt* st, int column, std::string& out) {
         out.append(p, static_cast<size_t>(sqlite3_column_bytes(st, column)));
 }
 
-// Appends pose `id` as an SD record to `out` (its stored molblock and tags, then every extra
-// column that is not NULL as a pw_hit_ tag, `heads` from tagHeads()); false when the pose is not
-// there.
-bool appendRecord(Statement& fetch, long long id, const std::vector<std::string>& heads,
-                  std::string& out) {
-    fetch.bind(1, id);
-    if (!fetch.step()) { // not there (cannot happen inside one read)
-        fetch.reset();
-        return false;
-    }
-    sqlite3_stmt* st = fetch.raw();
+// Appends the statement's current row as an SD record to `out`: its stored molblock and tags
+// (columns k and k + 1, k = heads.size()), then every extra column (0 to k - 1) that is not NULL
+// as a pw_hit_ tag, `heads` from tagHeads().
+void appendRow(sqlite3_stmt* st, const std::vector<std::string>& heads, std::string& out) {
     const int k = static_cast<int>(heads.size());
     appendText(st, k, out);
     appendText(st, k + 1, out);
@@ -171,31 +177,68 @@ bool appendRecord(Statement& fetch, long long id, const std::vector<std::string>
         out += "\n\n";
     }
     out += "$$$$\n";
+}
+
+// Appends pose `id` as an SD record to `out` (appendRow); false when the pose is not there.
+bool appendRecord(Statement& fetch, long long id, const std::vector<std::string>& heads,
+                  std::string& out) {
+    fetch.bind(1, id);
+    if (!fetch.step()) { // not there (cannot happen inside one read)
+        fetch.reset();
+        return false;
+    }
+    appendRow(fetch.raw(), heads, out);
     fetch.reset();
     return true;
 }
 
-// Large exports: the records are read and formatted on several threads, each with a read-only
-// connection of its own, in chunks of ids that the caller writes in order (a 1M-pose export took
-// 26 s on one core against 8 s for a plain write of as many bytes: formatting and page reads, not
-// the disk). Only where every connection sees the caller's snapshot: a rollback-journal store
-// whose shared lock the caller holds (no writer can commit meanwhile); false (nothing written)
-// where that cannot be, or for a small export.
-bool exportInParallel(const HitStore& store, const std::vector<long long>& ids,
-                      const std::vector<std::string>& heads, const std::string& fetchSql,
-                      AtomicFile& out, long& written) {
+// pwrite until all of it is written: 0, or the errno of the failure.
+int writeAllAt(int fd, const char* data, size_t size, uint64_t offset) {
+    while (size > 0) {
+        const ssize_t n = ::pwrite(fd, data, size, static_cast<off_t>(offset));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? errno : ENOSPC;
+        data += n, size -= static_cast<size_t>(n), offset += static_cast<uint64_t>(n);
+    }
+    return 0;
+}
+
+InputError writeFailed(const std::string& path, int err) {
+    return InputError(path, 0,
+                      std::string("writing failed (disk full or file system error: ")
+                          .append(std::strerror(err))
+                          .append("); the target was left untouched"));
+}
+
+// Large exports, read in storage order and placed by offset. A selection comes in rank (or the
+// user's) order, and fetching its rows in that order put each row on pages of its own: two 16 KB
+// SQLite pages copied from the kernel's page cache per ~4.3 KB record, most of an export's time,
+// and contending across threads (tests/bench/RESULTS.md, "the CPU per row"). Here the ids are
+// read in ascending order instead, so that consecutive rows share pages and each page is read
+// once (SQLite's own cache serves the rest), and each record goes straight to its place in the
+// output. Its place needs the lengths of all records before it, so the rows are read twice:
+// pass 1 formats each record only to learn its length, the prefix sums give every offset and
+// the file's size, the file is allocated (a full disk shows here), and pass 2 formats each
+// record again into its place, through a shared mapping where reserved blocks are written in
+// place (RankedSdfWriter::reservedBlocksStay: threads fault pages in side by side) and by pwrite
+// elsewhere. Both passes read one snapshot: the caller's shared lock on a rollback-journal store
+// keeps any writer from committing, and each worker connection holds one read transaction
+// across both passes. Returns false (nothing written) where that cannot be, or for a small
+// export.
+bool exportPlaced(const HitStore& store, const std::vector<long long>& ids,
+                  const std::vector<std::string>& heads, const std::string& fetchSql,
+                  const std::string& scanSql, AtomicFile& out, long& written) {
+    const int idColumn = static_cast<int>(heads.size()) + 2; // scanSql's last column
     const ExportTuning tuning = exportTuning();
-    const size_t kChunk = std::max<size_t>(1, tuning.chunk);
-    // The default: at most 4 formatting threads (2 on 2 cores, serial on one). Measured on a
-    // 16-core host (1M rows, 4.3 GB, tests/bench/RESULTS.md, lead's eleventh-session section):
-    // 4 threads 4.2-5.3 s wall with 10-12 s of system CPU, 8 threads 5.5-6.4 s with 28-32 s,
-    // 16 threads 6.1-6.4 s with 77-81 s. A row's read is mostly the kernel copying two 16 KB
-    // SQLite pages from the page cache, and that copying contends across threads: past a few
-    // threads it only burns system time.
+    const size_t chunk = std::max<size_t>(1, tuning.chunk);
+    // Default: every core up to 8 (the calling thread only waits). The old cap of 4 came from
+    // rows read in rank order (system time burnt copying pages); measure again on many cores
+    // (bench hits --export-threads N).
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const unsigned byCores = cores <= 2 ? cores : std::min(cores - 1, 4u);
-    const int threads = tuning.threads > 0 ? tuning.threads : static_cast<int>(byCores);
-    if (threads < 2 || ids.size() < tuning.parallelAfter || store.path().empty() ||
+    const int threads = tuning.threads > 0 ? tuning.threads : static_cast<int>(std::min(cores, 8u));
+    if (ids.size() < tuning.parallelAfter || ids.empty() || store.path().empty() ||
         store.path() == ":memory:" || sqlite3_txn_state(store.handle(), "main") != SQLITE_TXN_READ)
         return false;
     {
@@ -203,90 +246,221 @@ bool exportInParallel(const HitStore& store, const std::vector<long long>& ids,
         if (!mode.step() || mode.text(0) == "wal")
             return false;
     }
-    const size_t chunks = (ids.size() + kChunk - 1) / kChunk;
-    // Chunks formatted ahead of the writer: one in hand per thread and as many done and waiting
-    // (~4 MB each at 1024 poses; 4 per thread held ~140 MB at 8 threads, ~260 MB at 15).
-    const size_t window = 2 * static_cast<size_t>(threads) + 2;
-    std::vector<std::string> done(chunks);
-    std::vector<long> counts(chunks, 0);
-    std::vector<char> ready(chunks, 0);
+    const size_t n = ids.size();
+    if (n > std::numeric_limits<uint32_t>::max())
+        return false;
+    // The selection in storage order, each id with its position in the output (16 B a row).
+    struct Placed {
+        long long id;
+        uint32_t position;
+    };
+    std::vector<Placed> byId(n);
+    for (size_t i = 0; i < n; ++i)
+        byId[i] = {ids[i], static_cast<uint32_t>(i)};
+    std::sort(byId.begin(), byId.end(),
+              [](const Placed& a, const Placed& b) { return a.id < b.id; });
+    // start[p] is where output position p begins; pass 1 leaves each length in start[p + 1].
+    std::vector<uint64_t> start(n + 1, 0);
+
+    // Worker connections, opened on a thread's first chunk and kept (with their read
+    // transactions) for pass 2. The statements are declared after the connections: finalized
+    // before they are closed.
+    struct Reader {
+        Statement fetch; // one row by id
+        Statement scan;  // the rows of an id range, ascending
+    };
+    std::vector<std::unique_ptr<ReaderConnection>> connections(static_cast<size_t>(threads));
+    std::vector<Reader> readers(static_cast<size_t>(threads));
+    std::atomic<size_t> nextChunk{0};
+    std::atomic<bool> stop{false};
     std::mutex m;
-    std::condition_variable changed;
-    size_t next = 0, writtenChunks = 0;
-    bool failed = false;
     std::exception_ptr error;
     auto fail = [&] { // inside a catch: the first error wins, every thread stops
         std::lock_guard lock(m);
         if (!error)
             error = std::current_exception();
-        failed = true;
-        changed.notify_all();
+        stop = true;
     };
-    auto worker = [&] {
-        try {
-            ReaderConnection connection(store.path(), nullptr);
-            if (!connection.ok())
-                throw StoreError(store.path() + ": cannot open it again for reading");
-            // One read transaction per connection, as the caller's: without it every row's
-            // statement took and dropped SQLite's shared lock, looked for a hot journal (a stat
-            // of its path) and re-read the file header (a profile: ~5% of an export in those
-            // system calls). The caller's shared lock keeps every connection on its snapshot.
-            if (sqlite3_exec(connection.db, "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK)
-                throw StoreError(store.path() + ": cannot begin a read on it");
-            Statement fetch(connection.db, fetchSql, store.path());
-            size_t lastSize = 0;
-            for (;;) {
-                size_t c;
-                {
-                    std::unique_lock lock(m);
-                    changed.wait(lock, [&] { return failed || next < writtenChunks + window; });
-                    if (failed || next >= chunks)
+    // Runs work(thread, from, to) for every chunk [from, to) of byId on `threads` threads, the
+    // chunks taken in turn (a thread that cannot be started leaves its share to the others).
+    auto runPass = [&](const std::function<void(int, size_t, size_t)>& work) {
+        nextChunk = 0;
+        auto worker = [&](int t) {
+            try {
+                for (;;) {
+                    const size_t from = nextChunk.fetch_add(1) * chunk;
+                    if (from >= n || stop.load(std::memory_order_relaxed))
                         return;
-                    c = next++;
+                    work(t, from, std::min(n, from + chunk));
                 }
-                std::string text;
-                text.reserve(lastSize + lastSize / 8); // chunks are alike: no regrowth copies
-                long count = 0;
-                const size_t end = std::min(ids.size(), (c + 1) * kChunk);
-                for (size_t i = c * kChunk; i < end; ++i)
-                    count += appendRecord(fetch, ids[i], heads, text) ? 1 : 0;
-                lastSize = text.size();
-                std::lock_guard lock(m);
-                done[c] = std::move(text);
-                counts[c] = count;
-                ready[c] = 1;
-                changed.notify_all();
+            } catch (...) {
+                fail();
             }
-        } catch (...) {
-            fail();
+        };
+        {
+            std::vector<std::jthread> pool; // joined when the block ends
+            for (int t = 1; t < threads; ++t) {
+                try {
+                    pool.emplace_back(worker, t);
+                } catch (const std::system_error&) {
+                }
+            }
+            worker(0);
         }
+        if (error)
+            std::rethrow_exception(error);
     };
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
-        pool.emplace_back(worker);
-    try {
-        for (size_t c = 0; c < chunks; ++c) {
-            std::string text;
-            {
-                std::unique_lock lock(m);
-                changed.wait(lock, [&] { return failed || ready[c]; });
-                if (failed)
-                    break;
-                text = std::move(done[c]);
-                written += counts[c];
+
+    auto readerFor = [&](int t) -> Reader& {
+        Reader& reader = readers[static_cast<size_t>(t)];
+        if (reader.fetch.valid())
+            return reader;
+        auto connection = std::make_unique<ReaderConnection>(store.path(), nullptr);
+        if (!connection->ok())
+            throw StoreError(store.path() + ": cannot open it again for reading");
+        // One read transaction per connection: without it every row's statement took and
+        // dropped SQLite's shared lock and re-read the file header.
+        if (sqlite3_exec(connection->db, "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK)
+            throw StoreError(store.path() + ": cannot begin a read on it");
+        reader.scan = Statement(connection->db, scanSql, store.path());
+        reader.fetch = Statement(connection->db, fetchSql, store.path());
+        connections[static_cast<size_t>(t)] = std::move(connection);
+        return reader;
+    };
+    // Formats the records of byId[from, to) in that order, calling placed(k, found, record) for
+    // each (an empty record for a pose that is not there). A dense run of ids is read by one
+    // range scan: a statement run per id starts from the B-trees' roots each time, a scan steps
+    // from row to row (and on to pose_blocks' next row). A sparse run is read id by id.
+    auto readRecords = [&](int t, size_t from, size_t to, const auto& placed) {
+        Reader& reader = readerFor(t);
+        std::string record;
+        const long long lo = byId[from].id, hi = byId[to - 1].id;
+        const unsigned long long span =
+            static_cast<unsigned long long>(hi) - static_cast<unsigned long long>(lo);
+        if (span >= 2 * (to - from)) {
+            for (size_t k = from; k < to; ++k) {
+                record.clear();
+                const bool found = appendRecord(reader.fetch, byId[k].id, heads, record);
+                placed(k, found, record);
             }
-            out.stream().write(text.data(), static_cast<std::streamsize>(text.size()));
-            std::lock_guard lock(m);
-            writtenChunks = c + 1;
-            changed.notify_all();
+            return;
         }
-    } catch (...) {
-        fail();
+        Statement& scan = reader.scan;
+        scan.bind(1, lo);
+        scan.bind(2, hi);
+        size_t k = from;
+        while (k < to && scan.step()) {
+            const long long id = sqlite3_column_int64(scan.raw(), idColumn);
+            record.clear();
+            for (; k < to && byId[k].id < id; ++k) // not there (cannot happen inside one read)
+                placed(k, false, record);
+            if (k < to && byId[k].id == id) { // else a row outside the selection
+                appendRow(scan.raw(), heads, record);
+                placed(k++, true, record);
+            }
+        }
+        scan.reset();
+        record.clear();
+        for (; k < to; ++k)
+            placed(k, false, record);
+    };
+
+    std::atomic<long> found{0};
+    runPass([&](int t, size_t from, size_t to) {
+        long count = 0;
+        readRecords(t, from, to, [&](size_t k, bool there, const std::string& record) {
+            start[byId[k].position + 1] = record.size();
+            count += there ? 1 : 0;
+        });
+        found += count;
+    });
+    for (size_t p = 0; p < n; ++p)
+        start[p + 1] += start[p];
+    const uint64_t total = start[n];
+    written = found;
+    if (total == 0) { // no record found: an empty file, as the serial path writes
+        lastPath_ = SdfExportPath::PlacedPwrite;
+        return true;
     }
-    for (std::thread& t : pool)
-        t.join();
-    if (error)
-        std::rethrow_exception(error);
+
+    const int fd = out.positionalFd();
+    int rc;
+    while ((rc = ::fallocate(fd, 0, 0, static_cast<off_t>(total))) != 0 && errno == EINTR) {
+    }
+    const bool reserved = rc == 0;
+    if (!reserved && errno != EOPNOTSUPP && errno != ENOSYS)
+        throw writeFailed(out.target(), errno);
+    if (!reserved && ::ftruncate(fd, static_cast<off_t>(total)) != 0)
+        throw writeFailed(out.target(), errno);
+    // A mapping reports a page it cannot back as a fault, not a full disk: mapped only where the
+    // reserved blocks stay. POSEWRIGHT_COMMIT_PWRITE=1 writes by pwrite always (tests compare).
+    char* mapped = nullptr;
+    if (reserved && RankedSdfWriter::reservedBlocksStay(fd) &&
+        !std::getenv("POSEWRIGHT_COMMIT_PWRITE")) {
+        void* at = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (at != MAP_FAILED)
+            mapped = static_cast<char*>(at);
+    }
+    struct Unmap {
+        char* at;
+        uint64_t size;
+        ~Unmap() {
+            if (at)
+                ::munmap(at, size);
+        }
+    } unmap{mapped, total};
+    lastPath_ = mapped ? SdfExportPath::PlacedMapped : SdfExportPath::PlacedPwrite;
+    if (mapped) {
+        // The mapping's pages faulted in up front, each thread a slice, in batches: pass 2
+        // places records in id order, all over the file, and faulting its pages one by one
+        // there cost more (200k poses on 2 cores: 0.3 s less system time, 0.15 s less wall).
+        // A kernel without MADV_POPULATE_WRITE (before 5.14) says EINVAL: faulted in pass 2.
+        const uint64_t pages = (total + 4095) / 4096;
+        std::vector<std::jthread> pool;
+        auto populate = [&](int t) {
+            const uint64_t from = pages * t / threads * 4096;
+            const uint64_t to = std::min(total, pages * (t + 1) / threads * 4096);
+            if (to > from)
+                ::madvise(mapped + from, to - from, MADV_POPULATE_WRITE);
+        };
+        for (int t = 1; t < threads; ++t) {
+            try {
+                pool.emplace_back(populate, t);
+            } catch (const std::system_error&) { // no thread to be had: faulted in pass 2
+            }
+        }
+        populate(0);
+    }
+
+    runPass([&](int t, size_t from, size_t to) {
+        // By pwrite, records that follow each other in the output are gathered into one call
+        // (up to ~1 MiB).
+        std::string pending;
+        uint64_t pendingAt = 0;
+        auto flush = [&] {
+            if (const int err = writeAllAt(fd, pending.data(), pending.size(), pendingAt))
+                throw writeFailed(out.target(), err);
+            pending.clear();
+        };
+        readRecords(t, from, to, [&](size_t k, bool, const std::string& record) {
+            const uint32_t p = byId[k].position;
+            // One snapshot gives the same record twice; anything else would write a wrong file.
+            if (record.size() != start[p + 1] - start[p])
+                throw StoreError(store.path() + ": pose " + std::to_string(byId[k].id) +
+                                 " changed while it was exported; nothing was written");
+            if (mapped) {
+                std::memcpy(mapped + start[p], record.data(), record.size());
+                return;
+            }
+            if (pendingAt + pending.size() != start[p] || pending.size() >= (size_t(1) << 20)) {
+                flush();
+                pendingAt = start[p];
+            }
+            pending += record;
+        });
+        if (!mapped)
+            flush();
+    });
     return true;
 }
 
@@ -300,6 +474,10 @@ void setExportTuning(const ExportTuning& tuning) {
 ExportTuning exportTuning() {
     std::lock_guard lock(tuningMutex);
     return tuning_;
+}
+
+SdfExportPath lastSdfExportPath() {
+    return lastPath_;
 }
 
 std::string cellText(const Statement& s, int column) {
@@ -341,10 +519,15 @@ long exportSdf(const HitStore& store, const Selection& selection, const std::str
         sql += "poses." + quoteIdentifier(name) + ", ";
     const std::string fetchSql =
         sql + store.blockColumns() + " FROM " + store.blocksFrom() + " WHERE poses.id = ?";
+    // The same columns and the id of the rows of an id range, in storage order.
+    const std::string scanSql = sql + store.blockColumns() + ", poses.id FROM " +
+                                store.blocksFrom() +
+                                " WHERE poses.id BETWEEN ? AND ? ORDER BY poses.id";
     AtomicFile out(path);
     long n = 0;
     const std::vector<std::string> heads = tagHeads(extraColumns);
-    if (!exportInParallel(store, ids, heads, fetchSql, out, n)) {
+    if (!exportPlaced(store, ids, heads, fetchSql, scanSql, out, n)) {
+        lastPath_ = SdfExportPath::Serial;
         // Records gathered into ~1 MiB writes: one system call per record cost more than
         // formatting it.
         Statement fetch = store.prepare(fetchSql);

@@ -27,18 +27,27 @@ long forEachSelected(const HitStore& store, const Selection& selection,
 // Text of a cell as the CLI, CSV and SD tags show it: shortest round-trip numbers, "" for NULL.
 std::string cellText(const Statement& s, int column);
 
-// Writes the selection to SDF. A large selection (ExportTuning) is read and formatted on several
-// threads, each with a read-only connection of its own, and written in order: the same bytes.
+// Writes the selection to SDF. A large selection (ExportTuning) of a store file is read in
+// storage order on several threads, each with a read-only connection of its own, and every record
+// is placed at its offset in the output (through a shared mapping where the file system keeps
+// reserved blocks, else by pwrite; POSEWRIGHT_COMMIT_PWRITE=1 forces pwrite): the same bytes as
+// the serial path.
 long exportSdf(const HitStore& store, const Selection& selection, const std::string& path);
 
 // When exportSdf goes parallel (tests set small values to run that path on small stores).
 struct ExportTuning {
     size_t parallelAfter = 16384; // poses
-    size_t chunk = 1024;          // poses a thread formats at a time
-    int threads = 0;              // 0: the cores less the writer's (2 on 2), at most 4
+    size_t chunk = 1024;          // poses a thread reads at a time
+    int threads = 0;              // 0: the cores, at most 8
 };
 void setExportTuning(const ExportTuning& tuning);
 ExportTuning exportTuning();
+
+// How the last exportSdf (of any thread) wrote its file: tests check that the path they aim at
+// is the one that ran.
+enum class SdfExportPath { Serial, PlacedMapped, PlacedPwrite };
+SdfExportPath lastSdfExportPath();
+
 long exportCsv(const HitStore& store, const Selection& selection, const std::string& path,
                const std::vector<std::string>& columns = {});
 

@@ -1,9 +1,12 @@
 // SDF export of the hit store, byte for byte: a few thousand poses with a cell of every kind
 // SQLite can hand back (integers, reals from tiny to huge and -0, texts with newlines and carriage
 // returns, empty texts, NULLs, blobs, a text in an INTEGER column) are exported on the serial
-// path and on the parallel one (small chunks finished out of order), and both files are compared
-// with a record text built here, independently, from forEachSelected() and cellText(): the
-// format the export has always written.
+// path and on the placed one (read in storage order on several threads, each record written at
+// its offset: through a mapping and by pwrite), and every file is compared with a record text
+// built here, independently, from forEachSelected() and cellText(): the format the export has
+// always written.
+#include "chem/AtomicFile.h"
+#include "chem/RankedSdfWriter.h"
 #include "hits/HitExport.h"
 #include "hits/HitImport.h"
 #include "hits/HitStore.h"
@@ -110,8 +113,21 @@ private slots:
             tx.commit();
         }
         RestoreTuning restore;
-        const Selection selections[] = {
-            {}, {"x_real < 0", "-x_real", -1}, {"", "x_text", 1234}, {"x_int > 0", "name", -1}};
+        // Whether this file system lets the placed export map its output (else it writes by
+        // pwrite, and only that variant can be checked here).
+        bool mappable = false;
+        {
+            AtomicFile probe(dir.filePath("probe.sdf").toStdString());
+            mappable = RankedSdfWriter::reservedBlocksStay(probe.positionalFd());
+        }
+        // The default order, a subset, orders by other columns, limits: each exported serially,
+        // placed through a mapping and placed by pwrite (small chunks finished out of order).
+        const Selection selections[] = {{},
+                                        {"x_real < 0", "-x_real", -1},
+                                        {"", "x_text", 1234},
+                                        {"x_int > 0", "name", -1},
+                                        {"x_int > 0", "", -1},
+                                        {"", "", 100}};
         int k = 0;
         for (const Selection& sel : selections) {
             const std::string expected = expectedSdf(s, sel);
@@ -121,6 +137,7 @@ private slots:
             setExportTuning(serial);
             const QString a = dir.filePath(QString("serial%1.sdf").arg(k));
             const long n = exportSdf(s, sel, a.toStdString());
+            QCOMPARE(lastSdfExportPath(), SdfExportPath::Serial);
             QCOMPARE(long(QByteArray::fromStdString(expected).count("$$$$\n")), n);
             QVERIFY(readBytes(a) == QByteArray::fromStdString(expected));
             ExportTuning parallel;
@@ -128,11 +145,24 @@ private slots:
             parallel.chunk = 7; // many chunks, finished out of order
             parallel.threads = 3;
             setExportTuning(parallel);
-            const QString b = dir.filePath(QString("parallel%1.sdf").arg(k));
+            const QString b = dir.filePath(QString("placed%1.sdf").arg(k));
             QCOMPARE(exportSdf(s, sel, b.toStdString()), n);
+            QCOMPARE(lastSdfExportPath(),
+                     mappable ? SdfExportPath::PlacedMapped : SdfExportPath::PlacedPwrite);
             QVERIFY(readBytes(b) == QByteArray::fromStdString(expected));
+            qputenv("POSEWRIGHT_COMMIT_PWRITE", "1");
+            const QString c = dir.filePath(QString("pwrite%1.sdf").arg(k));
+            const long pwritten = exportSdf(s, sel, c.toStdString());
+            qunsetenv("POSEWRIGHT_COMMIT_PWRITE");
+            QCOMPARE(pwritten, n);
+            QCOMPARE(lastSdfExportPath(), SdfExportPath::PlacedPwrite);
+            QVERIFY(readBytes(c) == QByteArray::fromStdString(expected));
             ++k;
         }
+        // No temporary file was left beside the outputs.
+        for (const QString& name : QDir(dir.path()).entryList(QDir::Files | QDir::Hidden))
+            QVERIFY2(name.endsWith(".sdf") || name.endsWith(".db") || name == "in.sdf",
+                     qPrintable(name));
         // Every kind of cell was exported.
         const QByteArray all = readBytes(dir.filePath("serial0.sdf"));
         QCOMPARE(all.count("$$$$\n"), kPoses);
@@ -149,6 +179,44 @@ private slots:
                                           "A\n")};
         for (const QByteArray& cell : cells)
             QVERIFY2(all.contains(cell), cell.constData());
+    }
+
+    // A worker of the placed export that fails (here: its connection cannot open the store,
+    // whose file was removed under the open store) stops the export with the store's error,
+    // and leaves the target as it was and no temporary file beside it.
+    void aFailedPlacedExportLeavesTheTargetUntouched() {
+        QTemporaryDir dir;
+        std::string sdf;
+        for (int i = 0; i < 200; ++i)
+            sdf += ethanolRecord("e" + std::to_string(i), tag("dock_score", std::to_string(-i)));
+        const QString in = dir.filePath("in.sdf");
+        writeText(in, sdf);
+        const QString db = dir.filePath("h.db");
+        HitStore s(db.toStdString(), HitStore::Mode::Create);
+        {
+            HitStore::Transaction tx(s);
+            QCOMPARE(importSdf(s, in.toStdString(), ImportOptions{}).poses, 200L);
+            tx.commit();
+        }
+        const QString target = dir.filePath("out.sdf");
+        writeText(target, "keep me\n");
+        RestoreTuning restore;
+        ExportTuning placed;
+        placed.parallelAfter = 0;
+        placed.chunk = 16;
+        placed.threads = 3;
+        setExportTuning(placed);
+        QVERIFY(QFile::remove(db)); // the open connection still reads it; new ones cannot
+        try {
+            exportSdf(s, {}, target.toStdString());
+            QFAIL("the export succeeded without a readable store file");
+        } catch (const StoreError& e) {
+            QVERIFY2(std::string(e.what()).find("cannot open it again") != std::string::npos,
+                     e.what());
+        }
+        QCOMPARE(readBytes(target), QByteArray("keep me\n"));
+        for (const QString& name : QDir(dir.path()).entryList(QDir::Files | QDir::Hidden))
+            QVERIFY2(name == "in.sdf" || name == "out.sdf", qPrintable(name));
     }
 };
 
