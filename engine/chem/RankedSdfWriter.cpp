@@ -1,6 +1,7 @@
 #include "RankedSdfWriter.h"
 
 #include "OutputStall.h"
+#include "PositionalWrite.h"
 #include "SdfWriter.h"
 #include "core/InputError.h"
 
@@ -36,19 +37,6 @@ const std::string& sweptOfStaleFiles(const std::string& target) {
     return target;
 }
 
-// pwrite until all of it is written: 0, or the errno of the failure.
-int writeAllAt(int fd, const char* data, std::size_t size, std::uint64_t offset) {
-    while (size > 0) {
-        const ssize_t n = ::pwrite(fd, data, size, static_cast<off_t>(offset));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return n < 0 ? errno : ENOSPC;
-        data += n, size -= static_cast<std::size_t>(n), offset += static_cast<std::uint64_t>(n);
-    }
-    return 0;
-}
-
 // pread until all of it is read: 0, or the errno of the failure (EIO when the file is shorter).
 int readAllAt(int fd, char* data, std::size_t size, std::uint64_t offset) {
     while (size > 0) {
@@ -60,23 +48,6 @@ int readAllAt(int fd, char* data, std::size_t size, std::uint64_t offset) {
         data += n, size -= static_cast<std::size_t>(n), offset += static_cast<std::uint64_t>(n);
     }
     return 0;
-}
-
-// Gives the output its final size before the threads fill it: blocks reserved where the file
-// system can (a full disk shows here, before any copying; `reserved` says so), a sparse file
-// where it cannot.
-int sizeOutput(int fd, std::uint64_t size, bool& reserved) {
-    int rc;
-    while ((rc = ::fallocate(fd, 0, 0, static_cast<off_t>(size))) != 0 && errno == EINTR) {
-    }
-    reserved = rc == 0;
-    if (rc == 0)
-        return 0;
-    if (errno != EOPNOTSUPP && errno != ENOSYS)
-        return errno;
-    while ((rc = ::ftruncate(fd, static_cast<off_t>(size))) != 0 && errno == EINTR) {
-    }
-    return rc == 0 ? 0 : errno;
 }
 
 } // namespace
@@ -140,12 +111,7 @@ void RankedSdfWriter::commit() {
         start[i + 1] = start[i] + entries_[i].length;
     const std::uint64_t total = start[n];
 
-    auto writeFailed = [&](int err) {
-        return InputError(target_, 0,
-                          std::string("writing failed (disk full or file system error: ")
-                              .append(std::strerror(err))
-                              .append("); the target was left untouched"));
-    };
+    auto writeFailed = [&](int err) { return writeFailedError(target_, err); };
     AtomicFile out(target_);
     if (total > 0) {
         const int outFd = out.positionalFd();

@@ -2,6 +2,7 @@
 
 #include "HitFilter.h"
 #include "chem/AtomicFile.h"
+#include "chem/PositionalWrite.h"
 #include "chem/RankedSdfWriter.h"
 #include "core/InputError.h"
 
@@ -192,26 +193,6 @@ bool appendRecord(Statement& fetch, long long id, const std::vector<std::string>
     return true;
 }
 
-// pwrite until all of it is written: 0, or the errno of the failure.
-int writeAllAt(int fd, const char* data, size_t size, uint64_t offset) {
-    while (size > 0) {
-        const ssize_t n = ::pwrite(fd, data, size, static_cast<off_t>(offset));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return n < 0 ? errno : ENOSPC;
-        data += n, size -= static_cast<size_t>(n), offset += static_cast<uint64_t>(n);
-    }
-    return 0;
-}
-
-InputError writeFailed(const std::string& path, int err) {
-    return InputError(path, 0,
-                      std::string("writing failed (disk full or file system error: ")
-                          .append(std::strerror(err))
-                          .append("); the target was left untouched"));
-}
-
 // Large exports, read in storage order and placed by offset. A selection comes in rank (or the
 // user's) order, and fetching its rows in that order put each row on pages of its own: two 16 KB
 // SQLite pages copied from the kernel's page cache per ~4.3 KB record, most of an export's time,
@@ -384,14 +365,9 @@ bool exportPlaced(const HitStore& store, const std::vector<long long>& ids,
     }
 
     const int fd = out.positionalFd();
-    int rc;
-    while ((rc = ::fallocate(fd, 0, 0, static_cast<off_t>(total))) != 0 && errno == EINTR) {
-    }
-    const bool reserved = rc == 0;
-    if (!reserved && errno != EOPNOTSUPP && errno != ENOSYS)
-        throw writeFailed(out.target(), errno);
-    if (!reserved && ::ftruncate(fd, static_cast<off_t>(total)) != 0)
-        throw writeFailed(out.target(), errno);
+    bool reserved = false;
+    if (const int err = sizeOutput(fd, total, reserved))
+        throw writeFailedError(out.target(), err);
     // A mapping reports a page it cannot back as a fault, not a full disk: mapped only where the
     // reserved blocks stay. POSEWRIGHT_COMMIT_PWRITE=1 writes by pwrite always (tests compare).
     char* mapped = nullptr;
@@ -439,7 +415,7 @@ bool exportPlaced(const HitStore& store, const std::vector<long long>& ids,
         uint64_t pendingAt = 0;
         auto flush = [&] {
             if (const int err = writeAllAt(fd, pending.data(), pending.size(), pendingAt))
-                throw writeFailed(out.target(), err);
+                throw writeFailedError(out.target(), err);
             pending.clear();
         };
         readRecords(t, from, to, [&](size_t k, bool, const std::string& record) {
