@@ -93,7 +93,17 @@ export_rows() {
         done
         cmp -s "$dir/o_posewright-cli-base.sdf" "$dir/o_posewright-cli.sdf" && echo "  outputs identical" || echo "  OUTPUTS DIFFER"
     done
-    local bytes; bytes=$(stat -c %s "$dir/o_posewright-cli.sdf")
+    rm -f "$dir"/o_*.sdf
+    # The placed export's thread cap (8 by default) against 16, on the same SDF (bench hits
+    # imports it again).
+    for t in ${EXPORT_THREADS:-}; do
+        mkdir -p "$dir/t$t"
+        timeout 200 "$NEW" bench hits --molecules tests/data/shapes/cdk2.sdf --dir "$dir/t$t" \
+            --poses "$POSES" --sdf "$dir/bench_hits_poses.sdf" --export-threads "$t" 2>/dev/null |
+            grep -E '"(export_sdf|plain_write)"' | cut -c1-200
+        rm -rf "$dir/t$t"
+    done
+    local bytes=4327462504
     for round in 1 2; do
         sync; t=$( { time head -c "$bytes" /dev/zero | dd of="$dir/plain.bin" bs=1M status=none; } 2>&1 )
         echo "plain write of $bytes bytes (dd bs=1M): wall/user/sys $t"; rm -f "$dir/plain.bin"
