@@ -1,8 +1,12 @@
 #include "PositionalWrite.h"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/mman.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 namespace pw {
@@ -38,6 +42,30 @@ InputError writeFailedError(const std::string& target, int err) {
                       std::string("writing failed (disk full or file system error: ")
                           .append(std::strerror(err))
                           .append("); the target was left untouched"));
+}
+
+bool reservedBlocksStay(int fd) {
+    struct statfs fs {};
+    if (::fstatfs(fd, &fs) != 0)
+        return false;
+    const auto type = static_cast<unsigned long>(fs.f_type);
+    return type == EXT4_SUPER_MAGIC || type == XFS_SUPER_MAGIC || type == TMPFS_MAGIC;
+}
+
+OutputMapping::OutputMapping(int fd, std::uint64_t size, bool reserved) {
+    if (size == 0 || !reserved || !reservedBlocksStay(fd) || std::getenv("POSEWRIGHT_COMMIT_PWRITE"))
+        return;
+    void* at = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (at != MAP_FAILED) {
+        data_ = static_cast<char*>(at);
+        size_ = size;
+    }
+}
+
+void OutputMapping::unmap() {
+    if (data_)
+        ::munmap(data_, size_);
+    data_ = nullptr;
 }
 
 } // namespace pw

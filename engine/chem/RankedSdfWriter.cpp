@@ -11,9 +11,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <linux/magic.h>
-#include <sys/mman.h>
-#include <sys/vfs.h>
 #include <system_error>
 #include <thread>
 #include <unistd.h>
@@ -53,11 +50,7 @@ int readAllAt(int fd, char* data, std::size_t size, std::uint64_t offset) {
 } // namespace
 
 bool RankedSdfWriter::reservedBlocksStay(int fd) {
-    struct statfs fs {};
-    if (::fstatfs(fd, &fs) != 0)
-        return false;
-    const auto type = static_cast<unsigned long>(fs.f_type);
-    return type == EXT4_SUPER_MAGIC || type == XFS_SUPER_MAGIC || type == TMPFS_MAGIC;
+    return pw::reservedBlocksStay(fd);
 }
 
 RankedSdfWriter::RankedSdfWriter(const std::string& target)
@@ -124,12 +117,8 @@ void RankedSdfWriter::commit() {
         // faults into a mapping run side by side. A sparse output is written by pwrite: in a
         // mapping, a disk that fills up shows as a fault, not a full disk (reservedBlocksStay).
         // POSEWRIGHT_COMMIT_PWRITE=1 writes by pwrite always (tests compare the two).
-        char* mapped = nullptr;
-        if (reserved && reservedBlocksStay(outFd) && !std::getenv("POSEWRIGHT_COMMIT_PWRITE")) {
-            void* m = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, outFd, 0);
-            if (m != MAP_FAILED)
-                mapped = static_cast<char*>(m);
-        }
+        OutputMapping mapping(outFd, total, reserved);
+        char* const mapped = mapping.data();
 
         const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
         const unsigned threads = static_cast<unsigned>(std::clamp<std::uint64_t>(
@@ -233,8 +222,7 @@ void RankedSdfWriter::commit() {
             }
             copy(0, 0, firstRank(1));
         }
-        if (mapped)
-            ::munmap(mapped, total);
+        mapping.unmap();
         for (unsigned part = 0; part < threads; ++part) {
             if (readError[part])
                 throw InputError(target_, 0,

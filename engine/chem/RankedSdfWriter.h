@@ -30,6 +30,7 @@ public:
     // before the copy. Copy-on-write ones (btrfs, ZFS) may need new blocks whatever was reserved,
     // and a mapping reports a page it cannot back as a fault (SIGBUS, or EFAULT inside pread),
     // not as a full disk: their outputs are written by pwrite, whose ENOSPC the user is told.
+    // (pw::reservedBlocksStay of chem/PositionalWrite.h, which OutputMapping asks.)
     static bool reservedBlocksStay(int fd);
     long count() const { return static_cast<long>(entries_.size()); }
     // Sorts, writes the target atomically and removes the spool. Without commit() nothing is

@@ -3,7 +3,6 @@
 #include "HitFilter.h"
 #include "chem/AtomicFile.h"
 #include "chem/PositionalWrite.h"
-#include "chem/RankedSdfWriter.h"
 #include "core/InputError.h"
 
 #include <algorithm>
@@ -203,7 +202,7 @@ bool appendRecord(Statement& fetch, long long id, const std::vector<std::string>
 // pass 1 formats each record only to learn its length, the prefix sums give every offset and
 // the file's size, the file is allocated (a full disk shows here), and pass 2 formats each
 // record again into its place, through a shared mapping where reserved blocks are written in
-// place (RankedSdfWriter::reservedBlocksStay: threads fault pages in side by side) and by pwrite
+// place (OutputMapping, chem/PositionalWrite.h: threads fault pages in side by side) and by pwrite
 // elsewhere. Both passes read one snapshot: the caller's shared lock on a rollback-journal store
 // keeps any writer from committing, and each worker connection holds one read transaction
 // across both passes. Returns false (nothing written) where that cannot be, or for a small
@@ -370,21 +369,8 @@ bool exportPlaced(const HitStore& store, const std::vector<long long>& ids,
         throw writeFailedError(out.target(), err);
     // A mapping reports a page it cannot back as a fault, not a full disk: mapped only where the
     // reserved blocks stay. POSEWRIGHT_COMMIT_PWRITE=1 writes by pwrite always (tests compare).
-    char* mapped = nullptr;
-    if (reserved && RankedSdfWriter::reservedBlocksStay(fd) &&
-        !std::getenv("POSEWRIGHT_COMMIT_PWRITE")) {
-        void* at = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        if (at != MAP_FAILED)
-            mapped = static_cast<char*>(at);
-    }
-    struct Unmap {
-        char* at;
-        uint64_t size;
-        ~Unmap() {
-            if (at)
-                ::munmap(at, size);
-        }
-    } unmap{mapped, total};
+    const OutputMapping mapping(fd, total, reserved);
+    char* const mapped = mapping.data();
     lastPath_ = mapped ? SdfExportPath::PlacedMapped : SdfExportPath::PlacedPwrite;
     if (mapped) {
         // The mapping's pages faulted in up front, each thread a slice, in batches: pass 2
