@@ -1,6 +1,6 @@
 // CompactSubstructure: decoding the compact molecule, evaluating the query trees, and a
 // depth-first search that maps pattern atoms one by one along bonds (as RDKit's VF2, answering
-// only "is there a match").
+// only "is there a match", or listing every match of a recursive pattern).
 #include "CompactSubstructure.h"
 
 #include <algorithm>
@@ -127,44 +127,45 @@ int bondFeature(BondFeature f, const Neighbour& b) {
     return -1;
 }
 
-template <class Feature, class Item, class Read>
-bool evaluate(const CompactTree& tree, int node, const Item& item, Read read) {
+// RDKit's Query::Match on one tree: And/Or of the children, True, or a leaf (a test, or a
+// recursive pattern's anchor set) answered by `leaf`; negate inverts any node.
+template <class Leaf>
+bool evaluate(const CompactTree& tree, int node, const Leaf& leaf) {
     const CompactExpr& e = tree.nodes[node];
     bool result = true;
     switch (e.kind) {
-    case CompactExpr::Kind::Test:
-        result = read(static_cast<Feature>(e.feature), item) == e.value;
-        break;
-    case CompactExpr::Kind::NonZero:
-        result = read(static_cast<Feature>(e.feature), item) != 0;
-        break;
     case CompactExpr::Kind::True:
         result = true;
         break;
     case CompactExpr::Kind::And:
         for (int c = 0; c < e.childCount && result; ++c)
-            result = evaluate<Feature>(tree, tree.children[e.firstChild + c], item, read);
+            result = evaluate(tree, tree.children[e.firstChild + c], leaf);
         break;
     case CompactExpr::Kind::Or:
         result = false;
         for (int c = 0; c < e.childCount && !result; ++c)
-            result = evaluate<Feature>(tree, tree.children[e.firstChild + c], item, read);
+            result = evaluate(tree, tree.children[e.firstChild + c], leaf);
         break;
+    default:
+        result = leaf(e);
     }
     return result != e.negate;
 }
 
-// Whether every node below `node` exists and the tree is no deeper than kMaxTreeDepth.
-bool validTree(const CompactTree& tree, int node, int depth) {
+// Whether every node below `node` exists, the tree is no deeper than kMaxTreeDepth, and each
+// Recursive node names one of `recursiveCount` patterns (bond trees: none, -1).
+bool validTree(const CompactTree& tree, int node, int depth, int recursiveCount) {
     if (node < 0 || static_cast<size_t>(node) >= tree.nodes.size() || depth > kMaxTreeDepth)
         return false;
     const CompactExpr& e = tree.nodes[node];
+    if (e.kind == CompactExpr::Kind::Recursive)
+        return e.value >= 0 && e.value < recursiveCount;
     if (e.kind != CompactExpr::Kind::And && e.kind != CompactExpr::Kind::Or)
         return true;
     if (static_cast<size_t>(e.firstChild) + e.childCount > tree.children.size())
         return false;
     for (int c = 0; c < e.childCount; ++c)
-        if (!validTree(tree, tree.children[e.firstChild + c], depth + 1))
+        if (!validTree(tree, tree.children[e.firstChild + c], depth + 1, recursiveCount))
             return false;
     return true;
 }
@@ -187,6 +188,8 @@ int selectivity(const CompactTree& tree, int node) {
         return 1;
     case CompactExpr::Kind::True:
         return 0;
+    case CompactExpr::Kind::Recursive: // rare, but worked out for the whole molecule at once
+        return 2;
     case CompactExpr::Kind::And:
         for (int c = 0; c < e.childCount; ++c)
             s += selectivity(tree, tree.children[e.firstChild + c]);
@@ -200,22 +203,58 @@ int selectivity(const CompactTree& tree, int node) {
     return 0;
 }
 
+using AtomSet = std::array<std::uint64_t, 4>; // one bit per molecule atom (<= 255)
+
+// Per molecule: each recursive pattern's anchor atoms, worked out when a test first asks for
+// them (RDKit works them all out before matching; one never asked for changes no answer).
+struct RecursiveMemo {
+    std::array<bool, CompactMatcher::kMaxRecursive> known{};
+    std::array<AtomSet, CompactMatcher::kMaxRecursive> anchors;
+    bool refused = false; // a recursive pattern reached kRecursiveMatchLimit: RDKit answers
+};
+
 } // namespace
 
+// A depth-first search over the matcher's steps. It stops at the first match, or, given
+// `anchors`, enumerates every match (as RDKit's recursive matcher, uniquify off) and records
+// the atom each maps the pattern's anchor to.
 struct CompactSearch {
     const CompactMatcher& matcher;
     const MolView& mol;
+    RecursiveMemo& memo;
+    AtomSet* anchors = nullptr;
+    int found = 0;
     std::array<std::uint8_t, kMaxPatternAtoms> mapped{}; // per step: the molecule atom
-    std::array<std::uint64_t, 4> used{};                 // molecule atoms taken
+    AtomSet used{};                                      // molecule atoms taken
 
-    bool atomOk(int patternAtom, int molAtom) const {
-        return evaluate<AtomFeature>(matcher.pattern_.atomTree,
-                                     matcher.pattern_.atomRoot[patternAtom], mol.atoms[molAtom],
-                                     atomFeature);
+    bool inAnchorsOf(int recursive, int molAtom) {
+        const int slot = matcher.firstSlot_ + recursive;
+        if (!memo.known[slot]) {
+            memo.anchors[slot] = AtomSet{};
+            const CompactMatcher& sub = matcher.recursive_[recursive];
+            if (mol.atomCount >= static_cast<int>(sub.steps_.size())) {
+                CompactSearch search{sub, mol, memo, &memo.anchors[slot]};
+                search.extend(0);
+            }
+            memo.known[slot] = true;
+        }
+        return memo.anchors[slot][molAtom >> 6] >> (molAtom & 63) & 1;
+    }
+    bool atomOk(int patternAtom, int molAtom) {
+        const auto leaf = [&](const CompactExpr& e) {
+            if (e.kind == CompactExpr::Kind::Recursive)
+                return inAnchorsOf(e.value, molAtom);
+            const int v = atomFeature(static_cast<AtomFeature>(e.feature), mol.atoms[molAtom]);
+            return e.kind == CompactExpr::Kind::Test ? v == e.value : v != 0;
+        };
+        return evaluate(matcher.pattern_.atomTree, matcher.pattern_.atomRoot[patternAtom], leaf);
     }
     bool bondOk(int patternBond, const Neighbour& b) const {
-        return evaluate<BondFeature>(matcher.pattern_.bondTree,
-                                     matcher.pattern_.bonds[patternBond].root, b, bondFeature);
+        const auto leaf = [&](const CompactExpr& e) {
+            const int v = bondFeature(static_cast<BondFeature>(e.feature), b);
+            return e.kind == CompactExpr::Kind::Test ? v == e.value : v != 0;
+        };
+        return evaluate(matcher.pattern_.bondTree, matcher.pattern_.bonds[patternBond].root, leaf);
     }
     const Neighbour* bondBetween(int a, int b) const {
         for (int k = mol.firstNeighbour[a]; k < mol.firstNeighbour[a + 1]; ++k)
@@ -223,12 +262,13 @@ struct CompactSearch {
                 return &mol.neighbours[k];
         return nullptr;
     }
+    // true: stop the search (a match, or the memo's refusal).
     bool tryAtom(size_t step, int molAtom) {
         if (used[molAtom >> 6] >> (molAtom & 63) & 1)
             return false;
         const CompactMatcher::Step& s = matcher.steps_[step];
         if (!atomOk(s.atom, molAtom))
-            return false;
+            return memo.refused;
         for (int c = 0; c < s.closureCount; ++c) {
             const CompactMatcher::Closure& closure = matcher.closures_[s.firstClosure + c];
             const Neighbour* b = bondBetween(molAtom, mapped[closure.otherStep]);
@@ -242,9 +282,18 @@ struct CompactSearch {
         used[molAtom >> 6] &= ~(std::uint64_t{1} << (molAtom & 63));
         return false;
     }
+    bool matched() {
+        if (!anchors)
+            return true;
+        const int atom = mapped[matcher.anchorStep_];
+        (*anchors)[atom >> 6] |= std::uint64_t{1} << (atom & 63);
+        if (++found >= kRecursiveMatchLimit)
+            memo.refused = true;
+        return memo.refused;
+    }
     bool extend(size_t step) {
         if (step == matcher.steps_.size())
-            return true;
+            return matched();
         const CompactMatcher::Step& s = matcher.steps_[step];
         if (s.parentStep < 0) {
             for (int a = 0; a < mol.atomCount; ++a)
@@ -261,18 +310,37 @@ struct CompactSearch {
 };
 
 std::optional<CompactMatcher> CompactMatcher::make(CompactPattern pattern) {
+    int slots = 0;
+    return makeOne(std::move(pattern), slots, 0);
+}
+
+std::optional<CompactMatcher> CompactMatcher::makeOne(CompactPattern pattern, int& slots,
+                                                      int depth) {
     const int n = static_cast<int>(pattern.atomRoot.size());
-    if (n == 0 || n > kMaxPatternAtoms)
+    const int recursiveCount = static_cast<int>(pattern.recursive.size());
+    if (n == 0 || n > kMaxPatternAtoms || pattern.anchor >= n || depth > kMaxTreeDepth)
         return std::nullopt;
     for (std::uint16_t root : pattern.atomRoot)
-        if (!validTree(pattern.atomTree, root, 0))
+        if (!validTree(pattern.atomTree, root, 0, recursiveCount))
             return std::nullopt;
     for (const CompactPattern::Bond& b : pattern.bonds)
         if (b.begin >= n || b.end >= n || b.begin == b.end ||
-            !validTree(pattern.bondTree, b.root, 0))
+            !validTree(pattern.bondTree, b.root, 0, -1))
             return std::nullopt;
 
     CompactMatcher m;
+    m.firstSlot_ = slots;
+    slots += recursiveCount;
+    if (slots > kMaxRecursive)
+        return std::nullopt;
+    for (CompactPattern& sub : pattern.recursive) {
+        auto matcher = makeOne(std::move(sub), slots, depth + 1);
+        if (!matcher)
+            return std::nullopt;
+        m.recursive_.push_back(std::move(*matcher));
+    }
+    pattern.recursive.clear();
+
     std::vector<int> stepOf(n, -1), score(n);
     for (int a = 0; a < n; ++a)
         score[a] = selectivity(pattern.atomTree, pattern.atomRoot[a]);
@@ -314,6 +382,7 @@ std::optional<CompactMatcher> CompactMatcher::make(CompactPattern pattern) {
         stepOf[best] = placed;
         m.steps_.push_back(step);
     }
+    m.anchorStep_ = stepOf[pattern.anchor];
     m.pattern_ = std::move(pattern);
     return m;
 }
@@ -324,8 +393,12 @@ std::optional<bool> CompactMatcher::matches(std::string_view molecule) const {
         return std::nullopt;
     if (mol.atomCount < static_cast<int>(steps_.size()))
         return false;
-    CompactSearch search{*this, mol};
-    return search.extend(0);
+    RecursiveMemo memo;
+    CompactSearch search{*this, mol, memo};
+    const bool found = search.extend(0);
+    if (memo.refused)
+        return std::nullopt;
+    return found;
 }
 
 } // namespace pw

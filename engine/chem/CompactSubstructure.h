@@ -48,10 +48,12 @@ enum class BondFeature : std::uint8_t {
 };
 
 // One node of a pattern atom's or bond's query tree, as RDKit's Query: And/Or of children, or a
-// test "feature == value" (NonZero: "feature != 0"), or True (RDKit's null query: '*', '~'); the
-// node's answer is inverted when negate is set (RDKit's negation, on any node).
+// test "feature == value" (NonZero: "feature != 0"), or True (RDKit's null query: '*', '~'), or
+// (atoms only) Recursive: "the atom is one a match of recursive pattern `value` maps its anchor
+// to" (RDKit's RecursiveStructureQuery, SMARTS $(...)); the node's answer is inverted when
+// negate is set (RDKit's negation, on any node).
 struct CompactExpr {
-    enum class Kind : std::uint8_t { Test, NonZero, And, Or, True };
+    enum class Kind : std::uint8_t { Test, NonZero, And, Or, True, Recursive };
     Kind kind = Kind::True;
     bool negate = false;
     std::uint8_t feature = 0; // AtomFeature or BondFeature, by the tree it is in
@@ -72,18 +74,31 @@ struct CompactPattern {
         std::uint16_t root = 0; // in bondTree
     };
     std::vector<Bond> bonds;
+    // The patterns of the recursive SMARTS its atom trees name (Recursive nodes index this);
+    // they may hold recursive SMARTS of their own.
+    std::vector<CompactPattern> recursive;
+    // As a recursive pattern: the atom whose image is recorded (RDKit's _queryRootAtom, else 0).
+    std::uint8_t anchor = 0;
 };
+
+// RDKit (2022.09) records a recursive pattern's anchors from at most this many of its matches
+// in the molecule (vf2_all's default limit, uniquify off); where a molecule has that many, the
+// compact matcher does not answer, so that RDKit's capped answer stands.
+inline constexpr int kRecursiveMatchLimit = 1000;
 
 // The atoms' search order, worked out once per pattern: each step maps one pattern atom, reached
 // from an already mapped one through a bond (or a new component's first atom), then checks the
 // bonds back to the other mapped atoms.
 class CompactMatcher {
 public:
-    // nullopt when the pattern is beyond the matcher (over 64 atoms, a malformed tree).
+    // nullopt when the pattern is beyond the matcher (over 64 atoms, a malformed tree, over
+    // kMaxRecursive recursive patterns in all).
     static std::optional<CompactMatcher> make(CompactPattern pattern);
     // Whether the molecule (cmol bytes) contains the pattern (chirality ignored, as RDKit's
-    // default match); nullopt when the bytes are not a molecule of this format (ask RDKit).
+    // default match); nullopt when the bytes are not a molecule of this format, or a recursive
+    // pattern reaches kRecursiveMatchLimit matches in it (ask RDKit).
     std::optional<bool> matches(std::string_view molecule) const;
+    static constexpr int kMaxRecursive = 32;
     const CompactPattern& pattern() const { return pattern_; }
 
     struct Step {
@@ -98,9 +113,16 @@ public:
     };
 
 private:
-    CompactPattern pattern_;
+    static std::optional<CompactMatcher> makeOne(CompactPattern pattern, int& slots, int depth);
+
+    CompactPattern pattern_; // its `recursive` moved into recursive_
     std::vector<Step> steps_;
     std::vector<Closure> closures_;
+    // One matcher per recursive pattern; their anchor sets are worked out once per molecule,
+    // in the slots firstSlot_, firstSlot_ + 1, ... of the search's memo (nested ones after).
+    std::vector<CompactMatcher> recursive_;
+    int firstSlot_ = 0;
+    int anchorStep_ = 0; // the step that maps pattern_.anchor
     friend struct CompactSearch;
 };
 

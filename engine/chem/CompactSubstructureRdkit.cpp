@@ -48,11 +48,34 @@ const std::map<std::string, BondFeature>& bondFeatures() {
     return m;
 }
 
+std::optional<CompactPattern> patternOf(const RDKit::ROMol& query, int nesting);
+
+// A recursive SMARTS as node `e`: its pattern goes to `recursive`; false when refused.
+bool recursiveNode(const RDKit::RecursiveStructureQuery& q, CompactExpr& e,
+                   std::vector<CompactPattern>* recursive, int nesting) {
+    const RDKit::ROMol* mol = q.getQueryMol();
+    // A root atom other than the first (SLN's _queryRootAtom) is not kept by RDKit's copy of
+    // the query: such a pattern stays RDKit's.
+    if (!recursive || q.getDescription() != "RecursiveStructure" || !mol ||
+        mol->hasProp(RDKit::common_properties::_queryRootAtom) ||
+        recursive->size() >= static_cast<size_t>(CompactMatcher::kMaxRecursive))
+        return false;
+    auto pattern = patternOf(*mol, nesting + 1);
+    if (!pattern)
+        return false;
+    e.kind = CompactExpr::Kind::Recursive;
+    e.value = static_cast<int>(recursive->size());
+    recursive->push_back(std::move(*pattern));
+    return true;
+}
+
 // Adds the node for `q` (and its subtree) to `tree`; its index, or -1 when refused.
-// Arg: Atom or Bond; Features: the map of descriptions; RingQuery: RDKit's AtomRingQuery (its
-// negative value means "not zero"), or void for bonds.
+// Arg: Atom or Bond; Features: the map of descriptions; RDKit's AtomRingQuery (its negative
+// value means "not zero") and RecursiveStructureQuery (its pattern goes to `recursive`) are
+// atom queries only.
 template <class Arg, class Feature>
 int addNode(const Queries::Query<int, Arg const*, true>* q, CompactTree& tree,
+            std::vector<CompactPattern>* recursive, int nesting,
             const std::map<std::string, Feature>& features, const std::string& prefix, int depth) {
     using Base = Queries::Query<int, Arg const*, true>;
     using Equality = Queries::EqualityQuery<int, Arg const*, true>;
@@ -64,10 +87,18 @@ int addNode(const Queries::Query<int, Arg const*, true>* q, CompactTree& tree,
     e.negate = q->getNegation();
     const std::string& what = q->getDescription();
     const std::type_info& type = typeid(*q);
-    bool ringQuery = false;
-    if constexpr (std::is_same_v<Arg, RDKit::Atom>)
+    bool ringQuery = false, recursiveQuery = false;
+    if constexpr (std::is_same_v<Arg, RDKit::Atom>) {
         ringQuery = type == typeid(RDKit::AtomRingQuery);
-    if (type == typeid(Equality) || ringQuery) {
+        recursiveQuery = type == typeid(RDKit::RecursiveStructureQuery);
+        if (recursiveQuery &&
+            !recursiveNode(static_cast<const RDKit::RecursiveStructureQuery&>(*q), e, recursive,
+                           nesting))
+            return -1;
+    }
+    if (recursiveQuery) {
+        // e is set
+    } else if (type == typeid(Equality) || ringQuery) {
         const auto* eq = static_cast<const Equality*>(q);
         const auto f = features.find(what);
         if (f == features.end() || eq->getTol() != 0)
@@ -83,7 +114,8 @@ int addNode(const Queries::Query<int, Arg const*, true>* q, CompactTree& tree,
         e.kind = type == typeid(And) ? CompactExpr::Kind::And : CompactExpr::Kind::Or;
         std::vector<std::uint16_t> kids;
         for (auto c = q->beginChildren(); c != q->endChildren(); ++c) {
-            const int k = addNode<Arg, Feature>(c->get(), tree, features, prefix, depth + 1);
+            const int k =
+                addNode<Arg, Feature>(c->get(), tree, recursive, nesting, features, prefix, depth + 1);
             if (k < 0)
                 return -1;
             kids.push_back(static_cast<std::uint16_t>(k));
@@ -92,7 +124,7 @@ int addNode(const Queries::Query<int, Arg const*, true>* q, CompactTree& tree,
         e.childCount = static_cast<std::uint16_t>(kids.size());
         tree.children.insert(tree.children.end(), kids.begin(), kids.end());
     } else {
-        return -1; // recursive SMARTS, ranges, isotopes, valence, ...: RDKit's
+        return -1; // ranges, isotopes, valence, ...: RDKit's
     }
     tree.nodes.push_back(e);
     return static_cast<int>(tree.nodes.size()) - 1;
@@ -135,14 +167,20 @@ std::string compactMolecule(const RDKit::ROMol& mol) {
     return out;
 }
 
-std::optional<CompactPattern> compactPattern(const RDKit::ROMol& query) {
+namespace {
+
+// The query molecule's pattern; `nesting` counts the recursive SMARTS around it.
+std::optional<CompactPattern> patternOf(const RDKit::ROMol& query, int nesting) {
+    if (nesting > 8)
+        return std::nullopt;
     CompactPattern p;
     for (const RDKit::Atom* a : query.atoms()) {
         // Chirality: RDKit's default match ignores it, but a pattern that names it is left to
         // RDKit rather than reasoned about here.
         if (!a->hasQuery() || a->getChiralTag() != RDKit::Atom::CHI_UNSPECIFIED)
             return std::nullopt;
-        const int root = addNode<RDKit::Atom>(a->getQuery(), p.atomTree, atomFeatures(), "Atom", 0);
+        const int root = addNode<RDKit::Atom>(a->getQuery(), p.atomTree, &p.recursive, nesting,
+                                              atomFeatures(), "Atom", 0);
         if (root < 0)
             return std::nullopt;
         p.atomRoot.push_back(static_cast<std::uint16_t>(root));
@@ -150,7 +188,8 @@ std::optional<CompactPattern> compactPattern(const RDKit::ROMol& query) {
     for (const RDKit::Bond* b : query.bonds()) {
         if (!b->hasQuery())
             return std::nullopt;
-        const int root = addNode<RDKit::Bond>(b->getQuery(), p.bondTree, bondFeatures(), "Bond", 0);
+        const int root = addNode<RDKit::Bond>(b->getQuery(), p.bondTree, nullptr, nesting,
+                                              bondFeatures(), "Bond", 0);
         if (root < 0)
             return std::nullopt;
         p.bonds.push_back({static_cast<std::uint8_t>(b->getBeginAtomIdx()),
@@ -160,6 +199,12 @@ std::optional<CompactPattern> compactPattern(const RDKit::ROMol& query) {
     if (p.atomRoot.empty() || p.atomRoot.size() > 64)
         return std::nullopt;
     return p;
+}
+
+} // namespace
+
+std::optional<CompactPattern> compactPattern(const RDKit::ROMol& query) {
+    return patternOf(query, 0);
 }
 
 } // namespace pw

@@ -19,8 +19,8 @@ namespace pw {
 // atom, a ring over 127 atoms, a bond type RDKit numbers over 127).
 std::string compactMolecule(const RDKit::ROMol& mol);
 
-// The SMARTS query molecule as a compact pattern; nullopt when any atom or bond query holds
-// something the matcher does not evaluate (recursive SMARTS, isotopes, valence, ranges,
+// The SMARTS query molecule as a compact pattern, recursive SMARTS included; nullopt when any
+// atom or bond query holds something the matcher does not evaluate (isotopes, valence, ranges,
 // chirality, ...), so that the whole pattern goes to RDKit.
 std::optional<CompactPattern> compactPattern(const RDKit::ROMol& query);
 
