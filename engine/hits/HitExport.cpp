@@ -47,7 +47,11 @@ std::string selectSql(const HitStore& store, const Selection& selection,
     sql += " ORDER BY " + (selection.order.empty()
                                ? std::string("poses.rank ASC NULLS LAST, poses.id")
                                : compileOrder(selection.order, store) + ", poses.id");
-    if (selection.limit >= 0)
+    // With a LIMIT, SQLite keeps the best rows in a B-tree (a row inserted, the worst one
+    // deleted), which pays for small limits; its sorter (runs sorted on helper threads, then
+    // merged) is faster past some 50,000 rows: 1M rows by dock_score in 0.59 s against 2.33 s.
+    // A larger limit is applied by run(), which stops stepping there.
+    if (selection.limit >= 0 && selection.limit <= exportTuning().sqlLimitUpTo)
         sql += " LIMIT " + std::to_string(selection.limit);
     return sql;
 }
@@ -66,7 +70,7 @@ long run(const HitStore& store, const Selection& selection, const std::vector<st
     for (size_t i = 0; i < params.size(); ++i)
         s.bind(static_cast<int>(i) + 1, params[i]);
     long n = 0;
-    while (s.step()) {
+    while ((selection.limit < 0 || n < selection.limit) && s.step()) {
         row(s);
         ++n;
     }

