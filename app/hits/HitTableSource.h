@@ -19,8 +19,9 @@ namespace pw {
 
 // Every column of the store's poses, rows in rank order (unranked last, then by id); the id
 // column gives the row ids. Integer and real columns become numbers (NULL -> NaN), text columns
-// strings (NULL -> empty).
-HitColumns loadHitColumns(const hits::HitStore& store);
+// strings (NULL -> empty). A store of parallelAfter poses or more is read on several threads
+// (hits/PoseScan.h; tests pass 0 to run that path on small stores).
+HitColumns loadHitColumns(const hits::HitStore& store, long parallelAfter = 65536);
 
 // The engine/hits filter expression that selects exactly these pose ids (runs of consecutive ids
 // as one range). Throws std::invalid_argument when ids is empty or needs more terms than one

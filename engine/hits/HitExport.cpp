@@ -89,31 +89,6 @@ std::string csvField(const std::string& text) {
     return out + "\"";
 }
 
-// One read transaction around an export: its id list and its rows come from one snapshot, and
-// SQLite takes its shared lock once instead of once per row (a profile of a 100k-pose export:
-// about a quarter of the time in the kernel's file locking and page reads). Nothing when the
-// caller already has a transaction open. (Reading through a memory map saved another ~15%, but
-// then every page read counts in the process's resident memory: 2.1 GB at 1M poses.)
-class ReadSnapshot {
-public:
-    explicit ReadSnapshot(const HitStore& store) : store_(store) {
-        if (!sqlite3_get_autocommit(store.handle()))
-            return;
-        store.exec("BEGIN");
-        open_ = true;
-    }
-    ~ReadSnapshot() {
-        if (open_)
-            sqlite3_exec(store_.handle(), "COMMIT", nullptr, nullptr, nullptr);
-    }
-    ReadSnapshot(const ReadSnapshot&) = delete;
-    ReadSnapshot& operator=(const ReadSnapshot&) = delete;
-
-private:
-    const HitStore& store_;
-    bool open_ = false;
-};
-
 std::mutex tuningMutex;
 ExportTuning tuning_;
 std::atomic<SdfExportPath> lastPath_{SdfExportPath::Serial};
@@ -477,7 +452,12 @@ long exportSdf(const HitStore& store, const Selection& selection, const std::str
     // The selection's ids first (a sort of narrow rows), then each row by its id: sorting whole
     // rows, molblocks included, made SQLite's sorter spill gigabytes to temporary files at a
     // million poses.
-    ReadSnapshot snapshot(store);
+    // One read transaction around the export: its id list and its rows come from one snapshot,
+    // and SQLite takes its shared lock once instead of once per row (a profile of a 100k-pose
+    // export: about a quarter of the time in the kernel's file locking and page reads).
+    // (Reading through a memory map saved another ~15%, but then every page read counts in
+    // the process's resident memory: 2.1 GB at 1M poses.)
+    ReadSnapshot snapshot(store.handle());
     std::vector<long long> ids;
     run(store, selection, {"id"}, "", [&](const Statement& s) { ids.push_back(s.integer(0)); });
     std::string sql = "SELECT ";

@@ -130,6 +130,20 @@ std::string quoteIdentifier(std::string_view name) {
     return out + "\"";
 }
 
+ReadSnapshot::ReadSnapshot(sqlite3* db) : db_(db) {
+    if (!sqlite3_get_autocommit(db))
+        return;
+    if (sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK)
+        throw StoreError(std::string(sqlite3_db_filename(db, "main")) +
+                         ": cannot begin a read: " + sqlite3_errmsg(db));
+    open_ = true;
+}
+
+ReadSnapshot::~ReadSnapshot() {
+    if (open_)
+        sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
+}
+
 ReaderConnection::ReaderConnection(const std::string& path, const char* sql) {
     ok_ = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
                           nullptr) == SQLITE_OK &&

@@ -78,6 +78,21 @@ private:
     bool ok_ = false;
 };
 
+// One read transaction on a connection for the life of the object: what it reads comes from one
+// snapshot (and on a rollback-journal store, its shared lock keeps writers from committing, so
+// other connections read the same). Nothing when a transaction is already open.
+class ReadSnapshot {
+public:
+    explicit ReadSnapshot(sqlite3* db);
+    ~ReadSnapshot();
+    ReadSnapshot(const ReadSnapshot&) = delete;
+    ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+
+private:
+    sqlite3* db_;
+    bool open_ = false;
+};
+
 // Quotes an identifier for SQL ("name" with inner quotes doubled); used only on names the store's
 // column registry knows, never on user text.
 std::string quoteIdentifier(std::string_view name);

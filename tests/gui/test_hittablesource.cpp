@@ -19,6 +19,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <random>
 #include <thread>
 
 using namespace pw;
@@ -55,6 +56,7 @@ class TestHitTableSource : public QObject {
 private slots:
     void init();
     void storeColumnsComeIntoTheTable();
+    void rowsComeInRankOrderReadInParallelOrNot();
     void selectedRowsExportToSdf();
     void idFilterIsExact();
     void depictorDrawsSmiles();
@@ -104,6 +106,48 @@ void TestHitTableSource::storeColumnsComeIntoTheTable() {
     for (int r = 0; r < model.rowCount(); ++r)
         empty += model.data(model.index(r, minimized)).toString().isEmpty();
     QCOMPARE(empty, 4);
+}
+
+// 600 poses with random scores (some without: unranked), imported twice so that ranks and ids
+// disagree: read serially and by id ranges on several threads, the rows are the store's default
+// order (rank, unranked last, then id) with the same cells.
+void TestHitTableSource::rowsComeInRankOrderReadInParallelOrNot() {
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> score(-1200, -300), coin(0, 9);
+    std::string poses;
+    for (int k = 0; k < 300; ++k)
+        poses += ethanolRecord("p" + std::to_string(k),
+                               coin(rng) == 0 ? tag("series", "x")
+                                              : tag("dock_score", std::to_string(score(rng) / 100.0)));
+    const QString sdf = dir_->filePath("many.sdf");
+    writeText(sdf, poses);
+    for (int round = 0; round < 2; ++round) {
+        HitStore::Transaction tx(*store_);
+        importSdf(*store_, sdf.toStdString(), {});
+        store_->assignRanks("dock_score", true);
+        tx.commit();
+    }
+    std::vector<std::int64_t> expected;
+    Statement q = store_->prepare("SELECT id FROM poses ORDER BY rank ASC NULLS LAST, id");
+    while (q.step())
+        expected.push_back(q.integer(0));
+    QCOMPARE(expected.size(), size_t(606));
+    QVERIFY(!std::is_sorted(expected.begin(), expected.end())); // ranks and ids disagree
+    const HitColumns serial = loadHitColumns(*store_, 1 << 30);
+    const HitColumns parallel = loadHitColumns(*store_, 0);
+    QVERIFY(serial.rowIds == expected);
+    QVERIFY(parallel.rowIds == expected);
+    QCOMPARE(parallel.columns.size(), serial.columns.size());
+    for (size_t c = 0; c < serial.columns.size(); ++c) {
+        const HitColumn& a = serial.columns[c];
+        const HitColumn& b = parallel.columns[c];
+        QCOMPARE(a.name, b.name);
+        QVERIFY(a.texts == b.texts);
+        QCOMPARE(a.numbers.size(), b.numbers.size());
+        for (size_t r = 0; r < a.numbers.size(); ++r)
+            QVERIFY(std::isnan(a.numbers[r]) ? std::isnan(b.numbers[r]) : a.numbers[r] == b.numbers[r]);
+    }
+    QVERIFY(parallel.consistent());
 }
 
 void TestHitTableSource::selectedRowsExportToSdf() {
