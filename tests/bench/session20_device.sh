@@ -10,6 +10,11 @@
 #   sub    session19_device.sh's `sub` (the 1M-distinct store built by bench hits substructure,
 #          then fresh `hits query --where "smarts(P)"` processes per pattern and build), with
 #          recursive patterns among PATTERNS.
+#   table  the Hits table widget's benchmark (bench_hittable, offscreen Qt; C/ht.tar.xz holds it,
+#          its libraries and Qt's offscreen platform plugin): 1M generated rows, then the 1M-pose
+#          store of `order` read by the panel's loadHitColumns (run `order` first).
+#   memory peak RSS of fresh `hits query` processes: a SMARTS filter over the 1M-distinct store
+#          of `sub`, an unindexed order over the 1M-pose store of `order` (run both first).
 #   order  bench hits on 1M poses (sort rows without an index), then fresh `hits query --order C
 #          --columns id` processes of every row and of 10 rows, per column and build, outputs
 #          compared.
@@ -54,11 +59,38 @@ for t in bin libs; do
     [ -d "$C/$t" ] || [ ! -f "$C/$t.tar.xz" ] || tar -C "$C" -xJf "$C/$t.tar.xz"
 done
 export LD_LIBRARY_PATH=$C/libs
+# Peak resident memory of a command (python's getrusage of its children).
+peak() {
+    python3 -c 'import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
+print("peak_rss_mib %.0f rc %d" % (resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, r.returncode))' "$@"
+}
+
+table() {
+    [ -d "$C/ht" ] || { mkdir -p "$C/ht" && tar -C "$C/ht" -xJf "$C/ht.tar.xz"; }
+    local run="env QT_QPA_PLATFORM=offscreen QT_PLUGIN_PATH=$C/ht/plugins LD_LIBRARY_PATH=$C/ht/libs:$C/libs $C/ht/bench_hittable"
+    $run 1000000 20 2>&1 | grep -v propagateSizeHints
+    for round in 1 2; do
+        [ -f "$W/poses/bench_hits.db" ] && $run --store "$W/poses/bench_hits.db" 2>&1 | grep -v propagateSizeHints
+    done
+}
+
+memory() {
+    local db=$W/distinct/bench_hits_substructure.db
+    for p in c1ccccc1 "[c;\$(c1ccc2[nH]ccc2c1)]"; do
+        [ -f "$db" ] && echo "hits query smarts('$p') 1M distinct: $(peak "$C/bin/posewright-cli" hits query "$db" --where "smarts('$p')" --columns id --limit 100000000)"
+    done
+    db=$W/poses/bench_hits.db
+    [ -f "$db" ] && echo "hits query --order dock_score 1M poses: $(peak "$C/bin/posewright-cli" hits query "$db" --order dock_score --columns id --limit 100000000)"
+}
+
 echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), $(date -u +%FT%TZ)"
 for step in "$@"; do
     case $step in
     sub) ROUNDS=$ROUNDS bash "$HERE/session19_device.sh" sub ;;
     order) order ;;
+    table) table ;;
+    memory) memory ;;
     *) echo "unknown step $step" ;;
     esac
 done
