@@ -103,7 +103,7 @@ std::string randomSmarts(std::mt19937& rng) {
         if (coin(rng) == 0) // a branch
             s += std::string("(") + bonds[bond(rng)] + atoms[atom(rng)] + ")";
         s += std::string(bonds[bond(rng)]) + atoms[atom(rng)];
-        if (k == 1 && coin(rng) == 0) {
+        if (k == 1 && n >= 3 && coin(rng) == 0) { // a ring of 3 or more: RDKit refuses a bond twice
             s += "1";
             ring = true;
         }
