@@ -29,7 +29,7 @@ std::map<std::string, OptionKind> dockSearchOptionSpec() {
             {"autostop-tolerance", OptionKind::Value}, {"no-polish", OptionKind::Flag},
             {"autostop-quorum", OptionKind::Value},   {"autostop-window", OptionKind::Value},
             {"autostop-every", OptionKind::Value},    {"autostop-stagnation", OptionKind::Value},
-            {"autostop-quorum-cap", OptionKind::Value}, {"ls-stop-decrease", OptionKind::Value}};
+            {"autostop-quorum-cap", OptionKind::Value}};
 }
 
 void readDockSearchOptions(const CommandLine& cl, dock::DockOptions& o) {
@@ -47,8 +47,6 @@ void readDockSearchOptions(const CommandLine& cl, dock::DockOptions& o) {
     o.lga.maxGenerations = cl.intValue("generations", int(o.lga.maxGenerations), 1, 100000000);
     o.lga.localSearchIterations =
         cl.intValue("ls-iterations", o.lga.localSearchIterations, 1, 100000);
-    o.lga.localSearchStopDecrease = cl.doubleValue(
-        "ls-stop-decrease", o.lga.localSearchStopDecrease, 0, 1000); // kcal/mol, BFGS; 0: off
     o.lga.localSearchRate = cl.doubleValue("ls-rate", o.lga.localSearchRate * 100, 0, 100) / 100;
     o.lga.autoStop = !cl.flag("no-autostop");
     o.polish = !cl.flag("no-polish"); // Vina/Vinardo: the reported poses polished (DockFinish.h)

@@ -54,7 +54,7 @@ const std::vector<Command>& commands() {
          "[--device auto|cpu|cuda[:N|:all|:N,M]] [--threads N] [--out ranked.sdf] [--json FILE] "
          "[--reference XTAL] [--poses N] [--all-runs] [--cluster-rmsd A] [--population N] "
          "[--evaluations N] [--generations N] [--ls-iterations N] [--ls-rate PCT] "
-         "[--ls-stop-decrease E] [--no-autostop] [--no-map-cache] [--batch N] [--shard K/N [--shard-block B]] "
+         "[--no-autostop] [--no-map-cache] [--batch N] [--shard K/N [--shard-block B]] "
          "[--flex FLEX.pdbqt] [--flex-residues A:THR315,...] [--flex-out F.pdbqt] [--timings] "
          "[--budget-scale F] [--adadelta-stop RHO] [--adadelta-tolerance E] "
          "[--autostop-tolerance SD] [--no-polish] [--autostop-quorum PCT] "

@@ -100,7 +100,6 @@ DockParamsGpu dockParams(const dock::DockOptions& options, const SearchBox& box,
                                          : DockLocalSearch::Adadelta);
     p.lsMaxIterations = o.localSearchIterations;
     p.lsTolerance = 1e-4f; // BFGS: |g| below which a pose is converged (dock::bfgsLocalSearch)
-    p.lsStopDecrease = static_cast<float>(o.localSearchStopDecrease);
     p.adadeltaRho = static_cast<float>(o.adadelta.rho);
     p.adadeltaEpsilon = static_cast<float>(o.adadelta.epsilon);
     p.adadeltaStopBound = static_cast<float>(o.adadelta.stopRhoLowerBound);

@@ -126,7 +126,6 @@ __device__ __forceinline__ float bfgsSearch(WarpState& w, const ScoringParamsGpu
         for (int i = w.lane; i < w.D; i += 32)
             w.y[i] = w.gT[i] - w.g[i];
         __syncwarp();
-        const bool creeping = dp.lsStopDecrease > 0 && f - ls.value < dp.lsStopDecrease;
         f = ls.value;
         float* t = w.x;
         w.x = w.trial, w.trial = t;
@@ -138,8 +137,6 @@ __device__ __forceinline__ float bfgsSearch(WarpState& w, const ScoringParamsGpu
                 setScaledIdentity(w, ls.alpha * warpDot(w, w.y, w.p, w.D) / yy);
         }
         bfgsUpdate(w, ls.alpha);
-        if (creeping)
-            break;
     }
     bool outside = false;
     for (int d = 0; d < 3; ++d)

@@ -19,7 +19,6 @@ struct DockParamsGpu {
     int localSearch;     // DockLocalSearch
     int lsMaxIterations; // per local search: ADADELTA iterations / BFGS evaluations
     float lsTolerance;   // BFGS: gradient-norm stop; ADADELTA: unused
-    float lsStopDecrease; // BFGS: a step that lowers the energy by less ends the search; 0: off
     float adadeltaRho, adadeltaEpsilon;
     float adadeltaStopBound; // ADADELTA's early stop (dock::AdadeltaOptions); 0: off
     int adadeltaConsecutive;

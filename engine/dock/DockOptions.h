@@ -82,11 +82,7 @@ struct LgaOptions {
     // the global minimum in 25 of 27 complexes against ADADELTA's 7 (13 with its early stop);
     // tests/bench/RESULTS.md, "Which local search" (2026-11-26).
     LocalSearchMethod localSearch = LocalSearchMethod::Bfgs;
-    int localSearchIterations = 300; // AD-GPU --lsit; for BFGS: its evaluation cap
-    // BFGS: the search also ends after an accepted step that lowered the energy by less than this
-    // (kcal/mol; 0: off, only the gradient test and the cap end it). In float on the GPU a search
-    // near its minimum creeps on by tiny steps until the line search fails or the cap is spent.
-    double localSearchStopDecrease = 0;
+    int localSearchIterations = 300; // AD-GPU --lsit; for BFGS: its iteration cap
     SolisWetsOptions solisWets;
     AdadeltaOptions adadelta;
     // AutoStop, pooled over a ligand's runs (dock::PooledAutoStop; AD-GPU's --autostop pools its

@@ -142,14 +142,7 @@ long bfgsLocalSearch(DockObjective& f, Pose& pose, double& energy, const LgaOpti
     // From a clashing individual the first direction -g is huge; a capped step keeps the line
     // search near the individual instead of sampling poses far across the box.
     mo.maxStepNorm = 2.0;
-    // The progress report comes once before the first step and after every accepted step.
-    double previous = energy;
-    const double minDecrease = options.localSearchStopDecrease;
-    mo.progress = [&](const MinimizeProgress& p) {
-        const bool creeping = p.iteration > 0 && minDecrease > 0 && previous - p.energy < minDecrease;
-        previous = p.energy;
-        return f.evaluations() - start < cap && !creeping;
-    };
+    mo.progress = [&](const MinimizeProgress&) { return f.evaluations() - start < cap; };
     BfgsMinimizer::minimize(f, pose, mo, ws.bfgs, ws.bfgsResult);
     Pose& found = ws.bfgsResult.pose;
     double e = ws.bfgsResult.energy;
