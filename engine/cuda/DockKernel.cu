@@ -81,11 +81,13 @@ __device__ void publishGeneration(DockWatchSlotGpu* slot, const float* bestGenes
         s->sequence = 2u * static_cast<unsigned>(generation);
 }
 
-// Two instances: up to 16 warps per block with up to 128 registers per thread (one block of 16
-// warps fills an SM's registers), and up to 32 warps with 64 registers (more warps per run and
-// per SM, at the price of spills). maxThreads picks the register budget.
-template <int maxThreads>
-__global__ void __launch_bounds__(maxThreads)
+// Three instances, one register budget each (KernelInstance): up to 16 warps per block with up to
+// 128 registers per thread (one block of 16 warps fills an SM's registers), up to 32 warps with 64
+// (more warps per run and per SM, at the price of spills), and the split search's 40 (48 warps per
+// SM). The instances run the same PTX: ptxas only allocates registers differently, and every run
+// ends the same in each (gpu_test_dock_order_gpu compares the split search with the runs' blocks).
+template <int maxThreads, int minBlocks = 1>
+__global__ void __launch_bounds__(maxThreads, minBlocks)
     dockKernel(DockBatchGpu b, ScoringParamsGpu s, DockParamsGpu dp, SearchParamsGpu sp,
                int floatsPerBlock, int floatsPerWarp) {
     extern __shared__ __align__(128) float smem[];
@@ -409,11 +411,19 @@ int sharedMemoryLimit() {
     return maxBytes;
 }
 
-// batch.runCount blocks of warpsPerBlock warps (already fitted); lowRegisters takes the 64-register
-// instance whatever the block size.
+// Which register budget a launch gets (see dockKernel).
+enum class KernelInstance {
+    Wide,   // 128 registers, up to 16 warps per block
+    Narrow, // 64 registers, up to 32 warps per block
+    Search, // 40 registers, the split search's small blocks: 48 warps per SM instead of 32; on the
+            // race 1.05-1.09x faster than Narrow (1stp), 1.02-1.04x (3ce3), 32 and 48 registers
+            // slower, 96 and 128 slower still (tests/bench/RESULTS.md, twenty-first session)
+};
+
+// batch.runCount blocks of warpsPerBlock warps (already fitted); Wide only up to 16 warps.
 cudaError_t launchDockKernel(const DockBatchGpu& batch, const ScoringParamsGpu& scoring,
                              const DockParamsGpu& params, const SearchParamsGpu& search,
-                             int warpsPerBlock, bool lowRegisters, int maxBytes,
+                             int warpsPerBlock, KernelInstance instance, int maxBytes,
                              cudaStream_t stream) {
     const bool hessian = params.localSearch == static_cast<int>(DockLocalSearch::Bfgs);
     const std::size_t bytes = dockSharedBytes(batch, params, warpsPerBlock);
@@ -434,8 +444,19 @@ cudaError_t launchDockKernel(const DockBatchGpu& batch, const ScoringParamsGpu& 
             batch, scoring, params, search, floatsPerBlock, floatsPerWarp);
         return cudaGetLastError();
     };
-    return warpsPerBlock <= 16 && !lowRegisters ? launch(dockKernel<512>)
-                                                : launch(dockKernel<1024>);
+    if (instance == KernelInstance::Wide && warpsPerBlock > 16)
+        instance = KernelInstance::Narrow;
+    if (instance == KernelInstance::Search && warpsPerBlock > 24)
+        instance = KernelInstance::Narrow;
+    switch (instance) {
+    case KernelInstance::Wide:
+        return launch(dockKernel<512>);
+    case KernelInstance::Search:
+        return launch(dockKernel<768, 2>);
+    case KernelInstance::Narrow:
+        break;
+    }
+    return launch(dockKernel<1024>);
 }
 
 } // namespace
@@ -447,8 +468,8 @@ cudaError_t launchDock(const DockBatchGpu& batch, const ScoringParamsGpu& scorin
         return cudaSuccess;
     const int maxBytes = sharedMemoryLimit();
     return launchDockKernel(batch, scoring, params, search,
-                            warpsThatFit(batch, params, warpsPerBlock, maxBytes), false, maxBytes,
-                            stream);
+                            warpsThatFit(batch, params, warpsPerBlock, maxBytes),
+                            KernelInstance::Wide, maxBytes, stream);
 }
 
 cudaError_t launchDockStep(const DockBatchGpu& batch, const ScoringParamsGpu& scoring,
@@ -459,7 +480,7 @@ cudaError_t launchDockStep(const DockBatchGpu& batch, const ScoringParamsGpu& sc
     cudaError_t e = launchDock(breed, scoring, params, search, warpsPerBlock, stream);
     const int lsCount = std::min(params.lsPerGeneration, params.populationSize);
     if (e == cudaSuccess && lsCount > 0 && batch.runCount > 0) {
-        // The search-only launch: the same kernel with searchWarps warps per block (64 registers
+        // The search-only launch: the same kernel with searchWarps warps per block (40 registers
         // per thread: the fastest measured) and ceil(lsCount / searchWarps) blocks per run.
         const int maxBytes = sharedMemoryLimit();
         searchWarps = warpsThatFit(batch, params, std::clamp(searchWarps, 1, 16), maxBytes);
@@ -468,8 +489,8 @@ cudaError_t launchDockStep(const DockBatchGpu& batch, const ScoringParamsGpu& sc
         if (static_cast<long>(batch.runCount) * searchOnly.searchSlices > 0x7fffffffL)
             return cudaErrorInvalidConfiguration;
         searchOnly.runCount = batch.runCount * searchOnly.searchSlices;
-        e = launchDockKernel(searchOnly, scoring, params, search, searchWarps, true, maxBytes,
-                             stream);
+        e = launchDockKernel(searchOnly, scoring, params, search, searchWarps,
+                             KernelInstance::Search, maxBytes, stream);
     }
     if (e == cudaSuccess)
         e = launchDock(batch, scoring, params, search, warpsPerBlock, stream);
