@@ -31,8 +31,26 @@ struct WarpState {
     int lane;
 };
 
-// Fragment frames (lane 0, parents first) and then atom coordinates (all lanes) of a pose.
+// Fragment frames and then atom coordinates (all lanes) of a pose. Only the chain of frames is
+// serial (lane 0, parents first): each node's rotation about its bond in its parent's frame
+// (Rodrigues) depends on its torsion alone, so the lanes make those first, one node each, in the
+// node's rotation slot, and the world axes after the chain. (Lane 0 alone made all of it: about
+// a quarter of the docking search's instructions ran on one lane; tests/bench/RESULTS.md,
+// twenty-first session.)
 __device__ inline void placeAtoms(WarpState& w, const float* pose) {
+    for (int k = 1 + w.lane; k < w.movingNodes; k += 32) {
+        const float3 u = w.relAxis[k];
+        float sn, cs;
+        sincosf(pose[7 + w.nodes[k].torsion], &sn, &cs);
+        const float c1 = 1.0f - cs;
+        float* a = w.rot + 9 * k;
+        a[0] = cs + c1 * u.x * u.x, a[1] = c1 * u.x * u.y - sn * u.z;
+        a[2] = c1 * u.x * u.z + sn * u.y, a[3] = c1 * u.x * u.y + sn * u.z;
+        a[4] = cs + c1 * u.y * u.y, a[5] = c1 * u.y * u.z - sn * u.x;
+        a[6] = c1 * u.x * u.z - sn * u.y, a[7] = c1 * u.y * u.z + sn * u.x;
+        a[8] = cs + c1 * u.z * u.z;
+    }
+    __syncwarp();
     if (w.lane == 0) {
         const float qw = pose[3], qx = pose[4], qy = pose[5], qz = pose[6];
         float* r = w.rot;
@@ -47,20 +65,14 @@ __device__ inline void placeAtoms(WarpState& w, const float* pose) {
         r[8] = 1 - 2 * (qx * qx + qy * qy);
         w.origin[0] = make_float3(pose[0], pose[1], pose[2]);
         for (int k = 1; k < w.movingNodes; ++k) {
-            const NodeGpu& nd = w.nodes[k];
-            const float* rp = w.rot + 9 * nd.parent;
-            const float3 u = w.relAxis[k];
-            w.origin[k] = w.origin[nd.parent] + mul(rp, w.relOrigin[k]);
-            w.axis[k] = mul(rp, u);
-            // r = rp * Rodrigues(u, t)
-            float sn, cs;
-            sincosf(pose[7 + nd.torsion], &sn, &cs);
-            const float c1 = 1.0f - cs;
-            const float a[9] = {
-                cs + c1 * u.x * u.x,       c1 * u.x * u.y - sn * u.z, c1 * u.x * u.z + sn * u.y,
-                c1 * u.x * u.y + sn * u.z, cs + c1 * u.y * u.y,       c1 * u.y * u.z - sn * u.x,
-                c1 * u.x * u.z - sn * u.y, c1 * u.y * u.z + sn * u.x, cs + c1 * u.z * u.z};
+            const int parent = w.nodes[k].parent;
+            const float* rp = w.rot + 9 * parent;
+            w.origin[k] = w.origin[parent] + mul(rp, w.relOrigin[k]);
+            // r = rp * Rodrigues(u, t), the latter waiting in r's slot
             float* rk = w.rot + 9 * k;
+            float a[9];
+            for (int e = 0; e < 9; ++e)
+                a[e] = rk[e];
             for (int i = 0; i < 3; ++i)
                 for (int j = 0; j < 3; ++j)
                     rk[3 * i + j] =
@@ -68,6 +80,8 @@ __device__ inline void placeAtoms(WarpState& w, const float* pose) {
         }
     }
     __syncwarp();
+    for (int k = 1 + w.lane; k < w.movingNodes; k += 32)
+        w.axis[k] = mul(w.rot + 9 * w.nodes[k].parent, w.relAxis[k]);
     for (int i = w.lane; i < w.A; i += 32) {
         const int node = w.atoms[i] >> 8;
         w.coords[i] = w.origin[node] + mul(w.rot + 9 * node, w.local[i]);
