@@ -127,8 +127,8 @@ __global__ void __launch_bounds__(maxThreads, minBlocks)
 
     if (warp == 0) {
         buildKinematics(w, b.reference + in.refOffset, kin);
-        // control[0]: the run's evaluations (a search-only block counts its own and adds them
-        // to the run's at the end); control[6]: the next individual to search.
+        // control[0]: the run's evaluations (unused by a search-only block: its warps add theirs
+        // to the run's state); control[6]: the next individual to search.
         if (w.lane == 0)
             control[0] = searchOnly       ? 0
                          : state->started ? state->evaluations
@@ -314,18 +314,15 @@ __global__ void __launch_bounds__(maxThreads, minBlocks)
                 current[i * b.genes + f] = w.x[f];
             if (w.lane == 0) {
                 energy[i] = e;
-                atomicAdd(&control[0], evaluations);
+                // A search-only warp counts into the run's state itself, so that it leaves as
+                // soon as its searches are done, without waiting for the block's other warps.
+                atomicAdd(searchOnly ? &state->evaluations : &control[0], evaluations);
             }
         }
-        __syncthreads();
         if (searchOnly)
-            break;
+            return;
+        __syncthreads();
         ++generation;
-    }
-    if (searchOnly) {
-        if (threadIdx.x == 0)
-            atomicAdd(&state->evaluations, control[0]);
-        return;
     }
 
     // The paused (or ended) run's state, for the next launch and the host's AutoStop test.
